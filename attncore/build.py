@@ -22,7 +22,7 @@ import yaml
 from attncore.checks import ParameterError
 from attncore.execution import NOTEBOOK_DIR, NotebookFailed, run_notebook
 
-__all__ = ["BuildFailed", "PROFILES", "build_book", "load_profile", "toc_chapters"]
+__all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
 
 ROOT = NOTEBOOK_DIR.parent
 GENERATED = Path("book/generated")
@@ -88,7 +88,8 @@ def _execute_chapters(profile: str, root: Path) -> list[tuple[str, float]]:
     try:
         for index, chapter in enumerate(chapters, start=1):
             print(f"[{index}/{len(chapters)}] executing {chapter} ({profile})", flush=True)
-            result = run_notebook(chapter, load_profile(chapter, profile, root), staging)
+            notebook = root / "notebooks" / f"{chapter}.ipynb"
+            result = run_notebook(notebook, load_profile(chapter, profile, root), staging)
             print(f"    done in {result.seconds:.1f} s", flush=True)
             timings.append((chapter, result.seconds))
         _swap(staging, root / GENERATED)

@@ -99,10 +99,15 @@ def _present_parameters(path: Path, command: str) -> None:
 
 
 def _failure(notebook: Path, error: papermill.PapermillExecutionError) -> NotebookFailed:
-    first_line = (error.evalue or "").strip().splitlines()[:1]
+    """Name the failing cell by its index in the source notebook (papermill counts its own)."""
+    cells = nbformat.read(notebook, as_version=4).cells
+    tagged = [i for i, c in enumerate(cells) if "parameters" in c.metadata.get("tags", [])]
+    index = error.cell_index - 1 if tagged and error.cell_index > tagged[0] else error.cell_index
+    first_source_line = (error.source or "").strip().splitlines()[:1]
+    first_error_line = (error.evalue or "").strip().splitlines()[:1]
     return NotebookFailed(
-        f"{notebook.name}: cell {error.cell_index} (execution count {error.exec_count}) "
-        f"raised {error.ename}: {first_line[0] if first_line else ''}"
+        f"{notebook.name}: cell {index} ({''.join(first_source_line)!r}) raised "
+        f"{error.ename}: {''.join(first_error_line)}"
     )
 
 
@@ -112,7 +117,7 @@ def run_notebook(
     output_dir: Path,
     progress: bool = False,
 ) -> RunResult:
-    """Validate ``parameters``, execute ``notebook`` and write it (and ``figures/``) to ``output_dir``.
+    """Validate ``parameters``, run ``notebook``, write it and its figures to ``output_dir``.
 
     Every declared parameter is injected, defaults included, so the executed notebook
     records the complete set it ran with. Raises :class:`ParameterError` before any kernel

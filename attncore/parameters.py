@@ -162,7 +162,8 @@ class Parameter:
     def parse_text(self, text: str) -> Any:
         """Parse a command-line value (YAML syntax: ``8``, ``0.5``, ``[1, 8]``) and validate it.
 
-        >>> Parameter.from_declaration("s", "list[float]", "[1.0]", "each in (0, 10]").parse_text("[1, 8]")
+        >>> scales = Parameter.from_declaration("s", "list[float]", "[1.0]", "each in (0, 10]")
+        >>> scales.parse_text("[1, 8]")
         [1.0, 8.0]
         """
         try:

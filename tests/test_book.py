@@ -1,0 +1,157 @@
+"""The built book: every chapter executed, pages complete, and nothing fetched from another host."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+from attncore.build import BuildFailed, build_book, toc_chapters
+
+pytestmark = pytest.mark.notebooks
+
+CHROMIUM = shutil.which("chromium")
+PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const out = {
+    resources: performance.getEntriesByType("resource").map(e => e.name),
+    brokenImages: Array.from(document.images)
+      .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
+    images: document.images.length,
+    math: document.querySelectorAll("mjx-container").length,
+  };
+  const pre = document.createElement("pre");
+  pre.id = "attncore-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}, 1500));
+</script></body>"""
+
+
+def html_pages(root: Path) -> list[Path]:
+    html = root / "_build" / "html"
+    pages = [p for p in html.rglob("*.html") if p.name not in {"genindex.html", "search.html"}]
+    return [p for p in pages if "</body>" in p.read_text()]  # not the redirecting index.html
+
+
+@pytest.fixture(scope="module")
+def served(built_book):
+    """The built book served on a loopback port, as a reader's browser would load it."""
+    handler = functools.partial(
+        http.server.SimpleHTTPRequestHandler, directory=str(built_book / "_build" / "html")
+    )
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", built_book
+    server.shutdown()
+
+
+def probe(base_url: str, html_root: Path, page: Path) -> dict:
+    """Open ``page`` in headless Chromium and report its resources, images and typeset math."""
+    probe_page = page.with_name(f".probe-{page.name}")
+    probe_page.write_text(page.read_text().replace("</body>", PROBE))
+    try:
+        with tempfile.TemporaryDirectory() as profile:
+            flags = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom",
+            ]  # fmt: skip
+            url = f"{base_url}/{probe_page.relative_to(html_root).as_posix()}"
+            dom = subprocess.run(
+                [CHROMIUM, *flags, url], capture_output=True, text=True, timeout=120, check=True
+            ).stdout
+    finally:
+        probe_page.unlink()
+    found = re.search(r'<pre id="attncore-probe">(.*?)</pre>', dom, flags=re.S)
+    assert found, f"the probe did not run on {page.name}"
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+def test_book_has_the_introduction_and_every_chapter(built_book):
+    html = built_book / "_build" / "html"
+    assert "url=book/intro.html" in (html / "index.html").read_text()
+    assert "How to rerun it" in (html / "book" / "intro.html").read_text()
+    for chapter in toc_chapters(built_book):
+        page = html / "book" / "generated" / f"{chapter}.html"
+        assert page.is_file(), chapter
+        text = page.read_text()
+        assert "Rerun this chapter" in text and "attncore run " + chapter in text
+        assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("chapter", toc_chapters())
+def test_chapter_ran_without_errors_and_made_its_figures(built_book, chapter):
+    generated = built_book / "book" / "generated"
+    nb = nbformat.read(generated / f"{chapter}.ipynb", as_version=4)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            assert output["output_type"] != "error", f"{chapter}: {output.get('ename')}"
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "hide-cell" in injected[0].metadata["tags"]
+    assert list((generated / "figures" / chapter).glob("*.png")), "no figure saved"
+
+
+def test_no_page_references_another_host_for_a_script_style_image_or_font(built_book):
+    html = built_book / "_build" / "html"
+    external = re.compile(
+        r"""<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)=["'](?:https?:)?//"""
+    )
+    css_url = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])(?:https?:)?//""")
+    for page in html_pages(built_book):
+        assert not external.search(page.read_text()), page.name
+    for sheet in html.rglob("*.css"):
+        assert not css_url.search(sheet.read_text(errors="replace")), sheet.name
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (make test installs it)")
+def test_pages_in_headless_chromium(served):
+    base_url, root = served
+    html = root / "_build" / "html"
+    for page in html_pages(root):
+        report = probe(base_url, html, page)
+        foreign = [r for r in report["resources"] if not r.startswith(base_url)]
+        assert not foreign, f"{page.name} loads {foreign}"
+        assert not report["brokenImages"], f"{page.name}: {report['brokenImages']}"
+        if page.parent.name == "generated":
+            assert report["math"] > 0, f"{page.name}: no typeset math"
+            assert report["images"] > 0, f"{page.name}: no figure"
+
+
+def test_a_failing_chapter_names_its_cell_and_keeps_the_last_good_book(built_book, tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(built_book, root)
+    index = root / "_build" / "html" / "index.html"
+    before = hashlib.sha256(index.read_bytes()).hexdigest()
+    generated_before = sorted(p.name for p in (root / "book" / "generated").iterdir())
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    parameters = nbformat.v4.new_code_cell("seed: int = 1  # seed, in [0, 10]")
+    parameters.metadata["tags"] = ["parameters"]
+    failing = nbformat.v4.new_code_cell("raise ValueError('deliberate failure')")
+    broken = nbformat.v4.new_notebook(cells=[parameters, failing], metadata={"kernelspec": kernel})
+    nbformat.write(broken, root / "notebooks" / "broken.ipynb")
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    toc["parts"][0]["chapters"].append({"file": "book/generated/broken"})
+    (root / "_toc.yml").write_text(yaml.safe_dump(toc))
+    profiles = yaml.safe_load((root / "notebooks" / "profiles.yaml").read_text())
+    profiles["broken"] = {"full": {}, "smoke": {}}
+    (root / "notebooks" / "profiles.yaml").write_text(yaml.safe_dump(profiles))
+    expected = r"broken\.ipynb: cell 1 \(\"raise ValueError.*\"\) raised ValueError: deliberate"
+    with pytest.raises(BuildFailed, match=expected):
+        build_book("smoke", root=root)
+    assert hashlib.sha256(index.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in (root / "book" / "generated").iterdir()) == generated_before

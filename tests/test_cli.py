@@ -1,0 +1,60 @@
+"""The attncore command: bad parameters stop before a kernel starts; good ones rerun a chapter."""
+
+import json
+
+import nbformat
+import pytest
+
+from attncore.cli import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-p", "n_keys", "1"], "parameter n_keys must be an integer in [2, 65536], got 1"),
+        (["-p", "nkeys", "8"], "unknown parameter nkeys; known parameters: y, factor, n_keys"),
+        (["-p", "factor", "abc"], "parameter factor must be a number in (0, 1000], got 'abc'"),
+        (["-p", "seed", "-1"], "parameter seed must be an integer in [0, 4294967295], got -1"),
+    ],
+)
+def test_bad_parameter_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    status = main(["run", "softmax_saturation", *argv, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_bad_parameter_file_exits_2(tmp_path, capsys):
+    params = tmp_path / "p.yaml"
+    params.write_text("threshold: 1.5\n")
+    assert main(["run", "softmax_saturation", "-f", str(params), "-o", str(tmp_path / "o")]) == 2
+    assert "parameter threshold must be a number in (0, 1), got 1.5" in capsys.readouterr().err
+
+
+def test_unknown_notebook_exits_2(capsys):
+    assert main(["params", "no_such_chapter"]) == 2
+    assert "known chapters: softmax_saturation" in capsys.readouterr().err
+
+
+def test_params_lists_type_default_and_comment(capsys):
+    assert main(["params", "softmax_saturation"]) == 0
+    out = capsys.readouterr().out
+    assert "n_keys" in out and "int" in out and "default 64" in out and "in [2, 65536]" in out
+
+
+@pytest.mark.notebooks
+def test_run_reruns_the_chapter_with_new_parameters(tmp_path):
+    params = tmp_path / "p.yaml"
+    params.write_text("n_spreads: 5\n")
+    out = tmp_path / "rerun"
+    argv = ["run", "softmax_saturation", "-f", str(params), "-p", "n_rows", "50", "-o", str(out)]
+    assert main(argv) == 0
+    nb = nbformat.read(out / "softmax_saturation.ipynb", as_version=4)
+    injected = next(c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", []))
+    assert "n_rows = 50" in injected.source and "n_spreads = 5" in injected.source
+    assert "hide-cell" in injected.metadata["tags"]
+    assert (out / "figures" / "softmax_saturation" / "saturation_curves.png").is_file()
+    outputs = json.dumps([c.get("outputs", []) for c in nb.cells])
+    assert '"output_type": "error"' not in outputs

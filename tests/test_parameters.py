@@ -1,0 +1,81 @@
+"""Notebook parameters: the comment grammar, validation, and the declared cells of every chapter."""
+
+import pytest
+
+from attncore.build import toc_chapters
+from attncore.checks import ParameterError
+from attncore.execution import find_notebook
+from attncore.parameters import Parameter, read_parameters, validate_parameters
+
+
+def declare(type_name, default, help_text, name="p"):
+    return Parameter.from_declaration(name, type_name, default, help_text)
+
+
+@pytest.mark.parametrize(
+    ("help_text", "inside", "outside"),
+    [
+        ("in [1, 10]", [1, 10], [0, 11]),
+        ("in (0, 1)", [0.5], [0, 1]),
+        ("in (0, inf]", [1e300], [0, -1]),
+    ],
+)
+def test_interval_grammar(help_text, inside, outside):
+    p = declare("float", repr(float(inside[0])), f"a number, {help_text}")
+    for value in inside:
+        assert p.validate(value) == value
+    for value in outside:
+        with pytest.raises(ParameterError, match=r"parameter p must be a number in"):
+            p.validate(value)
+
+
+def test_list_grammar_checks_each_entry_and_the_length():
+    p = declare("list[float]", "[1.0]", "scales, each in (0, 10], length in [1, 3]")
+    assert p.validate([1, 2.5]) == [1.0, 2.5]
+    for bad in ([0.0], [1.0] * 4, [], "1.0", [True]):
+        with pytest.raises(ParameterError, match="each in \\(0, 10\\], length in \\[1, 3\\]"):
+            p.validate(bad)
+
+
+def test_choices_and_types():
+    family = declare("str", '"normal"', "family, one of normal, uniform")
+    assert family.validate("uniform") == "uniform"
+    with pytest.raises(ParameterError, match="one of normal, uniform, got 'laplace'"):
+        family.validate("laplace")
+    count = declare("int", "3", "count, in [1, 5]")
+    assert count.validate(4.0) == 4
+    for bad in (2.5, True, "3", float("nan")):
+        with pytest.raises(ParameterError, match="parameter p must be an integer in"):
+            count.validate(bad)
+
+
+def test_command_line_text_is_parsed_as_yaml_then_validated():
+    p = declare("list[float]", "[1.0]", "each in [0, 100]")
+    assert p.parse_text("[1, 8]") == [1.0, 8.0]
+    with pytest.raises(ParameterError):
+        p.parse_text("[1, nan]")
+
+
+def test_a_default_outside_its_own_range_is_rejected():
+    with pytest.raises(ParameterError, match="parameter p must be an integer in \\[1, 5\\], got 9"):
+        declare("int", "9", "in [1, 5]")
+
+
+def test_unannotated_parameter_is_rejected():
+    with pytest.raises(ParameterError, match="must be annotated"):
+        declare("None", "1", "")
+
+
+def test_unknown_names_list_the_known_ones():
+    declared = {"d": declare("int", "4", "in [1, 8]", name="d")}
+    with pytest.raises(ParameterError, match="unknown parameter e; known parameters: d"):
+        validate_parameters(declared, {"e": 1})
+
+
+@pytest.mark.parametrize("chapter", toc_chapters())
+def test_every_chapter_declares_typed_commented_ranged_parameters(chapter):
+    declared = read_parameters(find_notebook(chapter))
+    assert "seed" in declared
+    for p in declared.values():
+        assert p.help, f"{p.name} has no comment"
+        assert p.values or p.choices or p.type == "bool", f"{p.name} declares no allowed values"
