@@ -34,6 +34,7 @@ __all__ = [
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 FIGURE_DIR = "figures"
+VERDICT_DIR = "verdicts"
 
 
 class NotebookFailed(RuntimeError):
@@ -120,8 +121,12 @@ def run_notebook(
     """Validate ``parameters``, run ``notebook``, write it and its figures to ``output_dir``.
 
     Every declared parameter is injected, defaults included, so the executed notebook
-    records the complete set it ran with. Raises :class:`ParameterError` before any kernel
-    starts if a parameter is unknown or out of range, :class:`NotebookFailed` if a cell raises.
+    records the complete set it ran with. The kernel runs in a scratch folder inside
+    ``output_dir``; what the notebook writes to ``figures/<notebook>/`` and ``verdicts/``
+    there is moved into ``output_dir`` after success, so a later notebook run into the same
+    ``output_dir`` (the claims ledger) finds earlier verdicts in ``../verdicts``.
+    Raises :class:`ParameterError` before any kernel starts if a parameter is unknown or
+    out of range, :class:`NotebookFailed` if a cell raises.
     """
     source = find_notebook(notebook)
     declared = read_parameters(source)
@@ -152,4 +157,7 @@ def run_notebook(
             shutil.rmtree(destination, ignore_errors=True)
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(figures, destination)
+        for verdict in (Path(scratch) / VERDICT_DIR).glob("*.json"):
+            (output_dir / VERDICT_DIR).mkdir(exist_ok=True)
+            verdict.replace(output_dir / VERDICT_DIR / verdict.name)
     return RunResult(target, values, time.perf_counter() - start)

@@ -1,0 +1,118 @@
+"""The claims of the four source texts, and the verdicts the chapters compute for them.
+
+The catalogue (:data:`CLAIMS`) is data about the sources: what each says, where. A chapter
+that tests a claim calls :func:`record_verdict` with the verdict its own computation
+reached and the measured figure; the verdict is written as JSON next to the executed
+notebook (``verdicts/<claim>.json``), and the claims-ledger page reads those files.
+No verdict is typed by hand: each is the value of an expression in a notebook.
+
+>>> CLAIMS["blog-softmax-example"].source
+'pranay2025why'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from attncore.checks import ParameterError
+from attncore.execution import VERDICT_DIR as _VERDICT_DIR
+
+__all__ = ["CLAIMS", "VERDICT_DIR", "Claim", "Verdict", "read_verdicts", "record_verdict"]
+
+VERDICT_DIR = Path(_VERDICT_DIR)
+
+
+class Verdict(StrEnum):
+    """How a claim fared against its check."""
+
+    HOLDS = "holds"
+    CAVEAT = "holds with a caveat"
+    FAILS = "does not hold"
+    UNTESTABLE = "not testable here"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a source text: its words (quoted or paraphrased) and where it stands."""
+
+    source: str
+    section: str
+    text: str
+
+
+CLAIMS: dict[str, Claim] = {
+    "vaswani-variance": Claim(
+        "vaswani2017attention",
+        "3.2.1, footnote 4",
+        "If the components of q and k are independent with mean 0 and variance 1, "
+        "q.k has mean 0 and variance d_k.",
+    ),
+    "vaswani-small-gradients": Claim(
+        "vaswani2017attention",
+        "3.2.1",
+        "For large d_k the dot products grow large in magnitude, pushing the softmax into "
+        "regions where it has extremely small gradients; scaling by 1/sqrt(d_k) counteracts it.",
+    ),
+    "blog-softmax-example": Claim(
+        "pranay2025why",
+        "Logic (code outputs)",
+        "softmax([0.2, 0.4, 0.1, 0.8]) = [0.202, 0.247, 0.183, 0.368] and softmax of 8 times "
+        "that vector = [0.008, 0.039, 0.004, 0.95].",
+    ),
+    "blog-jacobian-example": Claim(
+        "pranay2025why",
+        "Logic (code outputs)",
+        "The printed Jacobians diag(s) - s s^T of both softmax outputs, to 5 decimals.",
+    ),
+    "blog-peaked-small-derivatives": Claim(
+        "pranay2025why",
+        "Logic",
+        "When the softmax output is very peaked, most s_i are close to 0, so the derivatives "
+        "become very small (vanishing gradients).",
+    ),
+    "chuang-overflow-709": Claim(
+        "chuang2023scaling",
+        "2",
+        "709 is the upper bound of the exponent of exp before the machine overflows.",
+    ),
+}
+
+
+def record_verdict(
+    claim: str, verdict: Verdict, measured: str, check: str, evidence: str
+) -> Path:
+    """Write the verdict of ``claim`` (a key of :data:`CLAIMS`) for the ledger page.
+
+    ``measured`` is the figure the check produced, ``check`` says how it was tested and
+    ``evidence`` is the label of the section that shows it (a MyST target).
+    """
+    if claim not in CLAIMS:
+        raise ParameterError(f"claim must be one of {', '.join(CLAIMS)}, got {claim!r}")
+    if not isinstance(verdict, Verdict):
+        raise ParameterError(f"verdict must be a Verdict, got {verdict!r}")
+    VERDICT_DIR.mkdir(exist_ok=True)
+    path = VERDICT_DIR / f"{claim}.json"
+    record = {
+        "claim": claim,
+        **asdict(CLAIMS[claim]),
+        "verdict": verdict.value,
+        "measured": measured,
+        "check": check,
+        "evidence": evidence,
+    }
+    path.write_text(json.dumps(record, indent=1))
+    return path
+
+
+def read_verdicts(directory: Path = Path("..") / VERDICT_DIR) -> dict[str, dict[str, str]]:
+    """All verdicts recorded in ``directory``, by claim.
+
+    The default is where earlier chapters run into the same output folder left them
+    (see :func:`attncore.execution.run_notebook`).
+    """
+    return {
+        p.stem: json.loads(p.read_text()) for p in sorted(Path(directory).glob("*.json"))
+    }
