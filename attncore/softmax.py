@@ -59,15 +59,37 @@ def jacobian(s: ArrayLike) -> np.ndarray:
 def jacobian_frobenius(s: ArrayLike) -> np.ndarray:
     """Frobenius norm of ``diag(s) - s s^T`` per row, in closed form, without the matrix.
 
-    ``||J||_F^2 = sum s_i^2 - 2 sum s_i^3 + (sum s_i^2)^2``.
+    ``||J||_F^2 = sum s_i^2 - 2 sum s_i^3 + (sum s_i^2)^2``, evaluated in a form without
+    cancellation (see :func:`_jacobian_frobenius_rows`), so saturated rows keep their
+    relative accuracy instead of returning rounding noise.
 
     >>> float(jacobian_frobenius([0.5, 0.5]))
     0.5
+    >>> float(jacobian_frobenius(softmax([40.0, 0.0])))  # 2 s_1 s_2, about 2 e^-40
+    8.49...e-18
     """
-    p = _probabilities(s)
-    p2 = np.einsum("...i,...i->...", p, p)
-    p3 = np.einsum("...i,...i,...i->...", p, p, p)
-    return np.sqrt(np.maximum(p2 - 2.0 * p3 + p2 * p2, 0.0))
+    return _jacobian_frobenius_rows(_probabilities(s))
+
+
+def _jacobian_frobenius_rows(p: np.ndarray, overwrite: bool = False) -> np.ndarray:
+    """``||diag(s) - s s^T||_F`` per row of probabilities ``p``, unchecked.
+
+    With ``a`` the largest entry of a row, ``t = s_a``, and over the other entries
+    ``r = sum s_i``, ``q2 = sum s_i^2``, ``q3 = sum s_i^3``, the closed form becomes
+    ``t^2 r^2 + sum s_i^2 (1 - 2 s_i) + q2 (2 t^2 + q2)``: every term is >= 0 because
+    ``s_i <= 1/2`` for ``i != a``, so nothing cancels. ``r`` is summed from the small
+    entries, never formed as ``1 - t``. With ``overwrite`` the row maxima of ``p`` are
+    set to 0 in place, which saves a copy in the engine's hot loop.
+    """
+    top_index = p.argmax(axis=-1)[..., None]
+    top = np.take_along_axis(p, top_index, axis=-1)[..., 0]
+    rest = p if overwrite else p.copy()
+    np.put_along_axis(rest, top_index, 0.0, axis=-1)
+    r = rest.sum(axis=-1)
+    q2 = np.einsum("...i,...i->...", rest, rest)
+    q3 = np.einsum("...i,...i,...i->...", rest, rest, rest)
+    t2 = top * top
+    return np.sqrt(t2 * r * r + (q2 - 2.0 * q3) + q2 * (2.0 * t2 + q2))
 
 
 def entropy(s: ArrayLike, normalized: bool = False) -> np.ndarray:
