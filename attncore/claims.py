@@ -73,6 +73,50 @@ CLAIMS: dict[str, Claim] = {
         "When the softmax output is very peaked, most s_i are close to 0, so the derivatives "
         "become very small (vanishing gradients).",
     ),
+    "blog-scaled-variance": Claim(
+        "pranay2025why",
+        "Logic",
+        "Dividing q.k by sqrt(d_k) gives Var(q.k / sqrt(d_k)) = d_k / d_k = 1 for every d_k.",
+    ),
+    "chuang-proposition-1": Claim(
+        "chuang2023scaling", "6, Proposition 1", "Var[X] = E(X^2) - (EX)^2."
+    ),
+    "chuang-proposition-2": Claim(
+        "chuang2023scaling", "6, Proposition 2", "Cov[X, Y] = EXY - EX EY."
+    ),
+    "chuang-proposition-3": Claim(
+        "chuang2023scaling",
+        "6, Proposition 3",
+        "If X and Y are independent with zero means, Var[XY] = Var X Var Y.",
+    ),
+    "chuang-proposition-4": Claim(
+        "chuang2023scaling",
+        "6, Proposition 4",
+        "For independent X_i, Var(sum X_i) = sum Var X_i.",
+    ),
+    "chuang-proposition-5": Claim(
+        "chuang2023scaling",
+        "6, Proposition 5",
+        "With zero means, unit variances, Cov(q_i, k_i) = 0 and zero covariances within q "
+        "and within k, Var(q.k) = d_k.",
+    ),
+    "chuang-relaxed-variance": Claim(
+        "chuang2023scaling",
+        "2",
+        "Without assumption (ii), the variance of q.k for Q = X W_q, K = X W_k is approximately "
+        "(d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k.",
+    ),
+    "bernhard-cauchy-schwarz": Claim(
+        "bernhard2023alternatives",
+        "3",
+        "By Cauchy-Schwarz, |k_i . q| / k_total <= (||k_i|| / k_total) ||q|| <= ||q||.",
+    ),
+    "bernhard-n-sqrt-d-normal": Claim(
+        "bernhard2023alternatives",
+        "5",
+        "Dividing by n sqrt(d) seems to behave like dividing by k_total for independent "
+        "standard normal components.",
+    ),
     "chuang-overflow-709": Claim(
         "chuang2023scaling",
         "2",
@@ -81,9 +125,7 @@ CLAIMS: dict[str, Claim] = {
 }
 
 
-def record_verdict(
-    claim: str, verdict: Verdict, measured: str, check: str, evidence: str
-) -> Path:
+def record_verdict(claim: str, verdict: Verdict, measured: str, check: str, evidence: str) -> Path:
     """Write the verdict of ``claim`` (a key of :data:`CLAIMS`) for the ledger page.
 
     ``measured`` is the figure the check produced, ``check`` says how it was tested and
@@ -113,6 +155,4 @@ def read_verdicts(directory: Path = Path("..") / VERDICT_DIR) -> dict[str, dict[
     The default is where earlier chapters run into the same output folder left them
     (see :func:`attncore.execution.run_notebook`).
     """
-    return {
-        p.stem: json.loads(p.read_text()) for p in sorted(Path(directory).glob("*.json"))
-    }
+    return {p.stem: json.loads(p.read_text()) for p in sorted(Path(directory).glob("*.json"))}

@@ -1,5 +1,8 @@
 """Notebook parameters: the comment grammar, validation, and the declared cells of every chapter."""
 
+import ast
+
+import nbformat
 import pytest
 
 from attncore.build import toc_chapters
@@ -79,3 +82,15 @@ def test_every_chapter_declares_typed_commented_ranged_parameters(chapter):
     for p in declared.values():
         assert p.help, f"{p.name} has no comment"
         assert p.values or p.choices or p.type == "bool", f"{p.name} declares no allowed values"
+
+
+@pytest.mark.parametrize("chapter", toc_chapters())
+def test_parameters_cell_holds_one_typed_literal_per_line(chapter):
+    nb = nbformat.read(find_notebook(chapter), as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assert "remove-cell" in cell.metadata["tags"]
+    for line in cell.source.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            (node,) = ast.parse(line).body
+            assert isinstance(node, ast.AnnAssign), line
+            ast.literal_eval(node.value)

@@ -1,0 +1,109 @@
+"""Symbolic derivations of the book: every result derived with its assumptions explicit.
+
+Each function returns a :class:`Derivation` (statement, LaTeX, assumptions, named
+steps, and for a claim of a source text a verdict); dimensions such as ``d`` stay
+symbols. Results are cached, so a notebook can call them freely.
+
+=========================================  ==========================================
+item of the issue                          functions
+=========================================  ==========================================
+1. Var(q.k) = d                            :func:`dot_product_variance`
+2. general moments, scaled logit           :func:`dot_product_mean`,
+                                           :func:`dot_product_variance_general`,
+                                           :func:`scaled_logit_variance`
+3. normal components                       :func:`normal_dot_product_mgf`,
+                                           :func:`normal_dot_product_kurtosis`,
+                                           :func:`normal_dot_product_characteristic_function`,
+                                           :func:`normal_dot_product_density`,
+                                           :func:`normal_dot_product_pdf` (numeric)
+4. Chuang                                  :func:`chuang_propositions`,
+                                           :func:`projected_dot_variance`,
+                                           :func:`self_attention_variance_ratio`,
+                                           :func:`projected_dot_variance_given_weights`,
+                                           :func:`projected_logit_moments` (numeric)
+5. key length, k_total                     :func:`expected_key_length`,
+                                           :func:`key_length_expansion`,
+                                           :func:`key_length_variance`,
+                                           :func:`k_total_approximation`
+6. softmax Jacobian, Cauchy-Schwarz        :func:`softmax_jacobian`,
+                                           :func:`softmax_jacobian_trace`,
+                                           :func:`softmax_jacobian_frobenius`,
+                                           :func:`cauchy_schwarz_bound`
+7. correlated queries and keys (muP)       :func:`correlated_dot_mean`,
+                                           :func:`correlated_dot_variance`,
+                                           :func:`correlated_logit_scaling`
+=========================================  ==========================================
+
+>>> from attncore.symbolic import dot_product_variance
+>>> print(dot_product_variance().latex)
+\\operatorname{Var}\\left(\\sum_{i=1}^{d} {k}_{i} {q}_{i}\\right) = d
+"""
+
+from attncore.symbolic.chuang import chuang_propositions
+from attncore.symbolic.correlated import (
+    correlated_dot_mean,
+    correlated_dot_variance,
+    correlated_logit_scaling,
+)
+from attncore.symbolic.derivation import Derivation, Step
+from attncore.symbolic.jacobian import (
+    cauchy_schwarz_bound,
+    softmax_jacobian,
+    softmax_jacobian_frobenius,
+    softmax_jacobian_trace,
+)
+from attncore.symbolic.key_length import (
+    expected_key_length,
+    k_total_approximation,
+    key_length_expansion,
+    key_length_variance,
+)
+from attncore.symbolic.normal_product import (
+    normal_dot_product_characteristic_function,
+    normal_dot_product_density,
+    normal_dot_product_kurtosis,
+    normal_dot_product_mgf,
+    normal_dot_product_pdf,
+)
+from attncore.symbolic.projected import (
+    projected_dot_variance,
+    projected_dot_variance_given_weights,
+    projected_logit_moments,
+    self_attention_variance_ratio,
+)
+from attncore.symbolic.variance import (
+    dot_product_mean,
+    dot_product_variance,
+    dot_product_variance_general,
+    scaled_logit_variance,
+)
+
+__all__ = [
+    "Derivation",
+    "Step",
+    "cauchy_schwarz_bound",
+    "chuang_propositions",
+    "correlated_dot_mean",
+    "correlated_dot_variance",
+    "correlated_logit_scaling",
+    "dot_product_mean",
+    "dot_product_variance",
+    "dot_product_variance_general",
+    "expected_key_length",
+    "k_total_approximation",
+    "key_length_expansion",
+    "key_length_variance",
+    "normal_dot_product_characteristic_function",
+    "normal_dot_product_density",
+    "normal_dot_product_kurtosis",
+    "normal_dot_product_mgf",
+    "normal_dot_product_pdf",
+    "projected_dot_variance",
+    "projected_dot_variance_given_weights",
+    "projected_logit_moments",
+    "scaled_logit_variance",
+    "self_attention_variance_ratio",
+    "softmax_jacobian",
+    "softmax_jacobian_frobenius",
+    "softmax_jacobian_trace",
+]

@@ -1,0 +1,160 @@
+r"""The result type of every derivation: a statement, its assumptions and its steps.
+
+A :class:`Derivation` holds the statement as a sympy relation, the assumptions it
+rests on as plain sentences, and the named steps that lead to it, each a chain of
+equal (or ordered) expressions with the rule that justifies it. A notebook shows
+it with ``IPython.display.Markdown(derivation.to_markdown())``, or just by leaving
+it as the last expression of a cell; ``derivation.latex`` feeds
+``IPython.display.Math``.
+
+>>> a, b = sp.symbols("a b", positive=True)
+>>> square = sp.Function("f")(a)
+>>> step = Step("expand", (square, (a + b) ** 2, a**2 + 2 * a * b + b**2), "distributivity")
+>>> result = Derivation("A binomial", sp.Eq(square, step.chain[-1]), ("a, b > 0",), (step,))
+>>> print(result.latex)
+f{\left(a \right)} = a^{2} + 2 a b + b^{2}
+>>> result.evaluate(a=2, b=3)
+25.0
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import ClassVar
+
+import sympy as sp
+
+from attncore.checks import ParameterError
+
+__all__ = ["Derivation", "Step"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named step: ``chain[0] = chain[1] = ... = chain[-1]`` because of ``reason``.
+
+    ``relation`` is ``sp.Eq`` (default), ``sp.Le`` or ``sp.Ge``; it links every pair of
+    neighbours in the chain, and :attr:`equation` states the first against the last.
+
+    >>> s = Step("bound", (sp.Integer(1), sp.Integer(2)), "1 <= 2", relation=sp.Le)
+    >>> print(s.latex, s.equation)
+    1 \\leq 2 True
+    """
+
+    name: str
+    chain: tuple[sp.Basic, ...]
+    reason: str
+    relation: type[sp.core.relational.Relational] = sp.Eq
+
+    _symbols: ClassVar[dict[type, str]] = {sp.Eq: "=", sp.Le: r"\leq", sp.Ge: r"\geq"}
+
+    def __post_init__(self) -> None:
+        if len(self.chain) < 2:
+            raise ParameterError(f"chain must hold at least 2 expressions, got {len(self.chain)}")
+        if self.relation not in self._symbols:
+            raise ParameterError(f"relation must be sp.Eq, sp.Le or sp.Ge, got {self.relation!r}")
+
+    @property
+    def equation(self) -> sp.Basic:
+        """The relation between the first and the last expression of the chain."""
+        if self.relation is sp.Eq:
+            return sp.Eq(self.chain[0], self.chain[-1], evaluate=False)
+        return self.relation(self.chain[0], self.chain[-1])
+
+    @functools.cached_property
+    def latex(self) -> str:
+        """The whole chain in LaTeX."""
+        joiner = f" {self._symbols[self.relation]} "
+        return joiner.join(sp.latex(part) for part in self.chain)
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A derived statement with its explicit assumptions, steps and, for a claim, a verdict.
+
+    ``statement`` is a sympy relation (usually ``sp.Eq``); ``verdict`` says whether a
+    claim of a source text holds as stated; ``caveats`` records what the statement
+    does not say.
+    """
+
+    title: str
+    statement: sp.Basic
+    assumptions: tuple[str, ...]
+    steps: tuple[Step, ...] = ()
+    verdict: str = ""
+    caveats: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def latex(self) -> str:
+        """The statement in LaTeX."""
+        return sp.latex(self.statement)
+
+    @property
+    def lhs(self) -> sp.Basic:
+        """Left-hand side of the statement."""
+        return self.statement.lhs
+
+    @property
+    def rhs(self) -> sp.Basic:
+        """Right-hand side of the statement (the closed form)."""
+        return self.statement.rhs
+
+    def evaluate(self, **values: float) -> float | sp.Expr:
+        """The right-hand side with symbols replaced by name; a float once none is left.
+
+        An asymptotic remainder ``O(...)`` is dropped first.
+
+        >>> n = sp.Symbol("n", positive=True)
+        >>> half = Derivation("Half", sp.Eq(sp.Symbol("h"), n / 2 + sp.O(1 / n, (n, sp.oo))), ())
+        >>> half.evaluate(n=3), half.evaluate()
+        (1.5, n/2)
+        """
+        expr = self.rhs.removeO() if isinstance(self.rhs, sp.Expr) else self.rhs
+        by_name = {s.name: s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+        unknown = sorted(set(values) - set(by_name))
+        if unknown:
+            raise ParameterError(
+                f"{unknown[0]} is not a symbol of this statement; allowed: {sorted(by_name)}"
+            )
+        result = expr.subs({by_name[name]: sp.sympify(v) for name, v in values.items()})
+        if result.free_symbols:
+            return result
+        return float(result.evalf())
+
+    def to_markdown(self) -> str:
+        """The derivation as Markdown with display math, for a notebook or the book.
+
+        >>> one = Derivation("One", sp.Eq(sp.Symbol("y"), 1), ("nothing",), verdict="Holds.")
+        >>> print(one.to_markdown())
+        **One**
+        <BLANKLINE>
+        Assumptions:
+        <BLANKLINE>
+        - nothing
+        <BLANKLINE>
+        Statement:
+        <BLANKLINE>
+        $$ y = 1 $$
+        <BLANKLINE>
+        Verdict: Holds.
+        <BLANKLINE>
+        """
+        lines = [f"**{self.title}**", "", "Assumptions:", ""]
+        lines += [f"- {a}" for a in self.assumptions]
+        lines += ["", "Statement:", "", f"$$ {self.latex} $$", ""]
+        if self.steps:
+            lines += [f":::{{dropdown}} The derivation, in {len(self.steps)} steps", ""]
+            for number, step in enumerate(self.steps, start=1):
+                lines += [f"{number}. *{step.name}* ({step.reason}):", "", f"   $$ {step.latex} $$"]
+                lines += [""]
+            lines += [":::", ""]
+        if self.verdict:
+            lines += [f"Verdict: {self.verdict}", ""]
+        if self.caveats:
+            lines += ["Caveats:", ""]
+            lines += [f"- {c}" for c in self.caveats]
+        return "\n".join(lines).rstrip() + "\n"
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
