@@ -42,3 +42,21 @@ def test_chapters_record_verdicts_for_catalogued_claims(built_book):
         assert record["claim"] in CLAIMS
         assert record["verdict"] in {v.value for v in Verdict}
         assert record["measured"] and record["evidence"].startswith("sec-")
+
+
+@pytest.mark.notebooks
+def test_every_claim_of_a_built_chapter_has_a_verdict(built_book):
+    from attncore.build import toc_chapters
+    from attncore.claims import ledger
+
+    built = set(toc_chapters(built_book))
+    rows = ledger(read_verdicts(built_book / "book" / "generated" / "verdicts"))
+    missing = [
+        row["claim"] for row in rows if row["chapter"] in built and row["verdict"] == "pending"
+    ]
+    assert not missing, f"claims of built chapters without a verdict: {missing}"
+    page = (
+        built_book / "_build" / "html" / "book" / "generated" / "claims_ledger.html"
+    ).read_text()
+    for row in rows:
+        assert row["verdict"] in page

@@ -78,7 +78,7 @@ def test_unknown_names_list_the_known_ones():
 @pytest.mark.parametrize("chapter", toc_chapters())
 def test_every_chapter_declares_typed_commented_ranged_parameters(chapter):
     declared = read_parameters(find_notebook(chapter))
-    assert "seed" in declared
+    assert declared, "a chapter has at least one parameter"
     for p in declared.values():
         assert p.help, f"{p.name} has no comment"
         assert p.values or p.choices or p.type == "bool", f"{p.name} declares no allowed values"
