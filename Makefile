@@ -25,7 +25,7 @@ lint: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[book,test]'
+	$(BIN)/python -m pip install --quiet -e '.[book,test,torch]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 # The browser tests open the built pages in Debian's headless Chromium.

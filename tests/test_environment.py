@@ -12,9 +12,8 @@ REPO = Path(__file__).resolve().parent.parent
 def pyproject_pins():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     pins = list(project["dependencies"])
-    for extra, requirements in project["optional-dependencies"].items():
-        if extra != "torch":  # the training chapter's optional extra is not for conda readers
-            pins += requirements
+    for requirements in project["optional-dependencies"].values():
+        pins += requirements
     return pins
 
 
