@@ -35,7 +35,9 @@ def test_bad_parameter_file_exits_2(tmp_path, capsys):
 
 def test_unknown_notebook_exits_2(capsys):
     assert main(["params", "no_such_chapter"]) == 2
-    assert "known chapters: softmax_saturation" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "notebook no_such_chapter not found; known chapters:" in err
+    assert "softmax_saturation" in err
 
 
 def test_params_lists_type_default_and_comment(capsys):

@@ -1,0 +1,133 @@
+"""Bernhard's panels with their raw dot products, statistics and the seed sweep."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from attncore.bernhard import (
+    COMPONENT_LAWS,
+    STATISTICS,
+    component_law,
+    draw_panels,
+    panel_records,
+    rescaling_records,
+    summary_statistics,
+    sweep,
+)
+from attncore.checks import ParameterError
+from attncore.distributions import Independent
+from attncore.engine import attention_metrics
+from attncore.sampling import BERNHARD_PANELS, bernhard_figures
+from attncore.seeding import make_rng, spawn
+
+SMALL = dict(n_queries=60, n_keys=8, d_small=4, d_large=32)
+
+
+def test_default_draws_are_bernhard_figures():
+    draws, figures = draw_panels(1000), bernhard_figures(1000)
+    assert list(draws) == list(BERNHARD_PANELS)
+    for panel, draw in draws.items():
+        np.testing.assert_allclose(draw.values.intended, figures[panel].intended, rtol=1e-12)
+        np.testing.assert_allclose(draw.values.published, figures[panel].published, rtol=1e-12)
+        assert draw.queries.shape == (500, draw.d) and draw.keys.shape == (32, draw.d)
+
+
+def test_raw_sample_is_the_dot_products_of_the_same_draw():
+    draws = draw_panels(5, **SMALL)
+    for draw in draws.values():
+        np.testing.assert_allclose(draw.raw.intended, draw.queries @ draw.keys[0])
+        np.testing.assert_allclose(draw.raw.published, (draw.queries @ draw.keys.T).ravel()[:60])
+        assert draw.published_queries == math.ceil(60 / 8)
+    assert draws["1a"].values is draws["1a"].raw and draws["1a"].attention is None
+    # panel 1b is the plain softmax of the raw dot products of its own draw
+    logits = draws["1b"].raw.intended
+    s1 = draws["1b"].values.intended
+    others = np.log(np.exp(draws["1b"].logits).sum(axis=1))
+    np.testing.assert_allclose(np.log(s1), logits - others, rtol=1e-10, atol=1e-10)
+
+
+def test_draw_order_is_queries_then_keys_panel_by_panel():
+    rng = make_rng(9)
+    draws = draw_panels(9, **SMALL)
+    for draw in draws.values():
+        queries, keys = Independent().sample(rng, 60, 8, draw.d)
+        assert np.array_equal(draw.queries, queries) and np.array_equal(draw.keys, keys)
+
+
+def test_selectivity_matches_the_engine():
+    draws = draw_panels(3, **SMALL)
+    rows = {(r["panel"], r["sample"]): r for r in panel_records(draws)}
+    for panel in ("1b", "1c", "2b", "2c"):
+        draw = draws[panel]
+        engine = attention_metrics(draw.queries, draw.keys, draw.rescaling)
+        row = rows[(panel, "intended")]
+        assert row["mean_max_probability"] == pytest.approx(engine.max_probability.mean())
+        assert row["mean_normalized_entropy"] == pytest.approx(engine.normalized_entropy.mean())
+        assert rows[(panel, "published")]["ks_other_sample"] == row["ks_other_sample"]
+    assert math.isnan(rows[("1a", "intended")]["wasserstein"])
+
+
+def test_panel_records_measure_distortion_against_the_same_sample():
+    draws = draw_panels(4, **SMALL)
+    rows = {(r["panel"], r["sample"]): r for r in panel_records(draws)}
+    for sample in ("intended", "published"):
+        before = getattr(draws["2c"].raw, sample)
+        after = getattr(draws["2c"].values, sample)
+        z = [(x - x.mean()) / x.std() for x in (before, after)]
+        assert rows[("2c", sample)]["wasserstein"] == pytest.approx(stats.wasserstein_distance(*z))
+        assert rows[("2c", sample)]["mean"] == pytest.approx(after.mean())
+
+
+def test_summary_statistics_by_hand():
+    s = summary_statistics([1.0, 2.0, 3.0, 4.0, 10.0])
+    assert list(s) == list(STATISTICS)
+    # type-7 quantiles: position (5 - 1) p
+    assert s["q05"] == pytest.approx(1.2) and s["q25"] == 2.0 and s["q75"] == 4.0
+    assert s["q95"] == pytest.approx(4 + 0.8 * 6)
+    assert s["sd"] == pytest.approx(math.sqrt(50 / 4))
+    # g1 = m3 / m2^1.5 with m2 = 50/5 = 10, m3 = (-27 - 8 - 1 + 0 + 216) / 5 = 36
+    assert s["skewness"] == pytest.approx(36 / 10**1.5)
+    with pytest.raises(ParameterError, match="at least 3"):
+        summary_statistics([1.0, 2.0])
+
+
+@pytest.mark.parametrize("name", COMPONENT_LAWS)
+def test_component_laws_are_standardized(name):
+    law = component_law(name, t_df=7.0)
+    assert law.mean == 0.0 and law.var == pytest.approx(1.0)
+    x = law.sample(np.random.default_rng(0), (200_000,))
+    assert abs(x.mean()) < 0.01 and abs(x.var() - 1) < 0.03
+
+
+def test_component_law_rejects_an_infinite_variance():
+    with pytest.raises(ParameterError, match="t_df must be > 2"):
+        component_law("t", t_df=2.0)
+
+
+def test_rescaling_records_show_k_total_logits_of_order_one_over_n():
+    draws = draw_panels(6, n_queries=400, n_keys=32, d_small=16, d_large=256)
+    rows = {
+        (r["panel"], r["rescaling"]): r for r in rescaling_records(draws, ["sqrt_d", "k_total"])
+    }
+    for panel in ("1a", "2a"):
+        k_total = rows[(panel, "k_total")]
+        assert k_total["logit_sd"] == pytest.approx(1 / 32, rel=0.2)
+        assert rows[(panel, "sqrt_d")]["logit_sd"] == pytest.approx(1.0, rel=0.2)
+        assert k_total["mean_normalized_entropy"] > 0.999
+        assert k_total["r2_raw"] > 0.9 > rows[(panel, "sqrt_d")]["r2_raw"]
+    with pytest.raises(ParameterError, match="cosines"):
+        rescaling_records(draws, ["qk_norm"])
+
+
+def test_sweep_is_reproducible_and_numbers_the_draws():
+    first = sweep(spawn(11, 3), ["k_total"], **SMALL)
+    second = sweep(spawn(11, 3), ["k_total"], **SMALL)
+    for a, b in zip(first, second, strict=True):
+        assert a.equals(b)
+    panels, costs = first
+    assert sorted(panels["seed"].unique()) == [0, 1, 2] and len(panels) == 3 * 12
+    assert len(costs) == 3 * 2
