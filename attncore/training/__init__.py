@@ -1,0 +1,69 @@
+"""Training a small transformer on Chuang's string-reversal task (needs the ``torch`` extra).
+
+One concern per module:
+
+- :mod:`~attncore.training.data`: the reversal data set from a seed;
+- :mod:`~attncore.training.model`: the model, with the attention scalings as modules;
+- :mod:`~attncore.training.init`: PyTorch's and a Keras-like initialization;
+- :mod:`~attncore.training.train`: the Adam loop, evaluation and attention measurements;
+- :mod:`~attncore.training.search`: Chuang's beta search with a short training budget;
+- :mod:`~attncore.training.experiment`: methods x seeds, and tables of the results.
+
+>>> from attncore.training import ModelConfig, parameter_count
+>>> parameter_count(ModelConfig())
+4741
+"""
+
+from __future__ import annotations
+
+try:
+    import torch  # noqa: F401
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "attncore.training needs PyTorch: pip install 'attncore[torch]' (torch==2.13.0)"
+    ) from error
+
+from attncore.training.data import ReversalData, check_reversed, reversal_data
+from attncore.training.experiment import curves_frame, run_methods, summary_frame
+from attncore.training.init import INITS, initialize, predicted_logit_spread
+from attncore.training.model import (
+    SCALINGS,
+    ModelConfig,
+    ReversalTransformer,
+    make_scaling,
+    parameter_count,
+)
+from attncore.training.search import BetaSearchRun, search_beta
+from attncore.training.train import (
+    TrainResult,
+    accuracy,
+    attention_summary,
+    build_model,
+    learned_scales,
+    train_reversal,
+)
+
+__all__ = [
+    "INITS",
+    "SCALINGS",
+    "BetaSearchRun",
+    "ModelConfig",
+    "ReversalData",
+    "ReversalTransformer",
+    "TrainResult",
+    "accuracy",
+    "attention_summary",
+    "build_model",
+    "check_reversed",
+    "curves_frame",
+    "initialize",
+    "learned_scales",
+    "make_scaling",
+    "parameter_count",
+    "predicted_logit_spread",
+    "reversal_data",
+    "run_methods",
+    "search_beta",
+    "summary_frame",
+    "train_reversal",
+]

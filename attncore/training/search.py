@@ -1,0 +1,97 @@
+"""Chuang's beta search run for real: every evaluation is a short training run.
+
+Chuang (chuang2023scaling, section 2) proposes to try ``beta in {10^N, 10^-N}`` for
+``N = 0, 1, 2, ...`` and then to narrow the range by a binary search, "during the training";
+he reports that on string reversal the search ends at a constant beta of about 5 (section
+3). :func:`search_beta` runs :func:`attncore.beta_search.chuang_beta_search` (the decade
+scan, then a golden-section bisection in ``log10 beta``) with the objective "validation
+token accuracy after ``steps`` training steps with the constant ``beta``". Each evaluation
+trains a fresh model from the same seed, so the search is repeatable and its cost is
+``evaluations x steps`` training steps, reported with the wall time.
+
+A run that diverges (a non-finite loss) scores 0.
+
+>>> from attncore.training.data import reversal_data
+>>> from attncore.training.model import ModelConfig
+>>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
+>>> run = search_beta(ModelConfig(vocab=5, length=4, d_model=8), data, steps=2,
+...                   batch_size=8, tolerance=0.5, max_exponent=1)
+>>> run.evaluations == len(run.runs), run.training_steps == 2 * run.evaluations
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from attncore.beta_search import BetaSearchResult, chuang_beta_search
+from attncore.checks import positive_int
+from attncore.training.data import ReversalData
+from attncore.training.model import ModelConfig
+from attncore.training.train import TrainResult, train_reversal
+
+__all__ = ["BetaSearchRun", "search_beta"]
+
+
+@dataclass(frozen=True)
+class BetaSearchRun:
+    """The search result, the training run behind every evaluation, and what it cost."""
+
+    result: BetaSearchResult
+    runs: tuple[TrainResult | None, ...]
+    steps_per_run: int
+    seconds: float
+
+    @property
+    def beta(self) -> float:
+        """The beta the search settled on."""
+        return self.result.beta
+
+    @property
+    def evaluations(self) -> int:
+        """Training runs the search needed."""
+        return self.result.evaluations
+
+    @property
+    def training_steps(self) -> int:
+        """Training steps spent by the whole search."""
+        return self.evaluations * self.steps_per_run
+
+
+def search_beta(
+    config: ModelConfig,
+    data: ReversalData,
+    *,
+    steps: int,
+    seed: int = 0,
+    tolerance: float = 0.1,
+    max_exponent: int = 3,
+    **train_options: Any,
+) -> BetaSearchRun:
+    """Search the constant beta of ``config`` (its other fields fixed) that maximizes the
+    validation token accuracy after ``steps`` steps of :func:`train_reversal`.
+
+    ``tolerance`` is the final bracket in decades of beta (0.1 decade is 26% in beta);
+    ``max_exponent`` bounds the decade scan (10^-N .. 10^N); further keyword arguments go
+    to :func:`train_reversal` (``batch_size``, ``lr``, ...).
+    """
+    steps = positive_int("steps", steps)
+    runs: list[TrainResult | None] = []
+
+    def objective(beta: float) -> float:
+        trial = replace(config, scaling="constant", beta=beta)
+        try:
+            run = train_reversal(
+                trial, data, steps=steps, seed=seed, eval_every=steps, **train_options
+            )
+        except FloatingPointError:
+            runs.append(None)
+            return 0.0
+        runs.append(run)
+        return run.token_accuracy
+
+    start = time.perf_counter()
+    result = chuang_beta_search(objective, max_exponent=max_exponent, tolerance=tolerance)
+    return BetaSearchRun(result, tuple(runs), steps, time.perf_counter() - start)

@@ -1,0 +1,399 @@
+"""Train the reversal model with Adam and measure it: learning curve, accuracy, attention.
+
+:func:`train_reversal` is the training entry point. It trains one model on one data set
+and returns a :class:`TrainResult`: the validation token accuracy and whole-sequence exact
+match every ``eval_every`` steps (the learning curve), the first step at which the token
+accuracy reaches ``target`` (95% by default), the final accuracies, and two measurements of
+the attention at every evaluation: the spread of the scaled logits (the mean over
+attention rows of their standard deviation across keys; the softmax sees nothing else)
+and the weight on the mirrored position (query ``i`` attending to key ``L - 1 - i``,
+which is what reversal needs; uniform attention gives ``1/L``).
+
+**Repeatability.** The weights are drawn under ``torch.manual_seed(seed)`` inside
+:func:`torch.random.fork_rng` (the caller's generator state is left alone) and the batch
+order comes from a numpy generator seeded with ``seed``, so one seed, one thread count and
+one machine give bit-identical losses. Different thread counts or CPUs may sum in another
+order and differ in the last bits, which training can amplify.
+
+**Threads.** The model is tiny (a few thousand parameters, batches of 32 x 20 tokens), so a
+step is dominated by per-operation overhead, not arithmetic. On the 2-core machines this book
+is built on (``benchmarks/training_threads.py``), a second intra-op thread made steps about
+15% faster on an otherwise idle machine, but 3 to 30 times slower as soon as another process
+kept a core busy, and it changes the order of floating-point sums, so losses with 1 and 2
+threads are not bit-identical. The default is ``threads=1``, restored to the caller's setting
+afterwards.
+
+>>> from attncore.training.data import reversal_data
+>>> from attncore.training.model import ModelConfig
+>>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
+>>> config = ModelConfig(vocab=5, length=4, d_model=8)
+>>> result = train_reversal(config, data, steps=3, batch_size=8, eval_every=2)
+>>> result.eval_steps
+(0, 2, 3)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from attncore.checks import ParameterError, positive_int, positive_real
+from attncore.training.data import ReversalData
+from attncore.training.init import initialize
+from attncore.training.model import (
+    AttentionRecord,
+    LearnedBeta,
+    ModelConfig,
+    QKNorm,
+    ReversalTransformer,
+)
+
+__all__ = [
+    "TrainResult",
+    "accuracy",
+    "attention_summary",
+    "build_model",
+    "learned_scales",
+    "train_reversal",
+]
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """One training run: its setting, its learning curve and its attention measurements.
+
+    ``eval_steps``, ``val_accuracy`` (token accuracy), ``val_exact`` (share of validation
+    strings reversed without a single error), ``spreads``, ``mirror_weights`` and
+    ``query_norms`` (mean ``||q||`` over layers, heads and queries) are aligned: one entry
+    per evaluation, the first at step 0 (initialization), the last at ``steps``.
+    ``losses`` holds the training loss of every step; ``test_scores`` holds ``(step, token
+    accuracy, exact match)`` on the test split at the requested steps.
+    """
+
+    method: str
+    config: ModelConfig
+    seed: int
+    steps: int
+    batch_size: int
+    lr: float
+    parameters: int
+    eval_steps: tuple[int, ...]
+    val_accuracy: tuple[float, ...]
+    val_exact: tuple[float, ...]
+    spreads: tuple[float, ...]
+    mirror_weights: tuple[float, ...]
+    query_norms: tuple[float, ...]
+    losses: tuple[float, ...]
+    target: float
+    test_scores: tuple[tuple[int, float, float], ...]
+    scales_end: tuple[float, ...]
+    seconds: float
+
+    @property
+    def steps_to_target(self) -> int | None:
+        """First evaluated step whose validation token accuracy is >= ``target``, or None."""
+        for step, acc in zip(self.eval_steps, self.val_accuracy, strict=True):
+            if acc >= self.target:
+                return step
+        return None
+
+    @property
+    def token_accuracy(self) -> float:
+        """Validation token accuracy at the end."""
+        return self.val_accuracy[-1]
+
+    @property
+    def exact_match(self) -> float:
+        """Validation whole-string exact match at the end."""
+        return self.val_exact[-1]
+
+    def accuracy_at(self, step: int) -> float:
+        """Validation token accuracy at the last evaluation at or before ``step``."""
+        return self.val_accuracy[self._index(step)]
+
+    def exact_at(self, step: int) -> float:
+        """Validation exact match at the last evaluation at or before ``step``."""
+        return self.val_exact[self._index(step)]
+
+    def test_at(self, step: int) -> tuple[float, float] | None:
+        """Test token accuracy and exact match at ``step``, if they were measured."""
+        for at, token, exact in self.test_scores:
+            if at == step:
+                return token, exact
+        return None
+
+    def _index(self, step: int) -> int:
+        index = int(np.searchsorted(self.eval_steps, step, side="right")) - 1
+        if index < 0:
+            raise ParameterError(f"step must be >= 0, got {step}")
+        return index
+
+
+def build_model(config: ModelConfig, seed: int) -> ReversalTransformer:
+    """The model of ``config`` with weights drawn under ``torch.manual_seed(seed)``; the
+    global torch generator is restored afterwards.
+
+    >>> a, b = build_model(ModelConfig(), 3), build_model(ModelConfig(), 3)
+    >>> bool(torch.equal(a.tokens.weight, b.tokens.weight))
+    True
+    """
+    seed = _seed(seed)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = ReversalTransformer(config)
+        initialize(model, config.init)
+    return model
+
+
+def _step(name: str, step: object, steps: int) -> int:
+    if isinstance(step, bool) or not isinstance(step, int | np.integer) or not 0 <= step <= steps:
+        raise ParameterError(f"{name} must hold steps in [0, {steps}], got {step!r}")
+    return int(step)
+
+
+def _seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ParameterError(f"seed must be an integer >= 0, got {seed!r}")
+    return int(seed)
+
+
+def accuracy(
+    model: ReversalTransformer, inputs: torch.Tensor, targets: torch.Tensor, chunk: int = 1_000
+) -> tuple[float, float]:
+    """Token accuracy and whole-string exact match of ``model`` (evaluated in chunks).
+
+    >>> model = build_model(ModelConfig(vocab=5, length=4, d_model=8), 0)
+    >>> x = torch.tensor([[0, 1, 2, 3]])
+    >>> token, exact = accuracy(model, x, x.flip(1))
+    >>> 0.0 <= token <= 1.0 and exact in (0.0, 1.0)
+    True
+    """
+    correct_tokens, correct_strings = 0, 0
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        for start in range(0, len(inputs), chunk):
+            x, y = inputs[start : start + chunk], targets[start : start + chunk]
+            hits = model(x).argmax(dim=-1) == y
+            correct_tokens += int(hits.sum())
+            correct_strings += int(hits.all(dim=1).sum())
+    model.train(was_training)
+    return correct_tokens / targets.numel(), correct_strings / len(targets)
+
+
+def attention_summary(model: ReversalTransformer, inputs: torch.Tensor) -> tuple[float, float]:
+    """Logit spread and mirrored-position weight of ``model`` on ``inputs``.
+
+    The spread is the mean over layers, heads and queries of the standard deviation of a
+    row of scaled logits across its keys. The mirrored weight is the softmax weight of
+    query ``i`` on key ``L - 1 - i``, averaged over samples and queries, for the head (of
+    any layer) where it is largest.
+
+    >>> model = build_model(ModelConfig(vocab=5, length=4, d_model=8), 0)
+    >>> spread, mirror = attention_summary(model, torch.tensor([[0, 1, 2, 3]]))
+    >>> spread > 0, round(mirror, 1)  # uniform attention puts 1/4 on every key
+    (True, 0.2)
+    """
+    return _measure(model, inputs, None)[2:4]
+
+
+def _measure(
+    model: ReversalTransformer, inputs: torch.Tensor, targets: torch.Tensor | None
+) -> tuple[float, float, float, float, float]:
+    """Token accuracy, exact match (NaN without targets), logit spread, mirrored weight and
+    mean query length, from one forward pass."""
+    records: list[AttentionRecord] = []
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        logits = model(inputs, records)
+    model.train(was_training)
+    token = exact = math.nan
+    if targets is not None:
+        hits = logits.argmax(dim=-1) == targets
+        token, exact = float(hits.float().mean()), float(hits.all(dim=1).float().mean())
+    length = inputs.shape[1]
+    queries = torch.arange(length)
+    spreads, mirrors, norms = [], [], []
+    for record in records:
+        spreads.append(float(record.logits.std(dim=-1, correction=0).mean()))
+        mirrored = record.weights[:, :, queries, length - 1 - queries]  # batch x heads x L
+        mirrors.append(float(mirrored.mean(dim=(0, 2)).max()))
+        norms.append(float(record.query_norms.mean()))
+    return token, exact, float(np.mean(spreads)), max(mirrors), float(np.mean(norms))
+
+
+def learned_scales(model: ReversalTransformer) -> tuple[float, ...]:
+    """The learned betas or QK-norm gains of every layer and head (empty if none).
+
+    >>> learned_scales(build_model(ModelConfig(scaling="learned"), 0))
+    (0.3535..., 0.3535...)
+    """
+    values: list[float] = []
+    for attention in model.attention:
+        scaling = attention.scaling
+        if isinstance(scaling, LearnedBeta):
+            values += scaling.betas.tolist()
+        elif isinstance(scaling, QKNorm) and scaling.learn:
+            values += scaling.gain.detach().tolist()
+    return tuple(values)
+
+
+def train_reversal(
+    config: ModelConfig,
+    data: ReversalData,
+    *,
+    steps: int,
+    seed: int = 0,
+    batch_size: int = 32,
+    lr: float = 1e-3,
+    eval_every: int = 100,
+    eval_at: Sequence[int] = (),
+    test_at: Sequence[int] = (),
+    target: float = 0.95,
+    threads: int = 1,
+    method: str | None = None,
+    callback: Callable[[int, float], None] | None = None,
+) -> TrainResult:
+    """Train ``config`` on ``data`` for ``steps`` Adam steps and measure it.
+
+    Batches of ``batch_size`` training strings are drawn without replacement, reshuffled
+    every epoch; the loss is the mean cross-entropy over all positions. The learning rate
+    ``lr`` (default 1e-3, Adam's usual default in Keras and PyTorch) is constant.
+    The validation split is scored at step 0, every ``eval_every`` steps, at the steps
+    ``eval_at`` and at the end; the test split at the steps ``test_at``. ``method`` names the run in
+    tables (default ``config.label``); ``callback(step, accuracy)`` is called after each
+    evaluation.
+    """
+    seed = _seed(seed)
+    steps = positive_int("steps", steps, minimum=0)
+    batch_size = positive_int("batch_size", batch_size)
+    if batch_size > len(data.train_inputs):
+        raise ParameterError(
+            f"batch_size must be in [1, {len(data.train_inputs)}] (the training samples), "
+            f"got {batch_size}"
+        )
+    lr = positive_real("lr", lr)
+    eval_every = positive_int("eval_every", eval_every)
+    extra = {_step("eval_at", s, steps) for s in eval_at}
+    tests = {_step("test_at", s, steps) for s in test_at}
+    target = positive_real("target", target)
+    if target > 1:
+        raise ParameterError(f"target must be an accuracy in (0, 1], got {target}")
+    threads = positive_int("threads", threads)
+    if (config.vocab, config.length) != (data.vocab, data.length):
+        raise ParameterError(
+            f"config must match the data (vocab {data.vocab}, length {data.length}), got "
+            f"vocab {config.vocab}, length {config.length}"
+        )
+    previous_threads = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _train(
+            config,
+            data,
+            steps,
+            seed,
+            batch_size,
+            lr,
+            eval_every,
+            extra | tests,
+            tests,
+            target,
+            method,
+            callback,
+        )
+    finally:
+        torch.set_num_threads(previous_threads)
+
+
+def _train(
+    config: ModelConfig,
+    data: ReversalData,
+    steps: int,
+    seed: int,
+    batch_size: int,
+    lr: float,
+    eval_every: int,
+    extra: set[int],
+    tests: set[int],
+    target: float,
+    method: str | None,
+    callback: Callable[[int, float], None] | None,
+) -> TrainResult:
+    start = time.perf_counter()
+    model = build_model(config, seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    train_x = torch.from_numpy(data.train_inputs)
+    train_y = torch.from_numpy(data.train_targets)
+    val_x = torch.from_numpy(data.val_inputs)
+    val_y = torch.from_numpy(data.val_targets)
+    order_rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1])))
+    curve: dict[str, list[float]] = {
+        "step": [],
+        "acc": [],
+        "exact": [],
+        "spread": [],
+        "mirror": [],
+        "norm": [],
+    }
+    test_x = torch.from_numpy(data.test_inputs)
+    test_y = torch.from_numpy(data.test_targets)
+    test_scores: list[tuple[int, float, float]] = []
+
+    def evaluate(step: int) -> None:
+        measured = _measure(model, val_x, val_y)
+        for key, value in zip(curve, (step, *measured), strict=True):
+            curve[key].append(value)
+        acc = measured[0]
+        if step in tests:
+            test_scores.append((step, *accuracy(model, test_x, test_y)))
+        if callback is not None:
+            callback(step, acc)
+
+    evaluate(0)
+    losses: list[float] = []
+    per_epoch = len(train_x) // batch_size
+    order = torch.empty(0, dtype=torch.long)
+    model.train()
+    for step in range(1, steps + 1):
+        batch = (step - 1) % per_epoch
+        if batch == 0:
+            order = torch.from_numpy(order_rng.permutation(len(train_x)))
+        index = order[batch * batch_size : (batch + 1) * batch_size]
+        logits = model(train_x[index])
+        loss = F.cross_entropy(logits.reshape(-1, config.vocab), train_y[index].reshape(-1))
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+        if not math.isfinite(losses[-1]):
+            raise FloatingPointError(f"training of {config.label} diverged at step {step}")
+        if step % eval_every == 0 or step == steps or step in extra:
+            evaluate(step)
+    return TrainResult(
+        method=method or config.label,
+        config=config,
+        seed=seed,
+        steps=steps,
+        batch_size=batch_size,
+        lr=lr,
+        parameters=sum(p.numel() for p in model.parameters() if p.requires_grad),
+        eval_steps=tuple(int(s) for s in curve["step"]),
+        val_accuracy=tuple(curve["acc"]),
+        val_exact=tuple(curve["exact"]),
+        spreads=tuple(curve["spread"]),
+        mirror_weights=tuple(curve["mirror"]),
+        query_norms=tuple(curve["norm"]),
+        losses=tuple(losses),
+        target=target,
+        test_scores=tuple(test_scores),
+        scales_end=learned_scales(model),
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,37 @@
+"""The string-reversal chapter as the smoke build runs it: the effect keeps its direction."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+
+pytest.importorskip("torch")
+
+pytestmark = pytest.mark.notebooks
+
+RECORD = "application/papermill.record/text/plain"
+
+
+def glued(notebook) -> dict[str, str]:
+    """The text values a notebook glued, by key."""
+    values = {}
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            key = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if key and RECORD in output.get("data", {}):
+                values[key] = output["data"][RECORD].strip("'\"")
+    return values
+
+
+def test_the_short_budget_gap_keeps_its_direction_in_the_smoke_build(built_book):
+    generated = built_book / "book" / "generated"
+    values = glued(nbformat.read(generated / "string_reversal.ipynb", as_version=4))
+    # without LayerNorm and with Keras-like initialization, after one epoch
+    assert float(values["sqrt_short_a"]) < 5 < 95 < float(values["search_short_a"])
+    verdict = json.loads((generated / "verdicts" / "chuang-string-reversal.json").read_text())
+    assert verdict["verdict"] != "does not hold"
+    assert (generated / "verdicts" / "bernhard-transformer-performance.json").is_file()
+    figures = {p.stem for p in (generated / "figures" / "string_reversal").glob("*.png")}
+    assert figures == {"beta_search", "learning_curves", "attention_dynamics"}
