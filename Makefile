@@ -29,10 +29,11 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-* && touch $@
 
 # The browser tests open the built pages in Debian's headless Chromium.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 chromium:
 	@command -v chromium >/dev/null || { \
 	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
 clean:
 	rm -rf _build book/generated runs

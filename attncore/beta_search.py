@@ -11,7 +11,10 @@ further detail; :func:`chuang_beta_search` is one faithful reading, stated fully
    ``log10 beta``. A binary search for a maximum compares two interior points and drops
    the part of the bracket beyond the worse one; the golden-section search places them so
    that one is reused at the next step (one new evaluation per step, the bracket shrinks
-   by 0.618), until the bracket is narrower than ``tolerance`` decades.
+   by 0.618), until the bracket is narrower than ``tolerance`` decades. The result is the
+   better of the last two interior points; with a noisy objective it can be worse than a
+   point seen earlier, which is the price of trusting each comparison (the chapter
+   "Beyond initialization" measures how often).
 
 The objective is maximized (e.g. a validation accuracy); each evaluation is counted,
 because in Chuang's setting each one is a training run.

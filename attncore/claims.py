@@ -246,7 +246,7 @@ CLAIMS: dict[str, Claim] = {
 }
 
 
-def record_verdict(claim: str, verdict: Verdict, measured: str, check: str, evidence: str) -> Path:
+def record_verdict(claim: str, verdict: Verdict, measured: str, check: str, evidence: str) -> None:
     """Write the verdict of ``claim`` (a key of :data:`CLAIMS`) for the ledger page.
 
     ``measured`` is the figure the check produced, ``check`` says how it was tested and
@@ -267,7 +267,6 @@ def record_verdict(claim: str, verdict: Verdict, measured: str, check: str, evid
         "evidence": evidence,
     }
     path.write_text(json.dumps(record, indent=1))
-    return path
 
 
 def read_verdicts(directory: Path = Path("..") / VERDICT_DIR) -> dict[str, dict[str, str]]:

@@ -13,12 +13,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
 from attncore.build import PROFILES, BuildFailed, build_book
 from attncore.checks import ParameterError
 from attncore.execution import NotebookFailed, find_notebook, run_notebook
-from attncore.parameters import read_parameters
+from attncore.parameters import load_yaml, read_parameters
 
 __all__ = ["main"]
 
@@ -33,7 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-f", "--file", type=Path, help="YAML file of parameter values")
     run.add_argument(
-        "-o", "--output", type=Path, help="output folder (default runs/NOTEBOOK)", default=None
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("runs"),
+        help="output folder, shared by chapters so the claims ledger finds their verdicts "
+        "(default: runs)",
     )
     params = commands.add_parser("params", help="list a notebook's parameters")
     params.add_argument("notebook")
@@ -48,7 +51,7 @@ def _collect(args: argparse.Namespace) -> dict[str, object]:
     if args.file:
         if not args.file.is_file():
             raise ParameterError(f"parameter file {args.file} does not exist")
-        loaded = yaml.safe_load(args.file.read_text()) or {}
+        loaded = load_yaml(args.file.read_text()) or {}
         if not isinstance(loaded, dict):
             raise ParameterError(f"parameter file {args.file} must hold a mapping NAME: VALUE")
         values.update(loaded)
@@ -77,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             _params(args.notebook)
         elif args.command == "run":
             values = _collect(args)
-            output = args.output or Path("runs") / find_notebook(args.notebook).stem
-            result = run_notebook(args.notebook, values, output, progress=True)
+            result = run_notebook(args.notebook, values, args.output, progress=True)
             print(f"wrote {result.notebook} in {result.seconds:.1f} s")
         else:
             build_book(args.profile)

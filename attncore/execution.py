@@ -19,6 +19,7 @@ from typing import Any
 
 import nbformat
 import papermill
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from attncore.checks import ParameterError
 from attncore.parameters import read_parameters, validate_parameters
@@ -133,31 +134,52 @@ def run_notebook(
     values = {name: p.default for name, p in declared.items()}
     values.update(validate_parameters(declared, parameters))
     output_dir = Path(output_dir)
+    created = not output_dir.exists()
     output_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f".{source.stem}-", dir=output_dir) as scratch:
-        executed = Path(scratch) / source.name
-        try:
-            papermill.execute_notebook(
-                str(source),
-                str(executed),
-                parameters=values,
-                cwd=scratch,
-                progress_bar=progress,
-                log_output=False,
-            )
-        except papermill.PapermillExecutionError as error:
-            raise _failure(source, error) from None
-        _present_parameters(executed, rerun_command(source, values))
-        target = output_dir / source.name
-        executed.replace(target)
-        figures = Path(scratch) / FIGURE_DIR / source.stem
-        if figures.is_dir():
-            destination = output_dir / FIGURE_DIR / source.stem
-            shutil.rmtree(destination, ignore_errors=True)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(figures, destination)
-        for verdict in (Path(scratch) / VERDICT_DIR).glob("*.json"):
-            (output_dir / VERDICT_DIR).mkdir(exist_ok=True)
-            verdict.replace(output_dir / VERDICT_DIR / verdict.name)
+    try:
+        with tempfile.TemporaryDirectory(prefix=f".{source.stem}-", dir=output_dir) as scratch:
+            executed = Path(scratch) / source.name
+            _execute(source, executed, values, scratch, progress)
+            target = _collect(source, executed, values, Path(scratch), output_dir)
+    except NotebookFailed:
+        if created and not any(output_dir.iterdir()):
+            output_dir.rmdir()  # a failed first run leaves no empty folder behind
+        raise
     return RunResult(target, values, time.perf_counter() - start)
+
+
+def _execute(source: Path, executed: Path, values: dict, scratch: str, progress: bool) -> None:
+    try:
+        papermill.execute_notebook(
+            str(source),
+            str(executed),
+            parameters=values,
+            cwd=scratch,
+            progress_bar=progress,
+            log_output=False,
+        )
+    except papermill.PapermillExecutionError as error:
+        raise _failure(source, error) from None
+    except (DeadKernelError, CellTimeoutError) as error:
+        first_line = str(error).strip().splitlines()[:1]
+        raise NotebookFailed(
+            f"{source.name}: the kernel failed ({type(error).__name__}: {''.join(first_line)})"
+        ) from None
+
+
+def _collect(source: Path, executed: Path, values: dict, scratch: Path, output_dir: Path) -> Path:
+    """Move the executed notebook, its figures and its verdicts from ``scratch``."""
+    _present_parameters(executed, rerun_command(source, values))
+    target = output_dir / source.name
+    executed.replace(target)
+    figures = scratch / FIGURE_DIR / source.stem
+    if figures.is_dir():
+        destination = output_dir / FIGURE_DIR / source.stem
+        shutil.rmtree(destination, ignore_errors=True)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(figures, destination)
+    for verdict in (scratch / VERDICT_DIR).glob("*.json"):
+        (output_dir / VERDICT_DIR).mkdir(exist_ok=True)
+        verdict.replace(output_dir / VERDICT_DIR / verdict.name)
+    return target

@@ -103,6 +103,8 @@ def estimate_moments(sample: np.ndarray, batches: int = 20) -> MomentEstimate:
         raise ParameterError(f"sample must hold at least {10 * batches} values, got {x.size}")
     centred = x - x.mean()
     m2, m4 = np.mean(centred**2), np.mean(centred**4)
+    if m2 == 0:
+        raise ParameterError("sample must not be constant: its standard errors would be 0")
     var = float(np.var(x, ddof=1))
     per_batch = [stats.kurtosis(b, fisher=False) for b in np.array_split(x, batches)]
     return MomentEstimate(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +35,49 @@ import yaml
 
 from attncore.checks import ParameterError
 
-__all__ = ["Interval", "Parameter", "read_parameters", "validate_parameters"]
+__all__ = ["Interval", "Parameter", "load_yaml", "read_parameters", "validate_parameters"]
 
 _TYPES = {"int", "float", "str", "bool", "list[int]", "list[float]"}
+_RELATIONS = {
+    "below": lambda v, o: v < o,
+    "above": lambda v, o: v > o,
+    "at most": lambda v, o: v <= o,
+    "at least": lambda v, o: v >= o,
+    "dividing": lambda v, o: o % v == 0,
+}
+_RELATION = r"\b(same length as|below|above|at most|at least|dividing) ([a-z_][a-z0-9_]*)"
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.1 reads ``1e-4`` as a string; this loader reads it as a number, as YAML 1.2."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"^[-+]?(?:[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+"
+        r"|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|\.(?:inf|Inf|INF))$|^\.(?:nan|NaN|NAN)$"
+    ),
+    list("-+0123456789."),
+)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text, with numbers in scientific notation read as numbers.
+
+    >>> load_yaml("[1e-4, 2, 0.5]")
+    [0.0001, 2, 0.5]
+    >>> load_yaml("n_rows: [1")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: not valid YAML: ...
+    """
+    try:
+        return yaml.load(text, Loader=_Loader)  # _Loader is a SafeLoader: no arbitrary objects
+    except yaml.YAMLError as error:
+        raise ParameterError(f"not valid YAML: {' '.join(str(error).split())}") from None
+
+
 _IN_WORDS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
 _NUMBER = r"[-+]?(?:inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)"
 _INTERVAL = rf"([\[(])\s*({_NUMBER})\s*,\s*({_NUMBER})\s*([\])])"
@@ -87,6 +127,7 @@ class Parameter:
     values: Interval | None = None
     length: Interval | None = None
     choices: tuple[str, ...] | None = None
+    relations: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_declaration(cls, name: str, type_name: str, default: str, help: str) -> Parameter:
@@ -167,8 +208,8 @@ class Parameter:
         [1.0, 8.0]
         """
         try:
-            value = yaml.safe_load(text)
-        except yaml.YAMLError:
+            value = load_yaml(text)
+        except ParameterError:
             value = text
         if self.type == "str" and not isinstance(value, str):
             value = text
@@ -176,12 +217,43 @@ class Parameter:
 
 
 def read_parameters(notebook: Path | str) -> dict[str, Parameter]:
-    """Return the declared parameters of ``notebook``, in the order of its parameters cell."""
-    declared = papermill.inspect_notebook(str(notebook))
-    return {
+    """Return the declared parameters of ``notebook``, in the order of its parameters cell.
+
+    A comment may also relate a parameter to another one by name: ``below NAME``, ``above
+    NAME``, ``at most NAME``, ``at least NAME`` (for a list: each entry), ``dividing NAME``
+    and ``same length as NAME``; :func:`validate_parameters` checks these too.
+    """
+    found = papermill.inspect_notebook(str(notebook))
+    declared = {
         name: Parameter.from_declaration(name, p["inferred_type_name"], p["default"], p["help"])
+        for name, p in found.items()
+    }
+    return {
+        name: replace(
+            p,
+            relations=tuple(
+                (relation, other)
+                for relation, other in re.findall(_RELATION, p.help)
+                if other in declared and other != name
+            ),
+        )
         for name, p in declared.items()
     }
+
+
+def _check_relations(declared: dict[str, Parameter], values: dict[str, Any]) -> None:
+    for name, p in declared.items():
+        for relation, other in p.relations:
+            value, bound = values[name], values[other]
+            if relation == "same length as":
+                ok = len(value) == len(bound)
+            else:
+                test = _RELATIONS[relation]
+                ok = all(test(v, bound) for v in (value if isinstance(value, list) else [value]))
+            if not ok:
+                raise ParameterError(
+                    f"parameter {name} must be {relation} {other} ({bound!r}), got {value!r}"
+                )
 
 
 def validate_parameters(declared: dict[str, Parameter], given: dict[str, Any]) -> dict[str, Any]:
@@ -200,4 +272,6 @@ def validate_parameters(declared: dict[str, Parameter], given: dict[str, Any]) -
         raise ParameterError(
             f"unknown parameter {', '.join(unknown)}; known parameters: {', '.join(declared)}"
         )
-    return {name: declared[name].validate(value) for name, value in given.items()}
+    validated = {name: declared[name].validate(value) for name, value in given.items()}
+    _check_relations(declared, {**{n: p.default for n, p in declared.items()}, **validated})
+    return validated

@@ -71,7 +71,7 @@ class Provenance:
         )
         return path
 
-    def glue_figure(self, fig: matplotlib.figure.Figure, name: str) -> Path:
+    def glue_figure(self, fig: matplotlib.figure.Figure, name: str) -> None:
         """Save ``fig``, glue it (key ``name``) and its note (key ``name + '_note'``) for the page.
 
         A markdown cell then places it with a caption:
@@ -81,8 +81,7 @@ class Provenance:
         from IPython.display import Markdown
         from myst_nb import glue
 
-        path = self.save(fig, name)
+        self.save(fig, name)
         glue(name, fig, display=False)
         glue(f"{name}_note", Markdown(self.note()), display=False)
         plt.close(fig)
-        return path

@@ -10,8 +10,8 @@ from attncore.claims import CLAIMS, Verdict, read_verdicts, record_verdict
 
 def test_recorded_verdict_round_trips(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    path = record_verdict("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation", "sec-x")
-    record = read_verdicts(path.parent)["vaswani-variance"]
+    record_verdict("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation", "sec-x")
+    record = read_verdicts(tmp_path / "verdicts")["vaswani-variance"]
     assert record["verdict"] == "holds" and record["measured"] == "z = 0.3"
     assert record["source"] == CLAIMS["vaswani-variance"].source
 

@@ -60,3 +60,34 @@ def test_run_reruns_the_chapter_with_new_parameters(tmp_path):
     assert (out / "figures" / "softmax_saturation" / "saturation_curves.png").is_file()
     outputs = json.dumps([c.get("outputs", []) for c in nb.cells])
     assert '"output_type": "error"' not in outputs
+
+
+def test_malformed_parameter_file_is_a_one_line_error(tmp_path, capsys):
+    params = tmp_path / "p.yaml"
+    params.write_text("n_rows: [1\n")
+    assert main(["run", "softmax_saturation", "-f", str(params), "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attncore: error: not valid YAML") and err.count("\n") == 1
+
+
+def test_relation_between_parameters_exits_2_before_running(tmp_path, capsys):
+    argv = ["run", "softmax_saturation", "-p", "spread_min", "50", "-p", "spread_max", "10"]
+    assert main([*argv, "-o", str(tmp_path / "o")]) == 2
+    assert "spread_min must be below spread_max (10.0), got 50.0" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.notebooks
+def test_a_failing_first_run_leaves_no_output_folder(tmp_path, capsys):
+    parameters = nbformat.v4.new_code_cell("seed: int = 1  # seed, in [0, 10]")
+    parameters.metadata["tags"] = ["parameters"]
+    failing = nbformat.v4.new_code_cell("1 / 0")
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = tmp_path / "broken.ipynb"
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[parameters, failing], metadata={"kernelspec": kernel}),
+        notebook,
+    )
+    assert main(["run", str(notebook), "-o", str(tmp_path / "out")]) == 1
+    assert "broken.ipynb: cell 1 ('1 / 0') raised ZeroDivisionError" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -94,3 +94,23 @@ def test_parameters_cell_holds_one_typed_literal_per_line(chapter):
             (node,) = ast.parse(line).body
             assert isinstance(node, ast.AnnAssign), line
             ast.literal_eval(node.value)
+
+
+def test_relations_between_parameters_are_checked_before_any_kernel(tmp_path):
+    from attncore.parameters import validate_parameters
+
+    declared = read_parameters(find_notebook("softmax_saturation"))
+    assert declared["spread_min"].relations == (("below", "spread_max"),)
+    with pytest.raises(ParameterError, match=r"spread_min must be below spread_max \(10\.0\)"):
+        validate_parameters(declared, {"spread_min": 50.0, "spread_max": 10.0})
+    assert validate_parameters(declared, {"spread_min": 5.0, "spread_max": 10.0})
+
+
+def test_scientific_notation_and_malformed_yaml():
+    from attncore.parameters import load_yaml
+
+    p = declare("float", "0.5", "a rate, in (0, 1]")
+    assert p.parse_text("1e-4") == 1e-4
+    assert load_yaml("[1e-3, 2.5e+2]") == [1e-3, 250.0]
+    with pytest.raises(ParameterError, match="not valid YAML"):
+        load_yaml("n_rows: [1")
