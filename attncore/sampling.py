@@ -22,20 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from attncore.checks import finite_array, positive_int
-from attncore.distributions import Independent, QueryKeyModel
-from attncore.rescalings import Rescaling, get_rescaling
-from attncore.seeding import SeedLike, make_rng
-from attncore.softmax import softmax
+from attncore.checks import finite_array
 
-__all__ = [
-    "BERNHARD_PANELS",
-    "FirstComponent",
-    "bernhard_figures",
-    "first_component",
-    "published_matrix",
-    "simulate_bernhard_panel",
-]
+__all__ = ["BERNHARD_PANELS", "FirstComponent", "first_component", "published_matrix"]
 
 
 def published_matrix(attention: ArrayLike) -> np.ndarray:
@@ -68,36 +57,6 @@ class FirstComponent:
     published: np.ndarray
 
 
-def simulate_bernhard_panel(
-    seed: SeedLike,
-    d: int,
-    rescaling: str | Rescaling | None,
-    *,
-    n_queries: int = 500,
-    n_keys: int = 32,
-    model: QueryKeyModel | None = None,
-) -> FirstComponent:
-    """Draw queries then keys from ``model`` (default iid N(0, 1)) and return the first
-    component of ``softmax(rescaled Q K^T)``, or of the raw ``Q K^T`` if ``rescaling`` is
-    ``None`` (panel a of Bernhard's figures). Pass one Generator as ``seed`` to draw
-    several panels in sequence.
-
-    >>> panel = simulate_bernhard_panel(0, d=16, rescaling="sqrt_d", n_queries=5, n_keys=4)
-    >>> panel.intended.shape, bool(((0 < panel.published) & (panel.published < 1)).all())
-    ((5,), True)
-    """
-    rng = make_rng(seed)
-    model = Independent() if model is None else model
-    queries, keys = model.sample(rng, n_queries, n_keys, positive_int("d", d))
-    if rescaling is None:
-        values = queries @ keys.T
-    else:
-        values = softmax(get_rescaling(rescaling).scaled_logits(queries, keys))
-    return FirstComponent(
-        intended=first_component(values), published=first_component(values, as_published=True)
-    )
-
-
 BERNHARD_PANELS: dict[str, tuple[int, str | None]] = {
     "1a": (16, None),
     "1b": (16, "none"),
@@ -106,20 +65,5 @@ BERNHARD_PANELS: dict[str, tuple[int, str | None]] = {
     "2b": (256, "sqrt_d"),
     "2c": (256, "k_total"),
 }
-"""Bernhard's Figures 1 and 2: panel -> (d, rescaling), ``None`` for raw dot products."""
-
-
-def bernhard_figures(seed: SeedLike = 1000) -> dict[str, FirstComponent]:
-    """All six panels from one generator, drawn in the order 1a, 1b, 1c, 2a, 2b, 2c as in
-    the reference code (32 keys, 500 queries). The R code's own random numbers cannot be
-    reproduced, only its procedure.
-
-    >>> figures = bernhard_figures(seed=1000)
-    >>> list(figures), figures["2c"].intended.shape
-    (['1a', '1b', '1c', '2a', '2b', '2c'], (500,))
-    """
-    rng = make_rng(seed)
-    return {
-        panel: simulate_bernhard_panel(rng, d, rescaling)
-        for panel, (d, rescaling) in BERNHARD_PANELS.items()
-    }
+"""Bernhard's Figures 1 and 2: panel -> (d, rescaling), ``None`` for raw dot products.
+:func:`attncore.bernhard.draw_panels` draws them."""

@@ -21,19 +21,58 @@ from attncore.bernhard import (
 from attncore.checks import ParameterError
 from attncore.distributions import Independent
 from attncore.engine import attention_metrics
-from attncore.sampling import BERNHARD_PANELS, bernhard_figures
+from attncore.rescalings import get_rescaling
+from attncore.sampling import BERNHARD_PANELS, first_component
 from attncore.seeding import make_rng, spawn
+from attncore.softmax import softmax
 
 SMALL = dict(n_queries=60, n_keys=8, d_small=4, d_large=32)
 
 
-def test_default_draws_are_bernhard_figures():
-    draws, figures = draw_panels(1000), bernhard_figures(1000)
+def reference_figures(seed):
+    """The reference procedure, plainly: one generator; per panel queries, then keys, then
+    ``Q @ K.T`` (BLAS) or the softmax of the rescaled logits, and its first component."""
+    rng = make_rng(seed)
+    figures = {}
+    for panel, (d, rescaling) in BERNHARD_PANELS.items():
+        queries, keys = Independent().sample(rng, 500, 32, d)
+        if rescaling is None:
+            values = queries @ keys.T
+        else:
+            values = softmax(get_rescaling(rescaling).scaled_logits(queries, keys))
+        figures[panel] = (first_component(values), first_component(values, as_published=True))
+    return figures
+
+
+def test_default_draws_follow_the_reference_procedure():
+    draws, figures = draw_panels(1000), reference_figures(1000)
     assert list(draws) == list(BERNHARD_PANELS)
     for panel, draw in draws.items():
-        np.testing.assert_allclose(draw.values.intended, figures[panel].intended, rtol=1e-12)
-        np.testing.assert_allclose(draw.values.published, figures[panel].published, rtol=1e-12)
+        intended, published = figures[panel]
+        np.testing.assert_allclose(draw.values.intended, intended, rtol=1e-12)
+        np.testing.assert_allclose(draw.values.published, published, rtol=1e-12)
         assert draw.queries.shape == (500, draw.d) and draw.keys.shape == (32, draw.d)
+
+
+def test_panels_are_reproducible_and_drawn_in_sequence():
+    first, second = draw_panels(1000), draw_panels(1000)
+    for panel in first:
+        assert np.array_equal(first[panel].values.intended, second[panel].values.intended)
+        assert first[panel].values.published.shape == (500,)
+    assert not np.array_equal(first["2b"].values.intended, first["2c"].values.intended)
+    assert (first["1a"].values.intended < 0).any() and (first["1b"].values.intended > 0).all()
+
+
+def test_k_total_panel_matches_the_engine_on_the_same_draw():
+    draw = draw_panels(3, n_queries=40, n_keys=8, d_small=16, d_large=16)["2c"]
+    attention = attention_metrics(draw.queries, draw.keys, "k_total", columns=range(8)).columns
+    np.testing.assert_allclose(draw.values.intended, attention[:, 0], rtol=1e-12)
+    np.testing.assert_allclose(draw.values.published, attention.ravel()[:40], rtol=1e-12)
+
+
+def test_bad_dimension_gives_one_line_parameter_error():
+    with pytest.raises(ParameterError, match=r"^d_small must be an integer >= 1, got 0$"):
+        draw_panels(0, d_small=0)
 
 
 def test_raw_sample_is_the_dot_products_of_the_same_draw():
