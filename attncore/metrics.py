@@ -20,6 +20,7 @@ hence ``||J K||_F^2 = sum_i s_i^2 ||k_i - kbar||^2``, computed from two ``m x n`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +33,7 @@ from attncore.softmax import _probabilities
 
 __all__ = [
     "Distortion",
+    "ShapeReference",
     "check_threshold",
     "cosine_query_gradient_norm",
     "distortion",
@@ -218,3 +220,47 @@ def distortion(before: ArrayLike, after: ArrayLike) -> Distortion:
         ks_statistic=float(ks.statistic),
         ks_pvalue=float(ks.pvalue),
     )
+
+
+class ShapeReference:
+    """The standardized, sorted "before" sample of one draw, against which every rescaling's
+    "after" sample is measured: :meth:`distortion` gives the numbers of
+    :func:`distortion` (Wasserstein-1, Kolmogorov-Smirnov statistic,
+    changes of skewness and excess kurtosis) without its p-value, for samples of equal size.
+
+    With equal sizes, the Wasserstein-1 distance is the mean absolute difference of the
+    sorted samples, and the sample moments are those of scipy's ``skew`` and ``kurtosis``
+    (biased, Fisher). Sorting "before" once per draw and skipping scipy's per-call
+    overhead makes a sweep of thousands of comparisons several times faster.
+
+    >>> x = np.random.default_rng(0).standard_normal(2000)
+    >>> reference, slow = ShapeReference(x), distortion(x, np.exp(x))
+    >>> fast = reference.distortion(np.exp(x))
+    >>> bool(np.isclose(fast.wasserstein, slow.wasserstein)), fast.ks_statistic == slow.ks_statistic
+    (True, True)
+    """
+
+    def __init__(self, before: ArrayLike) -> None:
+        z = _standardized("before", before)
+        self.sorted = np.sort(z)
+        self.skewness = float(np.mean(z**3))
+        self.kurtosis = float(np.mean(z**4) - 3.0)
+
+    def distortion(self, after: ArrayLike) -> Distortion:
+        """Shape change from the reference to ``after`` (same size); ``ks_pvalue`` is NaN."""
+        z = _standardized("after", after)
+        if z.size != self.sorted.size:
+            raise ParameterError(
+                f"after must have as many values as before ({self.sorted.size}), got {z.size}"
+            )
+        a = np.sort(z)
+        b = self.sorted
+        both = np.concatenate([b, a])
+        gap = np.searchsorted(b, both, side="right") - np.searchsorted(a, both, side="right")
+        return Distortion(
+            skewness_change=float(np.mean(z**3)) - self.skewness,
+            kurtosis_change=float(np.mean(z**4) - 3.0) - self.kurtosis,
+            wasserstein=float(np.mean(np.abs(a - b))),
+            ks_statistic=float(np.abs(gap).max() / b.size),
+            ks_pvalue=math.nan,
+        )

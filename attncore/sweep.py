@@ -6,7 +6,8 @@ that same draw (common random numbers), so rescalings differ only by what they d
 same dot products. Per rescaling, one row of the table holds
 
 * the **distortion** of the first component (the measures of
-  :func:`attncore.metrics.distortion`, computed by :class:`ShapeReference`): the sample
+  :func:`attncore.metrics.distortion`, computed by its fast twin
+  :class:`attncore.metrics.ShapeReference`): the sample
   ``q_i . k_1`` over the queries (the raw dot products, before any rescaling) against
   ``softmax(...)_1`` of the same queries, both standardized: Wasserstein-1,
   Kolmogorov-Smirnov, change of skewness and of excess kurtosis;
@@ -47,13 +48,12 @@ from numpy.typing import ArrayLike, DTypeLike
 from attncore.checks import ParameterError, finite_array, positive_int, positive_real
 from attncore.distributions import QueryKeyModel
 from attncore.engine import attention_metrics
-from attncore.metrics import Distortion, _standardized, check_threshold
+from attncore.metrics import ShapeReference, check_threshold
 from attncore.rescalings import Rescaling, from_callable, get_rescaling
 
 __all__ = [
     "GROUP_KEYS",
     "METRICS",
-    "ShapeReference",
     "draw_generator",
     "frontier_distortion",
     "rescaling_sweep",
@@ -143,51 +143,6 @@ def draw_generator(seed: int, family: str, d: int, n: int, replicate: int) -> np
     seed = positive_int("seed", seed, minimum=0)
     key = (zlib.crc32(family.encode()), int(d), int(n), int(replicate))
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
-
-
-class ShapeReference:
-    """The standardized, sorted "before" sample of one draw, against which every rescaling's
-    "after" sample is measured: :meth:`distortion` gives the numbers of
-    :func:`attncore.metrics.distortion` (Wasserstein-1, Kolmogorov-Smirnov statistic,
-    changes of skewness and excess kurtosis) without its p-value, for samples of equal size.
-
-    With equal sizes, the Wasserstein-1 distance is the mean absolute difference of the
-    sorted samples, and the sample moments are those of scipy's ``skew`` and ``kurtosis``
-    (biased, Fisher). Sorting "before" once per draw and skipping scipy's per-call
-    overhead makes a sweep of thousands of comparisons several times faster.
-
-    >>> from attncore.metrics import distortion
-    >>> x = np.random.default_rng(0).standard_normal(2000)
-    >>> reference, slow = ShapeReference(x), distortion(x, np.exp(x))
-    >>> fast = reference.distortion(np.exp(x))
-    >>> bool(np.isclose(fast.wasserstein, slow.wasserstein)), fast.ks_statistic == slow.ks_statistic
-    (True, True)
-    """
-
-    def __init__(self, before: ArrayLike) -> None:
-        z = _standardized("before", before)
-        self.sorted = np.sort(z)
-        self.skewness = float(np.mean(z**3))
-        self.kurtosis = float(np.mean(z**4) - 3.0)
-
-    def distortion(self, after: ArrayLike) -> Distortion:
-        """Shape change from the reference to ``after`` (same size); ``ks_pvalue`` is NaN."""
-        z = _standardized("after", after)
-        if z.size != self.sorted.size:
-            raise ParameterError(
-                f"after must have as many values as before ({self.sorted.size}), got {z.size}"
-            )
-        a = np.sort(z)
-        b = self.sorted
-        both = np.concatenate([b, a])
-        gap = np.searchsorted(b, both, side="right") - np.searchsorted(a, both, side="right")
-        return Distortion(
-            skewness_change=float(np.mean(z**3)) - self.skewness,
-            kurtosis_change=float(np.mean(z**4) - 3.0) - self.kurtosis,
-            wasserstein=float(np.mean(np.abs(a - b))),
-            ks_statistic=float(np.abs(gap).max() / b.size),
-            ks_pvalue=math.nan,
-        )
 
 
 def _gradient_names(gradient: bool | Collection[str], table: Mapping[str, Rescaling]) -> set[str]:

@@ -11,12 +11,11 @@ import pytest
 from attncore.checks import ParameterError
 from attncore.distributions import Independent, Laplace, Normal, Projected
 from attncore.engine import attention_metrics
-from attncore.metrics import distortion
+from attncore.metrics import ShapeReference, distortion
 from attncore.rescalings import get_rescaling
 from attncore.seeding import make_rng
 from attncore.sweep import (
     METRICS,
-    ShapeReference,
     draw_generator,
     frontier_distortion,
     rescaling_sweep,
