@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from attncore.checks import ParameterError, finite_array, finite_real, positive_int
+from attncore.checks import ParameterError, finite_array, positive_int
+from attncore.metrics import check_threshold
 from attncore.seeding import SeedLike, make_rng
 from attncore.softmax import effective_keys, entropy, jacobian_frobenius, softmax
 
@@ -50,9 +51,7 @@ def saturation_curve(
         raise ParameterError("spreads must all be > 0")
     n_keys = positive_int("n_keys", n_keys, minimum=2)
     n_rows = positive_int("n_rows", n_rows, minimum=2)
-    threshold = finite_real("threshold", threshold)
-    if not 0 < threshold < 1:
-        raise ParameterError(f"threshold must be in (0, 1), got {threshold!r}")
+    threshold = check_threshold(threshold)
     z = make_rng(seed).standard_normal((n_rows, n_keys))
     records = []
     for spread in grid:

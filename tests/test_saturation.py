@@ -50,7 +50,7 @@ def test_same_seed_same_numbers_bit_for_bit():
         ({"spreads": [float("nan")]}, "spreads must contain only finite numbers"),
         ({"n_keys": 1}, "n_keys must be an integer >= 2"),
         ({"n_rows": 2.5}, "n_rows must be an integer >= 2"),
-        ({"threshold": 1.0}, "threshold must be in (0, 1)"),
+        ({"threshold": 1.0}, "threshold must be a real number in (0, 1)"),
     ],
 )
 def test_bad_input_names_the_parameter(kwargs, message):
