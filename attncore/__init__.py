@@ -5,6 +5,10 @@
 '0.1.0'
 """
 
+from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-__version__ = _version("attncore")
+try:
+    __version__ = _version("attncore")
+except PackageNotFoundError:  # a plain source checkout, not installed
+    __version__ = "0.1.0+source"

@@ -109,7 +109,7 @@ class Rescaling:
 
     def scaled_logits(self, queries: ArrayLike, keys: ArrayLike) -> np.ndarray:
         """The full ``n_queries x n`` matrix of scaled logits (for small inputs; the
-        engine in :mod:`attncore.engine` works in chunks).
+        engine in :mod:`attncore.simulate.engine` works in chunks).
 
         >>> RESCALINGS["qk_norm"].with_params(g=2.0).scaled_logits([[1.0, 0.0]], [[5.0, 0.0]])
         array([[2.]])

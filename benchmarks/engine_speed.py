@@ -26,9 +26,9 @@ from functools import partial
 
 import numpy as np
 
-from attncore.engine import attention_metrics
+from attncore.random import make_rng
 from attncore.rescalings import get_rescaling
-from attncore.seeding import make_rng
+from attncore.simulate.engine import attention_metrics
 
 
 def best_time(run: Callable[[], object], repeat: int) -> float:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from attncore.build import build_book
+from attncore.book.build import build_book
 
 REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "book", "notebooks"]

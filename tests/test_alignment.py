@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from attncore.alignment import aligned_key_weight, mup_limit
 from attncore.checks import ParameterError
+from attncore.simulate.alignment import aligned_key_weight, mup_limit
 from attncore.softmax import softmax
 
 

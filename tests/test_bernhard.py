@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attncore.bernhard import (
+from attncore.checks import ParameterError
+from attncore.distributions import Independent
+from attncore.random import make_rng, spawn
+from attncore.rescalings import get_rescaling
+from attncore.simulate.engine import attention_metrics
+from attncore.softmax import softmax
+from attncore.sources.bernhard import (
     COMPONENT_LAWS,
     STATISTICS,
     component_law,
@@ -18,13 +24,7 @@ from attncore.bernhard import (
     summary_statistics,
     sweep,
 )
-from attncore.checks import ParameterError
-from attncore.distributions import Independent
-from attncore.engine import attention_metrics
-from attncore.rescalings import get_rescaling
-from attncore.sampling import BERNHARD_PANELS, first_component
-from attncore.seeding import make_rng, spawn
-from attncore.softmax import softmax
+from attncore.sources.bernhard_refill import BERNHARD_PANELS, first_component
 
 SMALL = dict(n_queries=60, n_keys=8, d_small=4, d_large=32)
 

@@ -14,11 +14,12 @@ import tempfile
 import threading
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 import yaml
 
-from attncore.build import BuildFailed, build_book, toc_chapters
+from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
 
 pytestmark = pytest.mark.notebooks
 
@@ -105,7 +106,7 @@ def test_chapter_ran_without_errors_and_made_its_figures(built_book, chapter):
             assert output["output_type"] != "error", f"{chapter}: {output.get('ename')}"
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "hide-cell" in injected[0].metadata["tags"]
-    assert list((generated / "figures" / chapter).glob("*.png")), "no figure saved"
+    assert list((built_book / RUNS / chapter / "figures").glob("*.png")), "no figure saved"
 
 
 def test_no_page_references_another_host_for_a_script_style_image_or_font(built_book):
@@ -151,14 +152,14 @@ def test_a_failing_chapter_names_its_cell_and_keeps_the_last_good_book(built_boo
     parameters.metadata["tags"] = ["parameters"]
     failing = nbformat.v4.new_code_cell("raise ValueError('deliberate failure')")
     broken = nbformat.v4.new_notebook(cells=[parameters, failing], metadata={"kernelspec": kernel})
-    nbformat.write(broken, root / "notebooks" / "broken.ipynb")
+    jupytext.write(broken, root / "notebooks" / "broken.md", fmt="md:myst")
     toc = yaml.safe_load((root / "_toc.yml").read_text())
     toc["parts"][0]["chapters"].insert(0, {"file": "book/generated/broken"})  # fails first
     (root / "_toc.yml").write_text(yaml.safe_dump(toc))
     profiles = yaml.safe_load((root / "notebooks" / "profiles.yaml").read_text())
     profiles["broken"] = {"full": {}, "smoke": {}}
     (root / "notebooks" / "profiles.yaml").write_text(yaml.safe_dump(profiles))
-    expected = r"broken\.ipynb: cell 1 \(\"raise ValueError.*\"\) raised ValueError: deliberate"
+    expected = r"broken: cell 1 \(\"raise ValueError.*\"\) raised ValueError: deliberate"
     with pytest.raises(BuildFailed, match=expected):
         build_book("smoke", root=root)
     assert hashlib.sha256(index.read_bytes()).hexdigest() == before

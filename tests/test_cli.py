@@ -2,10 +2,11 @@
 
 import json
 
+import jupytext
 import nbformat
 import pytest
 
-from attncore.cli import main
+from attncore.book.cli import main
 
 
 @pytest.mark.parametrize(
@@ -36,7 +37,7 @@ def test_bad_parameter_file_exits_2(tmp_path, capsys):
 def test_unknown_notebook_exits_2(capsys):
     assert main(["params", "no_such_chapter"]) == 2
     err = capsys.readouterr().err
-    assert "notebook no_such_chapter not found; known chapters:" in err
+    assert "chapter no_such_chapter not found; known chapters:" in err
     assert "softmax_saturation" in err
 
 
@@ -53,11 +54,15 @@ def test_run_reruns_the_chapter_with_new_parameters(tmp_path):
     out = tmp_path / "rerun"
     argv = ["run", "softmax_saturation", "-f", str(params), "-p", "n_rows", "50", "-o", str(out)]
     assert main(argv) == 0
-    nb = nbformat.read(out / "softmax_saturation.ipynb", as_version=4)
+    nb = nbformat.read(out / "softmax_saturation" / "softmax_saturation.ipynb", as_version=4)
     injected = next(c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", []))
     assert "n_rows = 50" in injected.source and "n_spreads = 5" in injected.source
     assert "hide-cell" in injected.metadata["tags"]
-    assert (out / "figures" / "softmax_saturation" / "saturation_curves.png").is_file()
+    assert (out / "softmax_saturation" / "figures" / "saturation_curves.png").is_file()
+    manifest = json.loads((out / "softmax_saturation" / "manifest.json").read_text())
+    assert manifest["parameters"]["n_rows"] == 50 and manifest["parameters"]["n_spreads"] == 5
+    assert manifest["figures"] == ["figures/saturation_curves.png"]
+    assert {r["claim"] for r in manifest["verdicts"]} >= {"blog-softmax-example"}
     outputs = json.dumps([c.get("outputs", []) for c in nb.cells])
     assert '"output_type": "error"' not in outputs
 
@@ -83,11 +88,12 @@ def test_a_failing_first_run_leaves_no_output_folder(tmp_path, capsys):
     parameters.metadata["tags"] = ["parameters"]
     failing = nbformat.v4.new_code_cell("1 / 0")
     kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook = tmp_path / "broken.ipynb"
-    nbformat.write(
+    notebook = tmp_path / "broken.md"
+    jupytext.write(
         nbformat.v4.new_notebook(cells=[parameters, failing], metadata={"kernelspec": kernel}),
         notebook,
+        fmt="md:myst",
     )
     assert main(["run", str(notebook), "-o", str(tmp_path / "out")]) == 1
-    assert "broken.ipynb: cell 1 ('1 / 0') raised ZeroDivisionError" in capsys.readouterr().err
+    assert "broken: cell 1 ('1 / 0') raised ZeroDivisionError" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()

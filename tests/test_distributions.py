@@ -25,7 +25,7 @@ from attncore.distributions import (
     StudentT,
     Uniform,
 )
-from attncore.seeding import make_rng
+from attncore.random import make_rng
 
 Z = 4.0
 

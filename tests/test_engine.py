@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from attncore.checks import ParameterError
 from attncore.distributions import Independent, Laplace, Normal
-from attncore.engine import attention_metrics
+from attncore.random import make_rng
 from attncore.rescalings import from_callable, get_rescaling
-from attncore.seeding import make_rng
+from attncore.simulate.engine import attention_metrics
 from attncore.softmax import softmax
 
 

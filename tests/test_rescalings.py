@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attncore.checks import ParameterError
+from attncore.random import make_rng
 from attncore.rescalings import RESCALINGS, from_callable, get_rescaling, register
-from attncore.seeding import make_rng
 from attncore.softmax import softmax
 
 SOURCES = {

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from attncore.checks import ParameterError
-from attncore.saturation import saturation_curve
-from attncore.seeding import make_rng
+from attncore.random import make_rng
+from attncore.simulate.saturation import saturation_curve
 
 
 def loop_reference(spread, n_keys, n_rows, seed, threshold):

@@ -10,11 +10,11 @@ import pytest
 
 from attncore.checks import ParameterError
 from attncore.distributions import Independent, Laplace, Normal, Projected
-from attncore.engine import attention_metrics
-from attncore.metrics import ShapeReference, distortion
+from attncore.measures import ShapeReference, distortion
+from attncore.random import make_rng
 from attncore.rescalings import get_rescaling
-from attncore.seeding import make_rng
-from attncore.sweep import (
+from attncore.simulate.engine import attention_metrics
+from attncore.simulate.sweep import (
     METRICS,
     draw_generator,
     frontier_distortion,

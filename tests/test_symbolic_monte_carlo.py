@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from attncore.distributions import Correlated, Independent, Laplace, Normal, Projected, Uniform
-from attncore.seeding import make_rng
+from attncore.random import make_rng
 from attncore.symbolic import (
     chuang_propositions,
     correlated_dot_mean,

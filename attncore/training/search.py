@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from attncore.beta_search import BetaSearchResult, chuang_beta_search
 from attncore.checks import positive_int
+from attncore.sources.chuang import BetaSearchResult, chuang_beta_search
 from attncore.training.data import ReversalData
 from attncore.training.model import ModelConfig
 from attncore.training.train import TrainResult, train_reversal

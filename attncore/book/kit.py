@@ -1,0 +1,81 @@
+"""The kit a chapter uses inside its kernel: figures, glued text and verdicts.
+
+A chapter creates one :class:`Chapter` right after its imports. Everything it hands over
+travels as outputs of the executed notebook, not as files in the kernel's working folder:
+figures and numbers are glued (myst-nb's ``glue``), and each verdict is a display output of
+the MIME type :data:`VERDICT_MIME`, which the book does not render and the runner collects
+into the run's manifest (:mod:`attncore.book.runner`).
+
+>>> page = Chapter("softmax_saturation", seed=3)
+>>> page.note()
+'Seed 3; the chapter’s *Reproduce* section gives the command.'
+>>> finding = Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation")
+>>> verdict_record(finding, "sec-x")["verdict"]
+'holds'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import matplotlib.figure
+
+from attncore.claims import CLAIMS, Finding, Verdict
+
+__all__ = ["VERDICT_MIME", "Chapter", "verdict_record"]
+
+VERDICT_MIME = "application/vnd.attncore.verdict+json"
+"""The MIME type of a verdict output in an executed chapter."""
+
+
+def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
+    """The record of ``finding`` for the run's manifest; ``evidence`` is the label of the
+    section that shows it (a MyST target)."""
+    return {
+        "claim": finding.claim,
+        **asdict(CLAIMS[finding.claim]),
+        "verdict": finding.verdict.value,
+        "measured": finding.measured,
+        "check": finding.check,
+        "evidence": evidence,
+    }
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One chapter's kernel-side helper: the chapter's name and, if it draws, its seed."""
+
+    name: str
+    seed: int | None = None
+
+    def note(self) -> str:
+        """The provenance line under each figure."""
+        seed = f"Seed {self.seed}; the" if self.seed is not None else "The"
+        return f"{seed} chapter’s *Reproduce* section gives the command."
+
+    def figure(self, fig: matplotlib.figure.Figure, name: str) -> None:
+        """Glue ``fig`` (key ``name``) and its provenance note (key ``name + '_note'``).
+
+        A markdown cell places it: ``{glue:figure} name``, a caption, ``{glue:md}`name_note```.
+        The runner writes the same image to the run's ``figures/name.png``.
+        """
+        import matplotlib.pyplot as plt
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        glue(name, fig, display=False)
+        glue(f"{name}_note", Markdown(self.note()), display=False)
+        plt.close(fig)
+
+    def record(self, finding: Finding, evidence: str) -> None:
+        """Hand ``finding`` to the runner, with the label of the section that shows it."""
+        from IPython.display import display
+
+        display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
+
+    def verdict(
+        self, claim: str, verdict: Verdict, measured: str, check: str, evidence: str
+    ) -> None:
+        """Transitional form of :meth:`record` for chapters not yet on verdict rules."""
+        self.record(Finding(claim, verdict, measured, check), evidence)

@@ -1,0 +1,281 @@
+"""The parameters of a chapter notebook: declared, parsed, and validated before any kernel starts.
+
+A chapter's ``parameters`` cell holds one typed literal per line with a comment that says
+what it is and which values are allowed, for example::
+
+    n_rows: int = 2000  # number of random logit rows per spread, in [10, 1000000]
+    scales: list[float] = [1.0, 8.0]  # factors applied to y, each in (0, 100], length in [1, 20]
+    family: str = "normal"  # distribution of the logits, one of normal, uniform
+
+The comment grammar is: ``in [lo, hi]`` (brackets or parentheses for closed or open ends,
+``inf`` allowed) for numbers; ``each in [lo, hi]`` and ``length in [a, b]`` for lists;
+``one of a, b, c`` for strings.
+
+>>> p = Parameter.from_declaration("n", "int", "4", "number of keys, in [2, 64]")
+>>> p.validate(8)
+8
+>>> p.validate(1)
+Traceback (most recent call last):
+...
+attncore.checks.ParameterError: parameter n must be an integer in [2, 64], got 1
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+import nbformat
+import yaml
+from papermill.translators import PythonTranslator
+
+from attncore.checks import ParameterError
+
+__all__ = ["Interval", "Parameter", "load_yaml", "read_parameters", "validate_parameters"]
+
+_TYPES = {"int", "float", "str", "bool", "list[int]", "list[float]"}
+_RELATIONS = {
+    "below": lambda v, o: v < o,
+    "above": lambda v, o: v > o,
+    "at most": lambda v, o: v <= o,
+    "at least": lambda v, o: v >= o,
+    "dividing": lambda v, o: o % v == 0,
+}
+_RELATION = r"\b(same length as|below|above|at most|at least|dividing) ([a-z_][a-z0-9_]*)"
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.1 reads ``1e-4`` as a string; this loader reads it as a number, as YAML 1.2."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"^[-+]?(?:[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+"
+        r"|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|\.(?:inf|Inf|INF))$|^\.(?:nan|NaN|NAN)$"
+    ),
+    list("-+0123456789."),
+)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text, with numbers in scientific notation read as numbers.
+
+    >>> load_yaml("[1e-4, 2, 0.5]")
+    [0.0001, 2, 0.5]
+    >>> load_yaml("n_rows: [1")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: not valid YAML: ...
+    """
+    try:
+        return yaml.load(text, Loader=_Loader)  # _Loader is a SafeLoader: no arbitrary objects
+    except yaml.YAMLError as error:
+        raise ParameterError(f"not valid YAML: {' '.join(str(error).split())}") from None
+
+
+_IN_WORDS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
+_NUMBER = r"[-+]?(?:inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)"
+_INTERVAL = rf"([\[(])\s*({_NUMBER})\s*,\s*({_NUMBER})\s*([\])])"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A real interval with open or closed ends.
+
+    >>> Interval(0.0, 1.0, low_closed=False).contains(0.0)
+    False
+    >>> str(Interval(1, math.inf))
+    '[1, inf]'
+    """
+
+    low: float
+    high: float
+    low_closed: bool = True
+    high_closed: bool = True
+
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> Interval:
+        left, low, high, right = match.groups()
+        return cls(float(low), float(high), left == "[", right == "]")
+
+    def contains(self, x: float) -> bool:
+        above = x >= self.low if self.low_closed else x > self.low
+        below = x <= self.high if self.high_closed else x < self.high
+        return above and below
+
+    def __str__(self) -> str:
+        def fmt(v: float) -> str:
+            return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+        low, high = fmt(self.low), fmt(self.high)
+        return f"{'[' if self.low_closed else '('}{low}, {high}{']' if self.high_closed else ')'}"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One declared notebook parameter: its name, type, default, comment and allowed values."""
+
+    name: str
+    type: str
+    default: Any
+    help: str
+    values: Interval | None = None
+    length: Interval | None = None
+    choices: tuple[str, ...] | None = None
+    relations: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_declaration(cls, name: str, type_name: str, default: str, help: str) -> Parameter:
+        """Build a parameter from papermill's parse of ``name: type = default  # help``."""
+        type_name = type_name.replace(" ", "")
+        if type_name not in _TYPES:
+            raise ParameterError(
+                f"parameter {name} must be annotated with one of {sorted(_TYPES)}, got {type_name}"
+            )
+        each = re.search(rf"each in {_INTERVAL}", help)
+        length = re.search(rf"length in {_INTERVAL}", help)
+        plain = re.search(rf"(?<!each )(?<!length )\bin {_INTERVAL}", help)
+        choices = re.search(r"one of (.+)$", help)
+        param = cls(
+            name=name,
+            type=type_name,
+            default=ast.literal_eval(default),
+            help=help,
+            values=Interval.parse(each or plain) if (each or plain) else None,
+            length=Interval.parse(length) if length else None,
+            choices=tuple(c.strip() for c in choices.group(1).split(",")) if choices else None,
+        )
+        param.validate(param.default)
+        return param
+
+    @property
+    def allowed(self) -> str:
+        """The allowed values, in words."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        parts = []
+        if self.type.startswith("list"):
+            parts.append(f"a list of {self.type[5:-1]}s")
+            if self.values:
+                parts.append(f"each in {self.values}")
+            if self.length:
+                parts.append(f"length in {self.length}")
+        else:
+            parts.append(_IN_WORDS[self.type] + (f" in {self.values}" if self.values else ""))
+        return ", ".join(parts)
+
+    def _fail(self, value: object) -> ParameterError:
+        return ParameterError(f"parameter {self.name} must be {self.allowed}, got {value!r}")
+
+    def _scalar(self, type_name: str, value: object) -> Any:
+        if type_name == "bool":
+            if not isinstance(value, bool):
+                raise self._fail(value)
+            return value
+        if type_name == "str":
+            if not isinstance(value, str) or (self.choices and value not in self.choices):
+                raise self._fail(value)
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self._fail(value)
+        if type_name == "int" and not (isinstance(value, int) or float(value).is_integer()):
+            raise self._fail(value)
+        number = int(value) if type_name == "int" else float(value)
+        if not math.isfinite(number) or (self.values and not self.values.contains(number)):
+            raise self._fail(value)
+        return number
+
+    def validate(self, value: object) -> Any:
+        """Return ``value`` converted to the declared type, or raise a one-line error."""
+        if not self.type.startswith("list"):
+            return self._scalar(self.type, value)
+        if not isinstance(value, list | tuple) or (
+            self.length and not self.length.contains(len(value))
+        ):
+            raise self._fail(value)
+        return [self._scalar(self.type[5:-1], v) for v in value]
+
+    def parse_text(self, text: str) -> Any:
+        """Parse a command-line value (YAML syntax: ``8``, ``0.5``, ``[1, 8]``) and validate it.
+
+        >>> scales = Parameter.from_declaration("s", "list[float]", "[1.0]", "each in (0, 10]")
+        >>> scales.parse_text("[1, 8]")
+        [1.0, 8.0]
+        """
+        try:
+            value = load_yaml(text)
+        except ParameterError:
+            value = text
+        if self.type == "str" and not isinstance(value, str):
+            value = text
+        return self.validate(value)
+
+
+def read_parameters(notebook: nbformat.NotebookNode) -> dict[str, Parameter]:
+    """Return the declared parameters of ``notebook``, in the order of its parameters cell.
+
+    The cell is parsed by papermill's own Python translator, so what papermill injects and
+    what is validated here cannot drift apart. A comment may also relate a parameter to
+    another one by name: ``below NAME``, ``above NAME``, ``at most NAME``, ``at least NAME``
+    (for a list: each entry), ``dividing NAME`` and ``same length as NAME``;
+    :func:`validate_parameters` checks these too.
+    """
+    tagged = [c for c in notebook.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if not tagged:
+        raise ParameterError("the chapter has no cell tagged parameters")
+    found = PythonTranslator.inspect(tagged[0])
+    declared = {
+        p.name: Parameter.from_declaration(p.name, p.inferred_type_name, p.default, p.help)
+        for p in found
+    }
+    return {
+        name: replace(
+            p,
+            relations=tuple(
+                (relation, other)
+                for relation, other in re.findall(_RELATION, p.help)
+                if other in declared and other != name
+            ),
+        )
+        for name, p in declared.items()
+    }
+
+
+def _check_relations(declared: dict[str, Parameter], values: dict[str, Any]) -> None:
+    for name, p in declared.items():
+        for relation, other in p.relations:
+            value, bound = values[name], values[other]
+            if relation == "same length as":
+                ok = len(value) == len(bound)
+            else:
+                test = _RELATIONS[relation]
+                ok = all(test(v, bound) for v in (value if isinstance(value, list) else [value]))
+            if not ok:
+                raise ParameterError(
+                    f"parameter {name} must be {relation} {other} ({bound!r}), got {value!r}"
+                )
+
+
+def validate_parameters(declared: dict[str, Parameter], given: dict[str, Any]) -> dict[str, Any]:
+    """Validate ``given`` against ``declared``; unknown names list the known ones.
+
+    >>> declared = {"d": Parameter.from_declaration("d", "int", "16", "dimension, in [1, 4096]")}
+    >>> validate_parameters(declared, {"d": 64.0})
+    {'d': 64}
+    >>> validate_parameters(declared, {"dim": 64})
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: unknown parameter dim; known parameters: d
+    """
+    unknown = [name for name in given if name not in declared]
+    if unknown:
+        raise ParameterError(
+            f"unknown parameter {', '.join(unknown)}; known parameters: {', '.join(declared)}"
+        )
+    validated = {name: declared[name].validate(value) for name, value in given.items()}
+    _check_relations(declared, {**{n: p.default for n, p in declared.items()}, **validated})
+    return validated

@@ -1,0 +1,80 @@
+"""One look for every figure of the book, and one colour, marker and label per method.
+
+A *method* is a registered rescaling (:data:`attncore.rescalings.RESCALINGS`) or a scaling
+that exists only in the trained model (:data:`TRAINED_ONLY`). :func:`method_style` gives
+every chapter the same colour, marker and label for it; a newly registered rescaling gets
+the next colour of the palette, so it needs no entry here.
+
+>>> use_book_style()
+>>> import matplotlib
+>>> matplotlib.rcParams["figure.dpi"]
+110.0
+>>> method_style("sqrt_d")["label"], method_style("sqrt_d") == method_style("sqrt_d")
+('1/√d', True)
+>>> method_style("learned")["label"]
+'learned β per head'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib
+import seaborn as sns
+
+from attncore.checks import ParameterError
+from attncore.rescalings import RESCALINGS
+
+__all__ = ["TRAINED_ONLY", "method_style", "use_book_style"]
+
+TRAINED_ONLY: dict[str, str] = {
+    "learned": "learned β per head",
+    "qk_norm_learned": "QK-norm, learned gain",
+}
+"""Scalings of the trained model that are not rescalings of fixed queries and keys, with
+their labels."""
+
+_FIXED = {
+    "sqrt_d": ("#0072B2", "o"),
+    "k_total": ("#E69F00", "s"),
+    "none": ("#555555", "x"),
+    "mup": ("#009E73", "^"),
+    "constant": ("#D55E00", "D"),
+    "qk_norm": ("#CC79A7", "v"),
+    "learned": ("#8C564B", "P"),
+    "qk_norm_learned": ("#9467BD", "X"),
+    "n_sqrt_d": ("#56B4E9", "<"),
+}
+"""The methods the book compares most, with colours of the Okabe–Ito palette."""
+
+_SPARE = ["#17BECF", "#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5"]
+_MARKERS = ["p", "h", "*", "d", ">", "8", "H"]
+
+
+def method_style(name: str, **params: float) -> dict[str, Any]:
+    """Colour, marker and label of the method ``name`` for matplotlib (``**style``).
+
+    ``params`` fill the label of a parametrized rescaling (``method_style("constant",
+    beta=5.0)``).
+    """
+    if name in TRAINED_ONLY:
+        label = TRAINED_ONLY[name]
+    elif name in RESCALINGS:
+        label = RESCALINGS[name].with_params(**params).label
+    else:
+        known = ", ".join([*RESCALINGS, *TRAINED_ONLY])
+        raise ParameterError(f"method must be one of {known}, got {name!r}")
+    if name in _FIXED:
+        color, marker = _FIXED[name]
+    else:
+        index = [n for n in RESCALINGS if n not in _FIXED].index(name)
+        color, marker = _SPARE[index % len(_SPARE)], _MARKERS[index % len(_MARKERS)]
+    return {"color": color, "marker": marker, "label": label}
+
+
+def use_book_style() -> None:
+    """Apply the book's seaborn theme: white grid, colour-blind palette, readable sizes."""
+    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
+    matplotlib.rcParams.update(
+        {"figure.dpi": 110, "axes.titlesize": 11, "axes.labelsize": 10, "legend.framealpha": 0.9}
+    )

@@ -1,0 +1,232 @@
+"""Run one chapter with validated parameters through papermill, into its own run folder.
+
+A chapter's source is a MyST Markdown notebook (``notebooks/<name>.md``), read with jupytext
+and executed by papermill in a scratch folder. Its parameters are read and validated once,
+here, and reach the kernel through papermill's injected cell. What the kernel hands over
+travels in the executed notebook's outputs (see :mod:`attncore.book.kit`): the runner writes
+the glued figures to ``figures/`` and the verdict records into ``manifest.json``, then
+publishes the folder as ``<output>/<chapter>/``, replacing any earlier run of the chapter
+whole. A failed run leaves the earlier one as it was.
+
+A chapter that reads other chapters' runs (the claims ledger) declares a string parameter
+``run_folder``; left empty, it is set to the output folder of this run.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shlex
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jupytext
+import nbformat
+import papermill
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+import attncore
+from attncore.book.kit import VERDICT_MIME
+from attncore.book.manifest import source_revision, write_manifest
+from attncore.book.parameters import Parameter, read_parameters, validate_parameters
+from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
+from attncore.book.publish import publish
+from attncore.checks import ParameterError
+
+__all__ = [
+    "NotebookFailed",
+    "RunResult",
+    "chapter_parameters",
+    "find_chapter",
+    "rerun_command",
+    "run_chapter",
+]
+
+RUN_FOLDER = "run_folder"
+"""The parameter through which a chapter asks for the folder of the runs it reads."""
+
+_GLUE_PREFIX = "application/papermill.record/"
+
+
+class NotebookFailed(RuntimeError):
+    """A cell of a chapter raised; the message names the chapter, the cell and the error."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Where a chapter's run went, with what parameters, and how long it took."""
+
+    folder: Path
+    notebook: Path
+    parameters: dict[str, Any]
+    seconds: float
+
+
+def find_chapter(name: str | Path) -> Path:
+    """Resolve a chapter name (``softmax_saturation``) or a path to an existing ``.md`` source.
+
+    >>> find_chapter("softmax_saturation").name
+    'softmax_saturation.md'
+    """
+    path = Path(name)
+    for candidate in (path, path.with_suffix(".md"), ROOT / NOTEBOOKS / f"{path.stem}.md"):
+        if candidate.suffix == ".md" and candidate.is_file():
+            return candidate.resolve()
+    known = ", ".join(sorted(p.stem for p in (ROOT / NOTEBOOKS).glob("*.md")))
+    raise ParameterError(f"chapter {name} not found; known chapters: {known}")
+
+
+def chapter_parameters(source: Path) -> dict[str, Parameter]:
+    """The declared parameters of the chapter source ``source``."""
+    return read_parameters(jupytext.read(source))
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, list | bool) else str(value)
+
+
+def rerun_command(chapter: str, parameters: dict[str, Any]) -> str:
+    """The shell command that reruns ``chapter`` with ``parameters``.
+
+    >>> rerun_command("x", {"n": 4, "scales": [1.0, 8.0]})
+    "attncore run x -p n 4 -p scales '[1.0, 8.0]'"
+    """
+    words = ["attncore", "run", chapter]
+    for name, value in parameters.items():
+        if name != RUN_FOLDER:
+            words += ["-p", name, _literal(value)]
+    return shlex.join(words)
+
+
+def _present_parameters(nb: nbformat.NotebookNode, command: str) -> None:
+    for index, cell in enumerate(nb.cells):
+        tags = cell.metadata.get("tags", [])
+        if "injected-parameters" in tags:
+            cell.metadata["tags"] = [*tags, "hide-cell"]
+            note = nbformat.v4.new_markdown_cell(
+                "```{admonition} Rerun this chapter\n:class: tip\n"
+                "The parameters this page ran with are in the collapsed cell above. "
+                "From the repository root, this command reruns it with the same parameters:\n\n"
+                f"    {command}\n```"
+            )
+            note.metadata["tags"] = ["rerun-command"]
+            nb.cells.insert(index + 1, note)
+            break
+
+
+def _failure(name: str, nb: nbformat.NotebookNode, error: Exception) -> NotebookFailed:
+    """Name the failing cell by its index in the source (papermill counts its injected cell)."""
+    if isinstance(error, papermill.PapermillExecutionError):
+        tagged = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
+        index = (
+            error.cell_index - 1 if tagged and error.cell_index > tagged[0] else error.cell_index
+        )
+        source_line = "".join((error.source or "").strip().splitlines()[:1])
+        error_line = "".join((error.evalue or "").strip().splitlines()[:1])
+        return NotebookFailed(
+            f"{name}: cell {index} ({source_line!r}) raised {error.ename}: {error_line}"
+        )
+    first_line = "".join(str(error).strip().splitlines()[:1])
+    return NotebookFailed(f"{name}: the kernel failed ({type(error).__name__}: {first_line})")
+
+
+def _outputs(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [out for cell in nb.cells for out in cell.get("outputs", [])]
+
+
+def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[str]:
+    """Write every glued figure of ``nb`` to ``folder/<key>.png``; return the file names."""
+    names = []
+    for out in _outputs(nb):
+        key = out.get("metadata", {}).get("scrapbook", {}).get("name")
+        png = out.get("data", {}).get(_GLUE_PREFIX + "image/png")
+        if key and png:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{key}.png").write_bytes(base64.b64decode(png))
+            names.append(f"{FIGURES}/{key}.png")
+    return names
+
+
+def _verdicts(nb: nbformat.NotebookNode) -> list[dict[str, Any]]:
+    """The verdict records the chapter displayed, in order; a later one for a claim wins."""
+    records: dict[str, dict[str, Any]] = {}
+    for out in _outputs(nb):
+        record = out.get("data", {}).get(VERDICT_MIME)
+        if record:
+            records[record["claim"]] = dict(record)
+    return list(records.values())
+
+
+def run_chapter(
+    chapter: str | Path,
+    parameters: dict[str, Any],
+    output_dir: Path,
+    progress: bool = False,
+) -> RunResult:
+    """Validate ``parameters``, run ``chapter`` and publish its run folder in ``output_dir``.
+
+    Every declared parameter is injected, defaults included, so the executed notebook
+    records the complete set it ran with. Raises :class:`ParameterError` before any kernel
+    starts if a parameter is unknown or out of range, :class:`NotebookFailed` if a cell raises.
+    """
+    source = find_chapter(chapter)
+    name = source.stem
+    nb = jupytext.read(source)
+    declared = read_parameters(nb)
+    values = {p_name: p.default for p_name, p in declared.items()}
+    values.update(validate_parameters(declared, parameters))
+    output_dir = Path(output_dir)
+    if RUN_FOLDER in declared:
+        if not values[RUN_FOLDER]:
+            values[RUN_FOLDER] = str(output_dir.resolve())
+        elif not Path(values[RUN_FOLDER]).is_dir():
+            raise ParameterError(
+                f"parameter {RUN_FOLDER} must be an existing folder, got {values[RUN_FOLDER]!r}"
+            )
+    revision = source_revision()
+    created = not output_dir.exists()
+    output_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=output_dir) as scratch:
+            folder = Path(scratch) / name
+            folder.mkdir()
+            executed = _execute(name, nb, values, folder, progress)
+            _present_parameters(executed, rerun_command(name, values))
+            nbformat.write(executed, folder / f"{name}.ipynb")
+            write_manifest(
+                folder,
+                name,
+                values,
+                revision,
+                attncore.__version__,
+                time.perf_counter() - start,
+                _write_figures(executed, folder / FIGURES),
+                _verdicts(executed),
+            )
+            publish(folder, output_dir / name)
+    except NotebookFailed:
+        if created and not any(output_dir.iterdir()):
+            output_dir.rmdir()  # a failed first run leaves no empty folder behind
+        raise
+    target = output_dir / name
+    return RunResult(target, target / f"{name}.ipynb", values, time.perf_counter() - start)
+
+
+def _execute(
+    name: str, nb: nbformat.NotebookNode, values: dict, cwd: Path, progress: bool
+) -> nbformat.NotebookNode:
+    try:
+        return papermill.execute_notebook(
+            nb,
+            None,
+            parameters=values,
+            cwd=str(cwd),
+            progress_bar=progress,
+            log_output=False,
+        )
+    except (papermill.PapermillExecutionError, DeadKernelError, CellTimeoutError) as error:
+        raise _failure(name, nb, error) from None

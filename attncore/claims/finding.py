@@ -1,0 +1,36 @@
+"""What a verdict rule returns: the verdict on one claim, what was measured, how it was checked.
+
+>>> f = Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3 at d = 64", "Monte Carlo, 10^5 pairs")
+>>> f.verdict.value
+'holds'
+>>> Finding("no-such-claim", Verdict.HOLDS, "", "")
+Traceback (most recent call last):
+...
+attncore.checks.ParameterError: claim must be one of ..., got 'no-such-claim'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from attncore.checks import ParameterError
+from attncore.claims.catalogue import CLAIMS, Verdict
+
+__all__ = ["Finding"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The verdict on ``claim`` (a key of :data:`~attncore.claims.CLAIMS`), the measured
+    result in plain words, and the check that produced it."""
+
+    claim: str
+    verdict: Verdict
+    measured: str
+    check: str
+
+    def __post_init__(self) -> None:
+        if self.claim not in CLAIMS:
+            raise ParameterError(f"claim must be one of {', '.join(CLAIMS)}, got {self.claim!r}")
+        if not isinstance(self.verdict, Verdict):
+            raise ParameterError(f"verdict must be a Verdict, got {self.verdict!r}")

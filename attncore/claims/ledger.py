@@ -1,0 +1,67 @@
+"""The ledger: every catalogued claim with the verdict of the run that tested it.
+
+The input is the manifests of chapter runs (``{chapter: manifest}``, see
+:mod:`attncore.book.manifest`): each holds the chapter's parameters, the revision of the code
+it ran and the verdict records it produced. A claim whose chapter did not run, or ran without
+checking it (with other inputs than the source's, say), is :data:`PENDING`; a verdict from a
+run of another commit than ``revision`` is marked stale.
+
+>>> rows = ledger({})
+>>> len(rows) == len(CLAIMS), {row["verdict"] for row in rows}
+(True, {'pending'})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from attncore.claims.catalogue import CLAIMS
+
+__all__ = ["PENDING", "ledger"]
+
+PENDING = "pending"
+"""The verdict of a claim that no run in the ledger's folder checked."""
+
+
+def _run_label(run: Mapping[str, Any]) -> str:
+    revision = run["revision"]
+    dirty = "+" if revision["dirty"] else ""
+    return f"parameters {run['parameters_hash']}, commit {revision['commit'][:12]}{dirty}"
+
+
+def ledger(
+    runs: Mapping[str, Mapping[str, Any]], revision: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """One row per catalogued claim, in catalogue order.
+
+    Each row has the claim's catalogue fields, ``verdict`` (or :data:`PENDING`),
+    ``measured``, ``check``, ``evidence``, ``run`` (which run decided it) and ``stale``
+    (the run used another commit than ``revision``, the ledger's own).
+    """
+    rows = []
+    for key, claim in CLAIMS.items():
+        run = runs.get(claim.chapter)
+        records = {r["claim"]: r for r in run["verdicts"]} if run else {}
+        record = records.get(key)
+        if run is None:
+            measured = ""
+        elif record is None:
+            measured = f"the chapter's run ({_run_label(run)}) did not check it"
+        else:
+            measured = record["measured"]
+        stale = bool(record and revision and run["revision"]["commit"] != revision.get("commit"))
+        rows.append(
+            {
+                "claim": key,
+                **asdict(claim),
+                "verdict": record["verdict"] if record else PENDING,
+                "measured": measured,
+                "check": record["check"] if record else "",
+                "evidence": record["evidence"] if record else "",
+                "run": _run_label(run) if record else "",
+                "stale": stale,
+            }
+        )
+    return rows

@@ -1,0 +1,221 @@
+"""Attention metrics for many queries at BLAS speed, chunk by chunk of queries.
+
+:func:`attention_metrics` computes, for each block of ``chunk_size`` queries, the scaled
+logits with one BLAS product (the factor is folded into the small query block:
+``(c Q_c) K^T``, or ``(g Q_c / ||q||) Khat^T`` for QK-norm), a stable softmax and every
+row metric, reusing the same work buffers; the full ``n_queries x n_keys`` matrix never
+exists. The entropy needs no logarithm per entry: with ``y = z - max z``,
+``e = exp(y)`` and ``Z = sum e``, ``H = ln Z - sum(e y) / Z``; the largest probability is
+``1 / Z``; the Jacobian norm is that of :func:`attncore.softmax.jacobian_frobenius`.
+
+The gradient norm ``||ds/dq||`` needs two more products of the same size as the logits
+(``s^T K`` and ``(s^2)^T K``), so it roughly triples the cost: it is opt-in
+(``gradient=True``).
+
+>>> rng = np.random.default_rng(0)
+>>> Q, K = rng.standard_normal((6, 16)), rng.standard_normal((32, 16))
+>>> result = attention_metrics(Q, K, "sqrt_d", chunk_size=4, columns=(0,))
+>>> result.entropy.shape, result.columns.shape
+((6,), (6, 1))
+>>> bool((result.normalized_entropy <= 1.0).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
+
+from attncore.checks import ParameterError, finite_array, positive_int
+from attncore.measures import (
+    _jk_frobenius_squared,
+    _jy_squared,
+    check_threshold,
+    saturated_share,
+)
+from attncore.rescalings import Rescaling, get_rescaling, row_norms
+from attncore.softmax import _jacobian_frobenius_rows
+
+__all__ = ["AttentionMetrics", "attention_metrics", "default_chunk_size"]
+
+_CHUNK_ENTRIES = 1 << 20
+"""Entries of one chunk of logits (8 MiB in float64): big enough for BLAS, small enough
+for the elementwise passes to stay in cache."""
+
+
+@dataclass(frozen=True)
+class AttentionMetrics:
+    """Per-row metrics of ``softmax(rescaled Q K^T)`` (one entry per query) and aggregates.
+
+    ``gradient_norm`` is ``None`` unless requested; ``columns`` holds the probabilities of
+    the keys ``column_indices`` (``n_queries x len(column_indices)``) or is ``None``.
+    """
+
+    entropy: np.ndarray
+    normalized_entropy: np.ndarray
+    effective_keys: np.ndarray
+    max_probability: np.ndarray
+    jacobian_frobenius: np.ndarray
+    gradient_norm: np.ndarray | None
+    columns: np.ndarray | None
+    column_indices: tuple[int, ...]
+    threshold: float
+    rescaling: Rescaling
+    factor: float
+
+    @property
+    def saturated_share(self) -> float:
+        """Share of rows whose largest probability exceeds ``threshold``."""
+        return saturated_share(self.max_probability, self.threshold)
+
+    def aggregates(self) -> dict[str, float]:
+        """Means over the rows of every per-row metric, and the share of saturated rows.
+
+        >>> K = np.eye(4)
+        >>> attention_metrics(np.zeros((3, 4)), K, "none").aggregates()["mean_effective_keys"]
+        4.0
+        """
+        per_row = {
+            "entropy": self.entropy,
+            "normalized_entropy": self.normalized_entropy,
+            "effective_keys": self.effective_keys,
+            "max_probability": self.max_probability,
+            "jacobian_frobenius": self.jacobian_frobenius,
+        }
+        if self.gradient_norm is not None:
+            per_row["gradient_norm"] = self.gradient_norm
+        means = {f"mean_{name}": float(values.mean()) for name, values in per_row.items()}
+        return {**means, "saturated_share": self.saturated_share}
+
+
+def default_chunk_size(n_queries: int, n_keys: int) -> int:
+    """Queries per chunk: about 2^20 logits per chunk, at least 1, at most ``n_queries``.
+
+    >>> default_chunk_size(10_000, 4096)
+    256
+    """
+    return max(1, min(n_queries, _CHUNK_ENTRIES // n_keys))
+
+
+def _float_dtype(dtype: DTypeLike) -> np.dtype:
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
+        raise ParameterError(f"dtype must be float64 or float32, got {dt}")
+    return dt
+
+
+def _column_indices(columns: Sequence[int], n_keys: int) -> tuple[int, ...]:
+    indices = tuple(positive_int("columns", c, minimum=0) for c in columns)
+    for c in indices:
+        if c >= n_keys:
+            raise ParameterError(f"columns must be key indices in [0, {n_keys - 1}], got {c}")
+    return indices
+
+
+def attention_metrics(
+    queries: ArrayLike,
+    keys: ArrayLike,
+    rescaling: str | Rescaling = "sqrt_d",
+    *,
+    chunk_size: int | None = None,
+    dtype: DTypeLike = np.float64,
+    threshold: float = 0.99,
+    gradient: bool = False,
+    columns: Sequence[int] = (),
+) -> AttentionMetrics:
+    """Row metrics of ``softmax(rescaling(Q, K))`` computed chunk by chunk of queries.
+
+    ``dtype`` is the precision of the BLAS products (the dominant cost); the softmax and
+    the metrics always run in float64 on each chunk. ``threshold`` defines a saturated
+    row (largest probability above it). ``gradient=True`` adds ``||ds/dq||_F`` per row,
+    including the rescaling's factor (see :mod:`attncore.measures`). ``columns`` selects
+    keys whose probabilities are returned, e.g. ``(0,)`` for the first component.
+
+    >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> r = attention_metrics([[1.0, 0.0], [0.0, 0.0]], K, "none", gradient=True)
+    >>> r.max_probability.round(4).tolist(), r.gradient_norm.round(4).tolist()
+    ([0.7311, 0.5], [0.3932, 0.5])
+    >>> attention_metrics([[1.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]], "k_total")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: k_total must be a finite real number > 0, got 0.0
+    """
+    q = finite_array("queries", queries, ndim=2)
+    k = finite_array("keys", keys, ndim=2).astype(np.float64, copy=False)
+    (m, d), n = q.shape, k.shape[0]
+    if k.shape[1] != d:
+        raise ParameterError(f"keys must have as many columns as queries ({d}), got {k.shape[1]}")
+    positive_int("n_keys", n, minimum=2)
+    rescaling = get_rescaling(rescaling)
+    chunk = (
+        default_chunk_size(m, n) if chunk_size is None else positive_int("chunk_size", chunk_size)
+    )
+    chunk = min(chunk, m)
+    dt = _float_dtype(dtype)
+    threshold = check_threshold(threshold)
+    if not isinstance(gradient, bool):
+        raise ParameterError(f"gradient must be True or False, got {gradient!r}")
+    indices = _column_indices(columns, n)
+    factor = rescaling.factor_for(k)
+
+    if rescaling.cosine:
+        k = k / row_norms("keys", k)[:, None]
+    keys_t = k.astype(dt).T
+    key_sq_norms = np.einsum("ij,ij->i", k, k).astype(dt)
+    log_n = np.log(n)
+
+    out = {name: np.empty(m) for name in ("entropy", "effective", "top", "jacobian")}
+    grad = np.empty(m) if gradient else None
+    picked = np.empty((m, len(indices))) if indices else None
+    logits = np.empty((chunk, n), dt)
+    shifted = logits if dt == np.float64 else np.empty((chunk, n))
+    probs = np.empty((chunk, n))
+    stacked = np.empty((2 * chunk, n), dt) if gradient else None
+
+    for start in range(0, m, chunk):
+        stop = min(start + chunk, m)
+        rows = stop - start
+        q_chunk = q[start:stop]
+        if rescaling.cosine:
+            q_norms = row_norms("queries", q_chunk)
+            q_chunk = q_chunk * (factor / q_norms)[:, None]
+        else:
+            q_chunk = q_chunk * factor
+        z, y, p = logits[:rows], shifted[:rows], probs[:rows]
+        np.matmul(q_chunk.astype(dt, copy=False), keys_t, out=z)
+        np.subtract(z, z.max(axis=1, keepdims=True), out=y)
+        np.exp(y, out=p)
+        total = p.sum(axis=1)
+        inverse = 1.0 / total
+        out["entropy"][start:stop] = np.log(total) - np.einsum("ij,ij->i", p, y) * inverse
+        out["top"][start:stop] = inverse
+        p *= inverse[:, None]
+        out["effective"][start:stop] = 1.0 / np.einsum("ij,ij->i", p, p)
+        if picked is not None:
+            picked[start:stop] = p[:, indices]
+        if grad is not None:
+            jk2 = _jk_frobenius_squared(p, keys_t.T, key_sq_norms, stacked)
+            if rescaling.cosine:
+                jk2 = np.maximum(jk2 - _jy_squared(p, y) / factor**2, 0.0)
+                grad[start:stop] = abs(factor) / q_norms * np.sqrt(jk2)
+            else:
+                grad[start:stop] = abs(factor) * np.sqrt(jk2)
+        # last, because it sets the row maxima of p to 0 in place
+        out["jacobian"][start:stop] = _jacobian_frobenius_rows(p, overwrite=True)
+
+    return AttentionMetrics(
+        entropy=out["entropy"],
+        normalized_entropy=out["entropy"] / log_n,
+        effective_keys=out["effective"],
+        max_probability=out["top"],
+        jacobian_frobenius=out["jacobian"],
+        gradient_norm=grad,
+        columns=picked,
+        column_indices=indices,
+        threshold=threshold,
+        rescaling=rescaling,
+        factor=factor,
+    )

@@ -1,0 +1,302 @@
+"""Bernhard's six panels, with everything measured on the same draw.
+
+:func:`draw_panels` draws the panels as the reference R code does (one generator seeded once,
+panels 1a, 1b, 1c, 2a, 2b, 2c, queries first then keys) and keeps, besides what each panel plots
+(as intended and as published, :mod:`attncore.sources.bernhard_refill`), what the plots hide:
+the raw dot products ``q_i . k_1`` of the same queries and keys (the "before" sample of the
+softmax panels) and the queries and keys themselves (to measure how selective each row's
+attention is). :func:`panel_records` and :func:`rescaling_records` turn one draw into rows of a
+table, and :func:`sweep` does so for many independent generators.
+
+>>> draws = draw_panels(1000)
+>>> list(draws), draws["2c"].values.intended.shape
+(['1a', '1b', '1c', '2a', '2b', '2c'], (500,))
+>>> draws["1b"].published_queries
+16
+
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from attncore.checks import ParameterError, finite_array, positive_int, positive_real
+from attncore.distributions import (
+    Distribution,
+    Independent,
+    Laplace,
+    Normal,
+    QueryKeyModel,
+    StudentT,
+    Uniform,
+)
+from attncore.measures import distortion, max_probability
+from attncore.random import SeedLike, make_rng
+from attncore.rescalings import get_rescaling
+from attncore.softmax import entropy, softmax
+from attncore.sources.bernhard_refill import BERNHARD_PANELS, FirstComponent, first_component
+
+__all__ = [
+    "COMPONENT_LAWS",
+    "STATISTICS",
+    "PanelDraw",
+    "component_law",
+    "draw_panels",
+    "panel_records",
+    "rescaling_records",
+    "summary_statistics",
+    "sweep",
+]
+
+COMPONENT_LAWS = ("normal", "uniform", "laplace", "t")
+"""Names accepted by :func:`component_law`."""
+
+STATISTICS = ("mean", "sd", "q05", "q25", "q50", "q75", "q95", "skewness")
+"""The summary statistics of :func:`summary_statistics`, in table order."""
+
+_QUANTILES = {"q05": 0.05, "q25": 0.25, "q50": 0.50, "q75": 0.75, "q95": 0.95}
+
+
+def component_law(name: str, t_df: float = 5.0) -> Distribution:
+    """The component law called ``name``, standardized to mean 0 and variance 1:
+    N(0, 1), U(-sqrt 3, sqrt 3), Laplace with scale 1/sqrt 2, or Student t with ``t_df``
+    degrees of freedom (> 2) scaled by sqrt((df - 2) / df).
+
+    >>> [round(component_law(n).var, 12) for n in COMPONENT_LAWS]
+    [1.0, 1.0, 1.0, 1.0]
+    >>> component_law("cauchy")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: distribution must be one of normal, ..., got 'cauchy'
+    """
+    if name == "normal":
+        return Normal()
+    if name == "uniform":
+        return Uniform(-math.sqrt(3.0), math.sqrt(3.0))
+    if name == "laplace":
+        return Laplace(0.0, 1.0 / math.sqrt(2.0))
+    if name == "t":
+        df = positive_real("t_df", t_df)
+        if df <= 2:
+            raise ParameterError(f"t_df must be > 2 for a finite variance, got {t_df!r}")
+        return StudentT(df, scale=math.sqrt((df - 2.0) / df))
+    raise ParameterError(f"distribution must be one of {', '.join(COMPONENT_LAWS)}, got {name!r}")
+
+
+@dataclass(frozen=True)
+class PanelDraw:
+    """One panel's queries and keys, its raw dot products and what the panel plots.
+
+    ``logits`` is ``Q K^T`` and ``attention`` the panel's softmax of the rescaled logits
+    (``None`` for the panels without one); ``raw`` holds the first component of ``Q K^T``
+    (intended: ``q_i . k_1``; published: the R code's refill of the same matrix) and
+    ``values`` that of ``attention`` (the same as ``raw`` for the panels without one).
+    """
+
+    panel: str
+    d: int
+    rescaling: str | None
+    queries: np.ndarray
+    keys: np.ndarray
+    logits: np.ndarray
+    attention: np.ndarray | None
+    raw: FirstComponent
+    values: FirstComponent
+
+    @property
+    def published_queries(self) -> int:
+        """How many distinct queries the published sample comes from: ``ceil(m / n)``."""
+        m, n = self.queries.shape[0], self.keys.shape[0]
+        return math.ceil(m / n)
+
+
+def draw_panels(
+    seed: SeedLike,
+    *,
+    n_queries: int = 500,
+    n_keys: int = 32,
+    d_small: int = 16,
+    d_large: int = 256,
+    model: QueryKeyModel | None = None,
+) -> dict[str, PanelDraw]:
+    """The six panels of Bernhard's figures from one generator, in the order of
+    :data:`~attncore.sampling.BERNHARD_PANELS`, with Figure 1 at ``d_small`` and Figure 2
+    at ``d_large`` (the published 16 and 256 by default). The products ``Q K^T`` are
+    summed by ``einsum`` rather than BLAS, which for these small matrices is as fast and
+    leaves no BLAS worker threads spinning on a busy machine (on 2 shared cores that made a
+    sweep over seeds twice as slow).
+
+    >>> draws = draw_panels(0, n_queries=10, n_keys=4, d_small=2, d_large=3)
+    >>> [(p, x.d, x.rescaling) for p, x in draws.items()][:2]
+    [('1a', 2, None), ('1b', 2, 'none')]
+    """
+    rng = make_rng(seed)
+    model = Independent() if model is None else model
+    n_queries = positive_int("n_queries", n_queries)
+    n_keys = positive_int("n_keys", n_keys, minimum=2)
+    dims = {16: positive_int("d_small", d_small), 256: positive_int("d_large", d_large)}
+    draws = {}
+    for panel, (published_d, rescaling) in BERNHARD_PANELS.items():
+        d = dims[published_d]
+        queries, keys = model.sample(rng, n_queries, n_keys, d)
+        logits = np.einsum("id,kd->ik", queries, keys)
+        raw = FirstComponent(first_component(logits), first_component(logits, as_published=True))
+        if rescaling is None:
+            attention, values = None, raw
+        else:
+            # the same scaling as Rescaling.scaled_logits: c * (Q K^T)
+            attention = softmax(get_rescaling(rescaling).factor_for(keys) * logits)
+            values = FirstComponent(
+                first_component(attention), first_component(attention, as_published=True)
+            )
+        draws[panel] = PanelDraw(panel, d, rescaling, queries, keys, logits, attention, raw, values)
+    return draws
+
+
+def summary_statistics(x: ArrayLike) -> dict[str, float]:
+    """Mean, standard deviation (denominator n - 1, as R's ``sd``), the 5, 25, 50, 75 and
+    95 % quantiles (R's default type 7) and the sample skewness ``g1``.
+
+    >>> s = summary_statistics([1.0, 2.0, 3.0, 4.0, 10.0])
+    >>> s["mean"], round(s["sd"], 4), s["q50"], round(s["skewness"], 4)
+    (4.0, 3.5355, 3.0, 1.1384)
+    """
+    values = finite_array("x", x, ndim=1)
+    if values.size < 3:
+        raise ParameterError(f"x must have at least 3 values, got {values.size}")
+    quantiles = np.quantile(values, list(_QUANTILES.values()))
+    return {
+        "mean": float(values.mean()),
+        "sd": float(values.std(ddof=1)),
+        **{name: float(q) for name, q in zip(_QUANTILES, quantiles, strict=True)},
+        "skewness": float(stats.skew(values)),
+    }
+
+
+def _selectivity(attention: np.ndarray | None) -> dict[str, float]:
+    if attention is None:
+        return {"mean_max_probability": math.nan, "mean_normalized_entropy": math.nan}
+    return {
+        "mean_max_probability": float(max_probability(attention).mean()),
+        "mean_normalized_entropy": float(entropy(attention, normalized=True).mean()),
+    }
+
+
+def panel_records(draws: dict[str, PanelDraw]) -> list[dict[str, object]]:
+    """One row per panel and sample (``"intended"``, ``"published"``): the
+    :func:`summary_statistics` of the plotted values; for the softmax panels the
+    :func:`~attncore.metrics.distortion` from the raw dot products of the same draw and
+    sample (``skewness_change``, ``kurtosis_change``, ``wasserstein``, ``ks_statistic``)
+    and the mean largest probability and normalized entropy of the rows; and
+    ``ks_other_sample``, the KS distance between the intended and published samples.
+
+    >>> rows = panel_records(draw_panels(1, n_queries=40, n_keys=4, d_small=2, d_large=3))
+    >>> len(rows), rows[2]["panel"], rows[2]["sample"], rows[2]["mean_max_probability"] > 0.25
+    (12, '1b', 'intended', True)
+    """
+    rows: list[dict[str, object]] = []
+    for panel, draw in draws.items():
+        selectivity = _selectivity(draw.attention)
+        ks_samples = float(stats.ks_2samp(draw.values.intended, draw.values.published).statistic)
+        for sample in ("intended", "published"):
+            after = getattr(draw.values, sample)
+            row: dict[str, object] = {
+                "panel": panel,
+                "sample": sample,
+                "d": draw.d,
+                "rescaling": draw.rescaling or "raw q.k",
+                **summary_statistics(after),
+            }
+            if draw.rescaling is None:
+                shape = dict.fromkeys(
+                    ("skewness_change", "kurtosis_change", "wasserstein", "ks_statistic"), math.nan
+                )
+            else:
+                change = distortion(getattr(draw.raw, sample), after)
+                shape = {
+                    "skewness_change": change.skewness_change,
+                    "kurtosis_change": change.kurtosis_change,
+                    "wasserstein": change.wasserstein,
+                    "ks_statistic": change.ks_statistic,
+                }
+            rows.append({**row, **shape, **selectivity, "ks_other_sample": ks_samples})
+    return rows
+
+
+def rescaling_records(
+    draws: dict[str, PanelDraw], rescalings: Sequence[str]
+) -> list[dict[str, object]]:
+    """For each draw of raw dot products (panels 1a and 2a) and each rescaling: the
+    distortion of the first component (intended sample) by that rescaling's softmax, how
+    selective the rows are (mean largest probability, mean normalized entropy), the mean
+    within-row standard deviation of the scaled logits, and ``r2_raw``, the squared
+    correlation between ``q_i . k_1`` and the softmax output: 1 when the softmax acts as
+    an affine map of the logit.
+
+    >>> draws = draw_panels(2, n_queries=50, n_keys=4, d_small=8, d_large=64)
+    >>> rows = rescaling_records(draws, ["sqrt_d", "k_total"])
+    >>> [(r["panel"], r["rescaling"]) for r in rows][:2]
+    [('1a', 'sqrt_d'), ('1a', 'k_total')]
+    >>> rows[1]["r2_raw"] > rows[0]["r2_raw"]
+    True
+    """
+    rows: list[dict[str, object]] = []
+    for panel, draw in draws.items():
+        if draw.rescaling is not None:
+            continue
+        for name in rescalings:
+            rescaling = get_rescaling(name)
+            if rescaling.cosine:
+                raise ParameterError(
+                    f"rescalings must multiply q.k by a factor, {name} uses cosines"
+                )
+            factor = rescaling.factor_for(draw.keys)
+            scaled = factor * draw.logits
+            attention = softmax(scaled)
+            s1 = attention[:, 0]
+            change = distortion(draw.raw.intended, s1)
+            rows.append(
+                {
+                    "panel": panel,
+                    "d": draw.d,
+                    "rescaling": name,
+                    "label": rescaling.label,
+                    "factor": factor,
+                    "logit_sd": float(scaled.std(axis=1, ddof=1).mean()),
+                    "skewness_change": change.skewness_change,
+                    "kurtosis_change": change.kurtosis_change,
+                    "wasserstein": change.wasserstein,
+                    "ks_statistic": change.ks_statistic,
+                    **_selectivity(attention),
+                    "r2_raw": float(np.corrcoef(draw.raw.intended, s1)[0, 1] ** 2),
+                }
+            )
+    return rows
+
+
+def sweep(
+    seeds: Iterable[SeedLike],
+    rescalings: Sequence[str] = ("none", "sqrt_d", "k_total"),
+    **settings: object,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`panel_records` and :func:`rescaling_records` for every seed (or generator),
+    with a column ``seed`` numbering the draws from 0; ``settings`` go to
+    :func:`draw_panels`.
+
+    >>> panels, costs = sweep(range(3), ["k_total"], n_queries=30, n_keys=4, d_small=2, d_large=3)
+    >>> panels.shape[0], costs.shape[0], sorted(set(panels["seed"]))
+    (36, 6, [0, 1, 2])
+    """
+    panel_rows, cost_rows = [], []
+    for index, seed in enumerate(seeds):
+        draws = draw_panels(seed, **settings)  # type: ignore[arg-type]
+        panel_rows += [{"seed": index, **r} for r in panel_records(draws)]
+        cost_rows += [{"seed": index, **r} for r in rescaling_records(draws, rescalings)]
+    return pd.DataFrame(panel_rows), pd.DataFrame(cost_rows)

@@ -1,0 +1,48 @@
+"""The blog post's worked example, recomputed, matches every digit it prints."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attncore.softmax import jacobian, jacobian_frobenius, softmax
+from attncore.sources.blog import BLOG_WORKED_EXAMPLE as blog
+
+
+def test_softmax_matches_printed_digits():
+    y = np.array(blog.y)
+    assert np.round(softmax(y), blog.decimals_softmax).tolist() == list(blog.softmax_y)
+    scaled = np.round(softmax(blog.factor * y), blog.decimals_softmax)
+    assert scaled.tolist() == list(blog.softmax_scaled)
+
+
+@pytest.mark.parametrize(
+    ("factor", "printed"), [(1.0, blog.jacobian_y), (blog.factor, blog.jacobian_scaled)]
+)
+def test_jacobian_matches_printed_digits(factor, printed):
+    s = softmax(factor * np.array(blog.y))
+    assert np.array_equal(np.round(jacobian(s), blog.decimals_jacobian), np.array(printed))
+
+
+def test_jacobian_is_the_derivative_of_softmax():
+    """diag(s) - s s^T against central finite differences of the softmax itself."""
+    y, h = np.array(blog.y), 1e-6
+    numeric = np.column_stack(
+        [(softmax(y + h * e) - softmax(y - h * e)) / (2 * h) for e in np.eye(len(y))]
+    )
+    np.testing.assert_allclose(jacobian(softmax(y)), numeric, atol=1e-9)
+
+
+@pytest.mark.parametrize("factor", [0.0, 1.0, 8.0, 100.0])
+def test_closed_form_frobenius_norm_equals_the_matrix_norm(factor):
+    s = softmax(factor * np.array(blog.y))
+    assert jacobian_frobenius(s) == pytest.approx(np.linalg.norm(jacobian(s)), rel=1e-12)
+
+
+def test_softmax_is_finite_where_the_naive_formula_overflows():
+    with np.errstate(over="ignore", invalid="ignore"):
+        naive = np.exp([710.0, 0.0]) / np.exp([710.0, 0.0]).sum()
+    assert np.isnan(naive).any()
+    stable = softmax([710.0, 0.0])
+    assert np.isfinite(stable).all()
+    np.testing.assert_allclose(stable, [1.0, math.exp(-710.0)], rtol=1e-12)
