@@ -14,7 +14,7 @@ option: :class:`scipy.stats.gaussian_kde` multiplies the standard deviation by
 ``min(sd, IQR / 1.34)``, so it smooths more, and far more for a skewed sample whose
 interquartile range is small next to its standard deviation (:func:`scipy_silverman`).
 
-R's ``density()`` bins the data and convolves by FFT; :func:`gaussian_kde` sums the
+R's ``density()`` bins the data and convolves by FFT; :func:`kde_values` sums the
 kernels exactly, which differs from R's curve by far less than a line width.
 
 >>> x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
@@ -34,7 +34,7 @@ from numpy.typing import ArrayLike
 
 from attncore.checks import ParameterError, finite_array, finite_real, positive_int, positive_real
 
-__all__ = ["bw_nrd0", "gaussian_kde", "kde_curve", "scipy_silverman"]
+__all__ = ["bw_nrd0", "kde_curve", "kde_values", "scipy_silverman"]
 
 _IQR_TO_SD = 1.34
 """R's 1.34 for the interquartile range of N(0, 1), qnorm(0.75) - qnorm(0.25) = 1.349."""
@@ -88,11 +88,12 @@ def scipy_silverman(x: ArrayLike) -> float:
     return (0.75 * values.size) ** -0.2 * float(values.std(ddof=1))
 
 
-def gaussian_kde(x: ArrayLike, grid: ArrayLike, bandwidth: float | None = None) -> np.ndarray:
-    """The Gaussian kernel density estimate of the sample ``x`` at the points ``grid``:
+def kde_values(x: ArrayLike, grid: ArrayLike, bandwidth: float | None = None) -> np.ndarray:
+    """The values of the Gaussian kernel density estimate of the sample ``x`` at the points
+    ``grid`` (an array, not an estimator object like :class:`scipy.stats.gaussian_kde`):
     ``f(g) = (1 / (n h)) sum_i phi((g - x_i) / h)``, with ``h = bw_nrd0(x)`` by default.
 
-    >>> gaussian_kde([0.0], [0.0], bandwidth=1.0).round(4).tolist()  # 1 / sqrt(2 pi)
+    >>> kde_values([0.0], [0.0], bandwidth=1.0).round(4).tolist()  # 1 / sqrt(2 pi)
     [0.3989]
     """
     values = _sample(x, 1)
@@ -125,4 +126,4 @@ def kde_curve(
     if cut < 0:
         raise ParameterError(f"cut must be a real number >= 0, got {cut!r}")
     grid = np.linspace(values.min() - cut * h, values.max() + cut * h, n_points)
-    return grid, gaussian_kde(values, grid, h)
+    return grid, kde_values(values, grid, h)

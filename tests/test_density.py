@@ -10,7 +10,7 @@ from scipy import integrate, stats
 
 import attncore.density as kde
 from attncore.checks import ParameterError
-from attncore.density import bw_nrd0, gaussian_kde, kde_curve, scipy_silverman
+from attncore.density import bw_nrd0, kde_curve, kde_values, scipy_silverman
 
 
 @pytest.mark.parametrize(
@@ -53,21 +53,21 @@ def test_bw_nrd0_rejects_too_few_values():
         bw_nrd0([1.0, math.nan])
 
 
-def test_gaussian_kde_equals_scipys_with_the_same_bandwidth():
+def test_kde_values_equals_scipys_with_the_same_bandwidth():
     x = np.random.default_rng(2).standard_normal(300)
     grid = np.linspace(-4, 4, 101)
     h = bw_nrd0(x)
     reference = stats.gaussian_kde(x, bw_method=h / x.std(ddof=1))(grid)
-    np.testing.assert_allclose(gaussian_kde(x, grid), reference, rtol=1e-10)
+    np.testing.assert_allclose(kde_values(x, grid), reference, rtol=1e-10)
 
 
-def test_gaussian_kde_integrates_to_one_and_chunks_agree(monkeypatch):
+def test_kde_values_integrates_to_one_and_chunks_agree(monkeypatch):
     x = np.random.default_rng(3).exponential(size=200)
     grid = np.linspace(-3, 12, 3001)
-    whole = gaussian_kde(x, grid)
+    whole = kde_values(x, grid)
     assert integrate.trapezoid(whole, grid) == pytest.approx(1.0, abs=1e-6)
     monkeypatch.setattr(kde, "_CHUNK", 1000)  # five grid points per block
-    np.testing.assert_allclose(gaussian_kde(x, grid), whole, rtol=1e-13)
+    np.testing.assert_allclose(kde_values(x, grid), whole, rtol=1e-13)
 
 
 def test_kde_curve_spans_the_data_or_three_bandwidths_more():
@@ -81,4 +81,4 @@ def test_kde_curve_spans_the_data_or_three_bandwidths_more():
     with pytest.raises(ParameterError, match="cut"):
         kde_curve(x, cut=-1.0)
     with pytest.raises(ParameterError, match="bandwidth"):
-        gaussian_kde(x, [0.0], bandwidth=0.0)
+        kde_values(x, [0.0], bandwidth=0.0)
