@@ -1,0 +1,135 @@
+"""The claims-ledger page: the tally figure and the per-source tables, from ledger rows.
+
+The rows come from :func:`attncore.claims.ledger`; this module only presents them.
+
+>>> rows = [{"claim": "vaswani-variance", "source": "vaswani2017attention", "section": "3.2.1",
+...          "text": "Var(q.k) = d_k", "verdict": "holds", "measured": "z = 0.3",
+...          "check": "Monte Carlo", "evidence": "sec-footnote", "chapter": "why_sqrt_d",
+...          "run": "parameters 0123, commit abcd", "stale": False}]
+>>> print(ledger_tables(rows))
+## {cite:t}`vaswani2017attention`
+<BLANKLINE>
+| claim (section) | verdict | measured (how) | evidence |
+|---|---|---|---|
+| Var(q.k) = d\\_k (3.2.1) | **holds** | z = 0.3 *(Monte Carlo)* | {ref}`footnote <sec-footnote>` (why sqrt d) |
+<BLANKLINE>
+>>> tally(rows)["holds"], tally(rows)[PENDING]
+(1, 0)
+>>> summary(rows)
+'Of 1 claims, 1 have a computed verdict and 0 are pending. Every verdict comes from a run of the current code.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib.figure
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from attncore.claims import PENDING, Verdict
+
+__all__ = ["VERDICT_COLOURS", "ledger_tables", "summary", "tally", "tally_figure"]
+
+VERDICTS = [v.value for v in Verdict] + [PENDING]
+
+VERDICT_COLOURS = {
+    Verdict.HOLDS.value: "#1b9e77",
+    Verdict.CAVEAT.value: "#e6ab02",
+    Verdict.FAILS.value: "#d95f02",
+    Verdict.UNTESTABLE.value: "#7570b3",
+    PENDING: "#bbbbbb",
+}
+"""One colour per verdict, for the tally figure and wherever a verdict is drawn."""
+
+
+def _cell(text: object) -> str:
+    """Plain text inside a markdown table cell: escape what markdown would interpret."""
+    return re.sub(r"([\\`*_\[\]<>|~$#])", r"\\\1", str(text)).replace("\n", " ")
+
+
+def _evidence(row: dict[str, Any]) -> str:
+    chapter = row["chapter"].replace("_", " ")
+    if not row["evidence"]:
+        return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
+    words = row["evidence"].removeprefix("sec-").replace("-", " ")
+    return f"{{ref}}`{words} <{row['evidence']}>` ({chapter})"
+
+
+def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """How many rows have each verdict, :data:`PENDING` included, in a fixed order."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    for row in rows:
+        counts[row["verdict"]] += 1
+    return counts
+
+
+def _source_name(key: str) -> str:
+    """``vaswani2017attention`` -> ``Vaswani 2017``."""
+    return re.sub(r"^([a-z]+)(\d{4}).*$", lambda m: f"{m[1].capitalize()} {m[2]}", key)
+
+
+def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
+    """Stacked bars: the verdicts per source text."""
+    frame = pd.DataFrame(rows)
+    frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
+    by_source = pd.crosstab(frame["source"], frame["verdict"], dropna=False)
+    by_source = by_source.reindex(columns=VERDICTS, fill_value=0)
+    by_source.index = [_source_name(key) for key in by_source.index]
+    counts = tally(rows)
+    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.55 * len(by_source)))
+    left = pd.Series(0, index=by_source.index)
+    for verdict in VERDICTS:
+        ax.barh(
+            by_source.index,
+            by_source[verdict],
+            left=left,
+            color=VERDICT_COLOURS[verdict],
+            label=f"{verdict} ({counts[verdict]})",
+        )
+        left += by_source[verdict]
+    ax.set(xlabel="claims")
+    ax.invert_yaxis()
+    ax.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    return fig
+
+
+def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> str:
+    """One MyST table per source text; ``order`` is ``catalogue`` or ``verdict``."""
+    ordered = list(rows)
+    if order == "verdict":
+        ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
+    lines: list[str] = []
+    for source in dict.fromkeys(row["source"] for row in ordered):
+        lines += [f"## {{cite:t}}`{source}`", ""]
+        lines += ["| claim (section) | verdict | measured (how) | evidence |", "|---|---|---|---|"]
+        for row in (r for r in ordered if r["source"] == source):
+            how = f" *({_cell(row['check'])})*" if row["check"] else ""
+            stale = f" (stale: from {_cell(row['run'])})" if row["stale"] else ""
+            lines.append(
+                f"| {_cell(row['text'])} ({_cell(row['section'])}) | **{row['verdict']}**{stale} | "
+                f"{_cell(row['measured'])}{how} | {_evidence(row)} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def summary(rows: Sequence[dict[str, Any]]) -> str:
+    """The ledger's count of claims, decided and pending, and how many verdicts are stale."""
+    counts = tally(rows)
+    decided = len(rows) - counts[PENDING]
+    text = (
+        f"Of {len(rows)} claims, {decided} have a computed verdict and "
+        f"{counts[PENDING]} are pending."
+    )
+    if decided == 0:
+        return text + (
+            " No chapter has run into this page's output folder yet: run the chapters first "
+            "(`attncore run <chapter>`, all into the same folder, `runs` by default), then this page."
+        )
+    stale = sum(bool(row["stale"]) for row in rows)
+    if stale:
+        return text + f" {stale} verdicts come from a run of another commit and are marked stale."
+    return text + " Every verdict comes from a run of the current code."
