@@ -16,4 +16,5 @@ def test_every_claim_names_a_source_of_the_bibliography():
 
 def test_every_claim_names_a_chapter_of_the_book():
     chapters = set(toc_chapters())
-    assert {claim.chapter for claim in CLAIMS.values()} <= chapters
+    for key, claim in CLAIMS.items():
+        assert claim.chapter in chapters or (claim.untestable and not claim.chapter), key

@@ -75,3 +75,8 @@ def test_every_claim_of_a_built_chapter_has_a_verdict(built_book):
     for r in rows:
         assert r["verdict"] in page
     assert json.loads((built_book / RUNS / "claims_ledger" / "manifest.json").read_text())
+
+
+def test_a_claim_marked_untestable_says_why_whatever_ran():
+    found = row(ledger({}), "chuang-rnn-challenging")
+    assert found["verdict"] == Verdict.UNTESTABLE.value and "recurrent" in found["measured"]

@@ -4,11 +4,12 @@ The input is the manifests of chapter runs (``{chapter: manifest}``, see
 :mod:`attncore.book.manifest`): each holds the chapter's parameters, the revision of the code
 it ran and the verdict records it produced. A claim whose chapter did not run, or ran without
 checking it (with other inputs than the source's, say), is :data:`PENDING`; a verdict from a
-run of another commit than ``revision`` is marked stale.
+run of another commit than ``revision`` is marked stale. A claim the catalogue marks untestable
+is "not testable here", with the catalogue's reason.
 
 >>> rows = ledger({})
->>> len(rows) == len(CLAIMS), {row["verdict"] for row in rows}
-(True, {'pending'})
+>>> len(rows) == len(CLAIMS), sorted({row["verdict"] for row in rows})
+(True, ['not testable here', 'pending'])
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from attncore.claims.catalogue import CLAIMS
+from attncore.claims.catalogue import CLAIMS, Verdict
 
 __all__ = ["PENDING", "ledger"]
 
@@ -42,6 +43,20 @@ def ledger(
     """
     rows = []
     for key, claim in CLAIMS.items():
+        if claim.untestable:
+            rows.append(
+                {
+                    "claim": key,
+                    **asdict(claim),
+                    "verdict": Verdict.UNTESTABLE.value,
+                    "measured": claim.untestable,
+                    "check": "",
+                    "evidence": "",
+                    "run": "",
+                    "stale": False,
+                }
+            )
+            continue
         run = runs.get(claim.chapter)
         records = {r["claim"]: r for r in run["verdicts"]} if run else {}
         record = records.get(key)
