@@ -227,6 +227,9 @@ def _execute(
             cwd=str(cwd),
             progress_bar=progress,
             log_output=False,
+            # the kernel's own log would print ipykernel's notice about its local TCP transport
+            # into every run; its errors still reach the terminal
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except (papermill.PapermillExecutionError, DeadKernelError, CellTimeoutError) as error:
         raise _failure(name, nb, error) from None
