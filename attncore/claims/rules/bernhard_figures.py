@@ -1,0 +1,455 @@
+"""Verdicts on the three visual claims of Bernhard's Figures 1 and 2, and the sentences that
+state them.
+
+Every rule reads one table of per-draw statistics, the long table of
+:func:`attncore.sources.bernhard.sweep` (columns ``seed``, ``panel``, ``sample`` and the
+distortion statistics of each softmax panel), for one sample, ``"intended"`` or
+``"published"``. A draw is one independent simulation of all six panels, so every comparison
+of two panels is paired draw by draw, and every mean over draws carries its standard error:
+a mean is *clearly* beyond a mark when it is beyond it by more than :data:`Z` standard errors.
+Besides the means, each rule asks how often a single draw (what one printed figure shows)
+agrees, against the share ``share_required``.
+
+Each rule comes in two forms: ``assess_*`` returns an :class:`Assessment` (the
+:class:`~attncore.claims.Finding` and the sentence that states the result in the chapter's
+prose), and the plain rule returns only the finding.
+
+>>> import pandas as pd
+>>> rows = [
+...     {"seed": s, "panel": p, "sample": "intended", "wasserstein": w, "ks_statistic": w / 2,
+...      "skewness_change": 3 * w, "q50": 1e-4, "mean_normalized_entropy": 0.9}
+...     for s in range(4) for p, w in [("1b", 0.7 + s / 100), ("1c", 0.3 + s / 100)]
+... ]
+>>> sqrt_d_helps(pd.DataFrame(rows)).verdict.value
+'holds'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from attncore.checks import ParameterError
+from attncore.claims.catalogue import Verdict
+from attncore.claims.finding import Finding
+
+__all__ = [
+    "Assessment",
+    "Estimate",
+    "Z",
+    "assess_k_total_better",
+    "assess_sqrt_d_helps",
+    "assess_unscaled_distorts",
+    "estimate",
+    "k_total_better",
+    "published_agreement_sentence",
+    "samples_differ_sentence",
+    "sqrt_d_helps",
+    "unscaled_distorts",
+]
+
+Z = 2.0
+"""Standard errors by which a mean must pass a mark to count as clearly beyond it."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over draws with its standard error (sample standard deviation / sqrt(n))."""
+
+    mean: float
+    se: float
+    n: int
+
+    def above(self, mark: float) -> bool:
+        """Whether the mean is clearly above ``mark`` (by more than :data:`Z` standard errors)."""
+        return self.mean - Z * self.se > mark
+
+    def below(self, mark: float) -> bool:
+        """Whether the mean is clearly below ``mark``."""
+        return self.mean + Z * self.se < mark
+
+    def text(self, digits: int = 2) -> str:
+        """``mean ± se`` with ``digits`` decimals."""
+        return f"{self.mean:.{digits}f} ± {self.se:.{digits}f}"
+
+
+def estimate(values: Sequence[float] | np.ndarray | pd.Series) -> Estimate:
+    """Mean and standard error of ``values`` (at least two, all finite).
+
+    >>> e = estimate([1.0, 2.0, 3.0, 4.0])
+    >>> e.mean, round(e.se, 4), e.above(1.5), e.below(4.0)
+    (2.5, 0.6455, False, True)
+    """
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
+        raise ParameterError(f"values must be at least 2 finite numbers, got {x.size}")
+    return Estimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), int(x.size))
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A rule's finding and the sentence that states its result in prose."""
+
+    finding: Finding
+    conclusion: str
+
+
+def _series(panels: pd.DataFrame, sample: str, panel: str, column: str) -> pd.Series:
+    part = panels[(panels["panel"] == panel) & (panels["sample"] == sample)]
+    return part.set_index("seed")[column].sort_index()
+
+
+def _testable(*series: pd.Series) -> str | None:
+    """Why the series cannot be judged, or ``None``."""
+    n = min(s.size for s in series)
+    if n < 2:
+        return f"{n} draw(s): a standard error needs at least 2"
+    if any(not np.all(np.isfinite(s.to_numpy(dtype=float))) for s in series):
+        return "some draws have no value"
+    return None
+
+
+def _untestable(claim: str, reason: str, what: str) -> Assessment:
+    return Assessment(
+        Finding(claim, Verdict.UNTESTABLE, f"nothing measured: {reason}", what),
+        f"This run cannot judge the claim: {reason}.",
+    )
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.0f} %"
+
+
+def _state(e: Estimate, mark: float, side: str) -> str:
+    """``"clearly"``, ``"against"`` or ``"borderline"`` for a mean meant to lie on ``side``."""
+    if e.above(mark) if side == ">" else e.below(mark):
+        return "clearly"
+    if e.below(mark) if side == ">" else e.above(mark):
+        return "against"
+    return "borderline"
+
+
+def assess_unscaled_distorts(
+    panels: pd.DataFrame,
+    *,
+    n_keys: int,
+    ks_critical: float,
+    share_required: float = 0.95,
+    sample: str = "intended",
+    panel: str = "1b",
+) -> Assessment:
+    """Bernhard, Figure 1(b): without scaling the softmax "severely distorts" the shape, which
+    is "weighted heavily near 0 and has a pronounced right skew".
+
+    Read as three marks, each on the mean over draws: a skewness change above 1 (a highly
+    skewed sample by the usual convention: "pronounced"), a median weight below a tenth of the
+    uniform share ``1/n`` ("heavily near 0"), and a KS distance from the raw shape above
+    ``ks_critical`` (a distortion no sampling noise explains). Holds if every mean is clearly
+    beyond its mark and at least ``share_required`` of single draws pass all three; does not
+    hold if a mean is clearly on the wrong side; otherwise holds with a caveat.
+
+    >>> rows = [{"seed": s, "panel": "1b", "sample": "intended", "skewness_change": 5.0 + s,
+    ...          "q50": 1e-4, "ks_statistic": 0.4} for s in range(3)]
+    >>> assess_unscaled_distorts(pd.DataFrame(rows), n_keys=32, ks_critical=0.09).finding.verdict
+    <Verdict.HOLDS: 'holds'>
+    """
+    claim = "bernhard-fig1-unscaled-distorts"
+    skew = _series(panels, sample, panel, "skewness_change")
+    weight = _series(panels, sample, panel, "q50") * n_keys
+    ks = _series(panels, sample, panel, "ks_statistic")
+    check = (
+        f"means over draws ({sample} samples of panel {panel}) beyond each mark by more than "
+        f"{Z:g} standard errors: skewness change > 1 (highly skewed, the usual convention), "
+        f"median weight < 1/(10 n), KS > {ks_critical:.3f} (5 % critical value for two samples "
+        f"of this size); and all three in at least {_pct(share_required)} of single draws"
+    )
+    reason = _testable(skew, weight, ks)
+    if reason:
+        return _untestable(claim, reason, check)
+    marks = {
+        "skewness change": (estimate(skew), 1.0, ">", 2),
+        "median weight in units of 1/n": (estimate(weight), 0.1, "<", 4),
+        "KS distance": (estimate(ks), ks_critical, ">", 3),
+    }
+    states = {name: _state(e, mark, side) for name, (e, mark, side, _) in marks.items()}
+    share = float(np.mean((skew > 1.0) & (weight < 0.1) & (ks > ks_critical)))
+    measured = (
+        f"panel {panel}, {skew.size} draws, {sample} samples: "
+        + ", ".join(f"{name} {e.text(digits)}" for name, (e, _, _, digits) in marks.items())
+        + f"; all three marks passed in {_pct(share)} of draws"
+    )
+    against = [name for name, state in states.items() if state == "against"]
+    borderline = [name for name, state in states.items() if state == "borderline"]
+    if against:
+        verdict = Verdict.FAILS
+        measured += f"; on the wrong side of its mark: {', '.join(against)}"
+        conclusion = (
+            f"Without scaling the output is not severely distorted by the book's marks: the "
+            f"{' and the '.join(against)} of the mean draw fall on the wrong side."
+        )
+    elif borderline or share < share_required:
+        verdict = Verdict.CAVEAT
+        why = []
+        if borderline:
+            why.append(f"within {Z:g} standard errors of its mark: {', '.join(borderline)}")
+        if share < share_required:
+            why.append(f"a single draw shows all three signs only {_pct(share)} of the time")
+        measured += "; " + "; ".join(why)
+        conclusion = (
+            "Without scaling the output is distorted on average, but not unmistakably: "
+            + "; ".join(why)
+            + "."
+        )
+    else:
+        verdict = Verdict.HOLDS
+        conclusion = (
+            f"All three signs of a severe distortion hold together in {_pct(share)} of draws, "
+            "so Bernhard's reading of Figure 1(b) is not an artefact of his seed."
+        )
+    return Assessment(Finding(claim, verdict, measured, check), conclusion)
+
+
+def unscaled_distorts(panels: pd.DataFrame, **options: object) -> Finding:
+    """The finding of :func:`assess_unscaled_distorts`."""
+    return assess_unscaled_distorts(panels, **options).finding  # type: ignore[arg-type]
+
+
+def _paired(panels: pd.DataFrame, sample: str, base: str, other: str, column: str) -> pd.Series:
+    """``column`` of panel ``base`` minus that of panel ``other``, draw by draw."""
+    a, b = _series(panels, sample, base, column), _series(panels, sample, other, column)
+    joined = pd.concat([a, b], axis=1, join="inner")
+    return joined.iloc[:, 0] - joined.iloc[:, 1]
+
+
+def assess_sqrt_d_helps(
+    panels: pd.DataFrame,
+    *,
+    share_required: float = 0.95,
+    sample: str = "intended",
+    unscaled: str = "1b",
+    scaled: str = "1c",
+) -> Assessment:
+    """Bernhard, Figure 1(c): dividing by sqrt(d) leaves "a mild right skew that was not present
+    in the distribution before" but helps "preserve the general shape of the distribution
+    compared to not scaling at all".
+
+    "Mild" is read against panel 1b's "pronounced" skew, draw by draw: the skewness change of
+    1c clearly smaller than that of 1b. "Helps" means the Wasserstein-1 and KS distortions of
+    1c are both clearly smaller than those of 1b (paired per draw). Holds if both are true,
+    a right skew is clearly there, and at least ``share_required`` of single draws show 1c
+    less distorted on both distances; does not hold if 1c is not clearly less distorted or
+    its skew is not clearly milder; otherwise holds with a caveat.
+
+    >>> rows = [{"seed": s, "panel": p, "sample": "intended", "wasserstein": w,
+    ...          "ks_statistic": w, "skewness_change": 10 * w}
+    ...         for s in range(3) for p, w in [("1b", 0.7 - s / 50), ("1c", 0.7 + s / 50)]]
+    >>> sqrt_d_helps(pd.DataFrame(rows)).verdict.value
+    'does not hold'
+    """
+    claim = "bernhard-fig1-sqrt-d-helps"
+    d_w = _paired(panels, sample, unscaled, scaled, "wasserstein")
+    d_ks = _paired(panels, sample, unscaled, scaled, "ks_statistic")
+    d_skew = _paired(panels, sample, unscaled, scaled, "skewness_change")
+    skew = _series(panels, sample, scaled, "skewness_change")
+    check = (
+        f"paired over draws ({sample} samples): the W1 and KS distortions of {scaled} below "
+        f"those of {unscaled} by more than {Z:g} standard errors of the mean difference "
+        f"('helps'); the skewness change of {scaled} below that of {unscaled} the same way "
+        f"('mild', read against the 'pronounced' skew of {unscaled}) and above 0 ('right "
+        f"skew'); and {scaled} less distorted on both distances in at least "
+        f"{_pct(share_required)} of single draws"
+    )
+    reason = _testable(d_w, d_ks, d_skew, skew)
+    if reason:
+        return _untestable(claim, reason, check)
+    e_w, e_ks, e_skew, e_right = estimate(d_w), estimate(d_ks), estimate(d_skew), estimate(skew)
+    base_w = estimate(_series(panels, sample, unscaled, "wasserstein"))
+    base_skew = estimate(_series(panels, sample, unscaled, "skewness_change"))
+    share = float(np.mean((d_w > 0) & (d_ks > 0)))
+    w_left = 1 - e_w.mean / base_w.mean if base_w.mean else math.nan
+    skew_left = 1 - e_skew.mean / base_skew.mean if base_skew.mean else math.nan
+    measured = (
+        f"{d_w.size} draws, {sample} samples: W1 lower by {e_w.text(3)} "
+        f"(left: {100 * w_left:.0f} % of the W1 of {unscaled}), KS lower by {e_ks.text(3)}, "
+        f"both lower in {_pct(share)} of draws; skewness change {e_right.text(2)}, "
+        f"{e_skew.text(2)} below that of {unscaled} (left: {100 * skew_left:.0f} % of it)"
+    )
+    helps = e_w.above(0) and e_ks.above(0)
+    milder = e_skew.above(0)
+    if not (helps and milder):
+        verdict = Verdict.FAILS
+        missing = [
+            text
+            for text, ok in [
+                (
+                    f"the distortion of {scaled} is not clearly smaller than that of {unscaled}",
+                    helps,
+                ),
+                (f"its skew is not clearly milder than that of {unscaled}", milder),
+            ]
+            if not ok
+        ]
+        conclusion = "Dividing by √d does not help as claimed: " + " and ".join(missing) + "."
+    elif not e_right.above(0) or share < share_required:
+        verdict = Verdict.CAVEAT
+        why = []
+        if not e_right.above(0):
+            why.append("no right skew is clearly left, unlike the paper's panel")
+        if share < share_required:
+            why.append(f"a single draw shows the improvement only {_pct(share)} of the time")
+        measured += "; " + "; ".join(why)
+        conclusion = (
+            f"Dividing by √d lowers the distortion ({100 * w_left:.0f} % of the W1 of no "
+            "scaling left on average), "
+            "but " + " and ".join(why) + "."
+        )
+    else:
+        verdict = Verdict.HOLDS
+        conclusion = (
+            f"Dividing by √d lowers both distances in {_pct(share)} of draws and leaves "
+            f"{100 * w_left:.0f} % of the W1 distortion of no scaling on average; the right "
+            "skew it leaves is clearly there and clearly milder than without scaling "
+            f"({e_right.mean:.1f} against {base_skew.mean:.1f}), which is what Bernhard's "
+            "'mild' says next to his panel (b)."
+        )
+    return Assessment(Finding(claim, verdict, measured, check), conclusion)
+
+
+def sqrt_d_helps(panels: pd.DataFrame, **options: object) -> Finding:
+    """The finding of :func:`assess_sqrt_d_helps`."""
+    return assess_sqrt_d_helps(panels, **options).finding  # type: ignore[arg-type]
+
+
+def assess_k_total_better(
+    panels: pd.DataFrame,
+    *,
+    share_required: float = 0.95,
+    sample: str = "intended",
+    base: str = "2b",
+    other: str = "2c",
+    much: float = 0.5,
+    uniform_entropy: float = 0.99,
+) -> Assessment:
+    """Bernhard, Figure 2: pre-dividing by k_total "preserves the shape of the distribution
+    much better than pre-dividing by sqrt(d)".
+
+    Paired per draw: the W1 and KS distortions of panel ``other`` (1/k_total) clearly below
+    those of ``base`` (1/sqrt(d)) is "better"; "much better" is the book's reading that the
+    mean ratio of the two distortions is clearly below ``much`` on both distances. Does not
+    hold if not clearly better. Holds if much better in at least ``share_required`` of single
+    draws and the rows of attention are not nearly uniform; otherwise holds with a caveat,
+    also when the mean normalized entropy of the rows is at least ``uniform_entropy``: then
+    the shape is kept because the softmax barely acts, at the price of selectivity.
+
+    >>> rows = [{"seed": s, "panel": p, "sample": "intended", "wasserstein": w,
+    ...          "ks_statistic": w, "mean_normalized_entropy": h}
+    ...         for s in range(3) for p, w, h in [("2b", 0.4 + s / 50, 0.87), ("2c", 0.03, 0.9999)]]
+    >>> k_total_better(pd.DataFrame(rows)).verdict.value
+    'holds with a caveat'
+    """
+    claim = "bernhard-fig2-k-total-better"
+    d_w = _paired(panels, sample, base, other, "wasserstein")
+    d_ks = _paired(panels, sample, base, other, "ks_statistic")
+    w_base, w_other = (_series(panels, sample, p, "wasserstein") for p in (base, other))
+    ks_base, ks_other = (_series(panels, sample, p, "ks_statistic") for p in (base, other))
+    entropy = _series(panels, sample, other, "mean_normalized_entropy")
+    check = (
+        f"paired over draws ({sample} samples): the W1 and KS distortions of {other} below "
+        f"those of {base} by more than {Z:g} standard errors ('better'); the mean per-draw "
+        f"ratio of the distortions below {much:g} by more than {Z:g} standard errors on both "
+        f"distances ('much better', the book's reading); better on both distances in at least "
+        f"{_pct(share_required)} of single draws; caveat if the rows of {other} are nearly "
+        f"uniform (mean normalized entropy >= {uniform_entropy:g})"
+    )
+    reason = _testable(d_w, d_ks, entropy)
+    if reason:
+        return _untestable(claim, reason, check)
+    ratio_w = (w_other / w_base).dropna()
+    ratio_ks = (ks_other / ks_base).dropna()
+    e_w, e_ks, e_h = estimate(d_w), estimate(d_ks), estimate(entropy)
+    e_rw, e_rks = estimate(ratio_w), estimate(ratio_ks)
+    share = float(np.mean((d_w > 0) & (d_ks > 0)))
+    measured = (
+        f"{d_w.size} draws, {sample} samples: W1 lower by {e_w.text(3)}, KS lower by "
+        f"{e_ks.text(3)}, both lower in {_pct(share)} of draws; distortion ratios "
+        f"{other}/{base}: W1 {e_rw.text(3)}, KS {e_rks.text(3)}; mean normalized entropy "
+        f"of the rows of {other} {e_h.text(5)}"
+    )
+    better = e_w.above(0) and e_ks.above(0)
+    if not better:
+        verdict = Verdict.FAILS
+        conclusion = (
+            "Dividing by k_total does not clearly keep the shape better than √d: the paired "
+            f"differences are W1 {e_w.text(3)} and KS {e_ks.text(3)}."
+        )
+        return Assessment(Finding(claim, verdict, measured, check), conclusion)
+    why = []
+    if not (e_rw.below(much) and e_rks.below(much)):
+        why.append(f"better, but not by the factor {much:g} that 'much better' asks for")
+    if share < share_required:
+        why.append(f"a single draw shows it only {_pct(share)} of the time")
+    if e_h.mean >= uniform_entropy:
+        why.append(
+            f"its rows of attention are nearly uniform (entropy {e_h.mean:.4f} of the "
+            "maximum): the shape is kept because the softmax barely acts"
+        )
+    headline = (
+        f"With 1/k_total both distances are smaller in {_pct(share)} of draws, the W1 "
+        f"distortion {e_rw.mean:.2f} times that of √d on average"
+    )
+    if why:
+        verdict = Verdict.CAVEAT
+        measured += "; " + "; ".join(why)
+        conclusion = f"{headline}; but {'; and '.join(why)}."
+    else:
+        verdict = Verdict.HOLDS
+        conclusion = f"{headline}, while its rows of attention stay selective."
+    return Assessment(Finding(claim, verdict, measured, check), conclusion)
+
+
+def k_total_better(panels: pd.DataFrame, **options: object) -> Finding:
+    """The finding of :func:`assess_k_total_better`."""
+    return assess_k_total_better(panels, **options).finding  # type: ignore[arg-type]
+
+
+def published_agreement_sentence(intended: Sequence[Finding], published: Sequence[Finding]) -> str:
+    """Whether the rules give the same verdicts on the published samples as on the intended
+    ones (matched by claim).
+
+    >>> a = Finding("bernhard-fig2-k-total-better", Verdict.HOLDS, "", "")
+    >>> b = Finding("bernhard-fig2-k-total-better", Verdict.CAVEAT, "", "")
+    >>> published_agreement_sentence([a], [a])
+    'On the published samples the same rules give the same verdicts.'
+    >>> published_agreement_sentence([a], [b])  # doctest: +ELLIPSIS
+    'On the published samples the rules give other verdicts: bernhard-fig2-... (intended: holds).'
+    """
+    by_claim = {f.claim: f for f in published}
+    differ = [
+        f"{f.claim} {by_claim[f.claim].verdict.value} (intended: {f.verdict.value})"
+        for f in intended
+        if f.claim in by_claim and by_claim[f.claim].verdict != f.verdict
+    ]
+    if not differ:
+        return "On the published samples the same rules give the same verdicts."
+    return "On the published samples the rules give other verdicts: " + "; ".join(differ) + "."
+
+
+def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -> str:
+    """Whether the intended and published samples of one draw are the same sample, judged by
+    their KS distances over draws against the critical value for independent samples.
+
+    >>> samples_differ_sentence([0.2, 0.3, 0.25], 0.086)
+    'In 100 % of the draws the distance exceeds the critical value: they are not the same sample.'
+    >>> samples_differ_sentence([0.01, 0.02, 0.2], 0.086)[:40]
+    'In 33 % of the draws the distance exceed'
+    """
+    x = np.asarray(ks_distances, dtype=float)
+    share = float(np.mean(x > ks_critical))
+    text = f"In {_pct(share)} of the draws the distance exceeds the critical value"
+    if share >= 0.5:
+        return f"{text}: they are not the same sample."
+    return f"{text}: most draws cannot tell the two samples apart."
