@@ -32,6 +32,7 @@ from attncore.rescalings import row_norms
 from attncore.softmax import _probabilities
 
 __all__ = [
+    "SATURATION_THRESHOLD",
     "Distortion",
     "ShapeReference",
     "check_threshold",
@@ -41,6 +42,11 @@ __all__ = [
     "query_gradient_norm",
     "saturated_share",
 ]
+
+
+SATURATION_THRESHOLD = 0.9
+"""The default largest probability above which a row counts as saturated: the one default
+of every function with a ``threshold`` (a row with 0.9 on one key is nearly one-hot)."""
 
 
 def check_threshold(threshold: object) -> float:
@@ -66,8 +72,11 @@ def max_probability(s: ArrayLike) -> np.ndarray:
     return _probabilities(s).max(axis=-1)
 
 
-def saturated_share(max_probabilities: ArrayLike, threshold: float = 0.99) -> float:
+def saturated_share(max_probabilities: ArrayLike, threshold: float = SATURATION_THRESHOLD) -> float:
     """Share of rows whose largest probability is above ``threshold``.
+
+    >>> saturated_share([0.95, 0.5])
+    0.5
 
     >>> saturated_share([0.995, 0.5, 0.999, 0.2], threshold=0.99)
     0.5

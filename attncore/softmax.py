@@ -19,12 +19,39 @@ from numpy.typing import ArrayLike
 from attncore.checks import ParameterError, finite_array
 
 __all__ = [
+    "FLOAT_FORMATS",
     "effective_keys",
     "entropy",
+    "exp_overflow_bound",
     "jacobian",
     "jacobian_frobenius",
     "softmax",
 ]
+
+
+FLOAT_FORMATS: dict[str, tuple[int, int]] = {
+    "float64": (53, 1023),
+    "float32": (24, 127),
+    "bfloat16": (8, 127),
+    "float16": (11, 15),
+}
+"""Binary floating-point formats as (significand bits with the implicit one, largest exponent)."""
+
+
+def exp_overflow_bound(name: str) -> float:
+    """``ln`` of the largest finite number of the format ``name`` (a key of
+    :data:`FLOAT_FORMATS`): ``exp(x)`` overflows to infinity for ``x`` above it.
+
+    The largest finite number is ``(2 - 2^(1 - p)) 2^emax``; bfloat16 keeps float32's
+    exponent range, so its bound is float32's, and only float16's is much lower.
+
+    >>> {n: round(exp_overflow_bound(n), 2) for n in FLOAT_FORMATS}
+    {'float64': 709.78, 'float32': 88.72, 'bfloat16': 88.72, 'float16': 11.09}
+    """
+    if name not in FLOAT_FORMATS:
+        raise ParameterError(f"name must be one of {', '.join(FLOAT_FORMATS)}, got {name!r}")
+    precision, emax = FLOAT_FORMATS[name]
+    return float(np.log(2.0 - 2.0 ** (1 - precision)) + emax * np.log(2.0))
 
 
 def softmax(logits: ArrayLike, axis: int = -1) -> np.ndarray:

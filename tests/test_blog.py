@@ -1,12 +1,14 @@
 """The blog post's worked example, recomputed, matches every digit it prints."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from attncore.softmax import jacobian, jacobian_frobenius, softmax
 from attncore.sources.blog import BLOG_WORKED_EXAMPLE as blog
+from attncore.sources.blog import digit_matches, worked_example
 
 
 def test_softmax_matches_printed_digits():
@@ -46,3 +48,33 @@ def test_softmax_is_finite_where_the_naive_formula_overflows():
     stable = softmax([710.0, 0.0])
     assert np.isfinite(stable).all()
     np.testing.assert_allclose(stable, [1.0, math.exp(-710.0)], rtol=1e-12)
+
+
+def test_digit_matches_for_the_posts_inputs():
+    matches = digit_matches(blog.y, blog.factor)
+    assert matches is not None and all(matches.values())
+    assert list(matches) == [
+        "softmax(y)",
+        "softmax(8y)",
+        "Jacobian of softmax(y)",
+        "Jacobian of softmax(8y)",
+    ]
+
+
+@pytest.mark.parametrize(("y", "factor"), [([1.0, 2.0], 8.0), (blog.y, 7.0), (blog.y[:3], 8.0)])
+def test_digit_matches_has_nothing_to_compare_for_other_inputs(y, factor):
+    assert digit_matches(y, factor) is None
+
+
+def test_digit_matches_notices_a_wrong_printed_digit():
+    wrong = replace(blog, softmax_scaled=(0.008, 0.039, 0.004, 0.951))
+    matches = digit_matches(blog.y, blog.factor, example=wrong)
+    assert matches["softmax(8y)"] is False
+    assert sum(matches.values()) == 3
+
+
+def test_worked_example_returns_the_unrounded_outputs():
+    example = worked_example([0.0, math.log(3.0)], 2.0)
+    np.testing.assert_allclose(example["s"], [0.25, 0.75])
+    np.testing.assert_allclose(example["s_scaled"], [0.1, 0.9])
+    np.testing.assert_allclose(example["J_scaled"], jacobian(np.array([0.1, 0.9])))

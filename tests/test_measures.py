@@ -10,6 +10,7 @@ from scipy import stats
 
 from attncore.checks import ParameterError
 from attncore.measures import (
+    SATURATION_THRESHOLD,
     cosine_query_gradient_norm,
     distortion,
     max_probability,
@@ -86,6 +87,10 @@ def test_largest_probability_and_saturated_share():
     np.testing.assert_array_equal(max_probability(s), [0.5, 1.0, 0.99])
     assert saturated_share(max_probability(s), threshold=0.9) == pytest.approx(2 / 3)
     assert saturated_share(max_probability(s), threshold=0.99) == pytest.approx(1 / 3)
+    assert saturated_share(max_probability(s)) == saturated_share(
+        max_probability(s), threshold=SATURATION_THRESHOLD
+    )
+    assert SATURATION_THRESHOLD == 0.9  # the one default of every saturation threshold
 
 
 def test_distortion_uses_scipy_on_standardized_samples():

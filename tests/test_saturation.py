@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from attncore.checks import ParameterError
+from attncore.measures import SATURATION_THRESHOLD
 from attncore.random import make_rng
-from attncore.simulate.saturation import saturation_curve
+from attncore.simulate.saturation import jacobian_landmarks, saturation_curve, shift_table
+from attncore.softmax import softmax
 
 
 def loop_reference(spread, n_keys, n_rows, seed, threshold):
@@ -57,3 +59,47 @@ def test_bad_input_names_the_parameter(kwargs, message):
     args = {"spreads": [1.0], "n_keys": 4, "n_rows": 10, "seed": 0, **kwargs}
     with pytest.raises(ParameterError, match=message.replace("(", r"\(").replace(")", r"\)")):
         saturation_curve(**args)
+
+
+def test_landmarks_of_a_curve_that_peaks_and_falls():
+    curve = saturation_curve(np.geomspace(0.1, 100.0, 31), n_keys=16, n_rows=300, seed=2)
+    marks = jacobian_landmarks(curve, n_keys=16)
+    peak = curve["jacobian_norm"].idxmax()
+    assert marks.peak_norm == curve["jacobian_norm"].max()
+    assert marks.peak_spread == curve["spread"][peak]
+    assert marks.uniform_norm == pytest.approx(math.sqrt(15) / 16)
+    assert (marks.smallest_spread, marks.largest_spread) == (0.1, 100.0)
+    assert marks.peaked_max_probability == curve["max_probability"].max()
+    past = curve[(curve["spread"] > marks.peak_spread)]
+    first_half = past[past["jacobian_norm"] < marks.peak_norm / 2]["spread"].iloc[0]
+    assert marks.spread_at_half == first_half
+    tail = curve[curve["spread"] >= 10.0]
+    slope = np.polyfit(np.log(tail["spread"]), np.log(tail["jacobian_norm"]), 1)[0]
+    assert marks.tail_slope == pytest.approx(slope)
+    assert 0 < marks.tail_slope_se < 0.2
+
+
+def test_landmarks_without_a_fall_or_a_tail():
+    curve = saturation_curve([0.1, 1.0], n_keys=16, n_rows=100, seed=2)
+    marks = jacobian_landmarks(curve, n_keys=16)
+    assert marks.peak_spread == 1.0
+    assert math.isnan(marks.spread_at_half) and math.isnan(marks.tail_slope)
+
+
+def test_shift_table_against_the_naive_formula():
+    rows = make_rng(4).standard_normal((50, 6))
+    table = shift_table(rows, [0.5, -800.0])
+    assert table["shift"].tolist() == [0.5, -800.0]
+    assert table["naive_finite"].tolist() == [True, False]
+    naive = np.exp(rows + 0.5) / np.exp(rows + 0.5).sum(axis=1, keepdims=True)
+    assert table["largest_difference"].iloc[0] < 1e-15 + np.abs(naive - softmax(rows)).max()
+    assert table["rounding"].iloc[1] == np.spacing(np.abs(rows - 800.0).max())
+    assert (table["largest_difference"] <= 4 * table["rounding"]).all()
+
+
+def test_default_threshold_is_the_one_of_measures():
+    spread = [5.0]
+    assert saturation_curve(spread, n_keys=8, n_rows=50, seed=1).equals(
+        saturation_curve(spread, n_keys=8, n_rows=50, seed=1, threshold=SATURATION_THRESHOLD)
+    )
+    assert SATURATION_THRESHOLD == 0.9

@@ -1,8 +1,10 @@
 """How the softmax saturates as the spread of its logits grows.
 
-Rows of ``n_keys`` logits are drawn iid normal with standard deviation ``spread`` (the
-distribution of ``q.k / c`` for standard normal components, with ``spread = sqrt(d) / c``);
-for each spread the module reports the mean over rows of the normalized entropy, the
+Rows of ``n_keys`` logits are drawn iid normal with standard deviation ``spread``. For
+standard normal query and key components this is the distribution of one row of
+``q.k_i / c`` *given* ``||q|| = sqrt(d)`` (within a row the logits share ``q``, so
+unconditionally a row is a scale mixture of such rows), with ``spread = sqrt(d) / c``.
+For each spread :func:`saturation_curve` reports the mean over rows of the normalized entropy, the
 largest probability, the effective number of keys, the Frobenius norm of the softmax
 Jacobian and the share of saturated rows, each with its standard error.
 
@@ -13,16 +15,24 @@ Jacobian and the share of saturated rows, each with its standard error.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
 from attncore.checks import ParameterError, finite_array, positive_int
-from attncore.measures import check_threshold
+from attncore.measures import SATURATION_THRESHOLD, check_threshold
 from attncore.random import SeedLike, make_rng
 from attncore.softmax import effective_keys, entropy, jacobian_frobenius, softmax
 
-__all__ = ["ROW_METRICS", "saturation_curve"]
+__all__ = [
+    "ROW_METRICS",
+    "JacobianLandmarks",
+    "jacobian_landmarks",
+    "saturation_curve",
+    "shift_table",
+]
 
 ROW_METRICS = {
     "entropy_ratio": "entropy / ln n",
@@ -38,7 +48,7 @@ def saturation_curve(
     n_keys: int,
     n_rows: int,
     seed: SeedLike,
-    threshold: float = 0.9,
+    threshold: float = SATURATION_THRESHOLD,
 ) -> pd.DataFrame:
     """Mean row metrics (and standard errors, columns ``*_se``) of softmax(spread * z), z ~ N(0, 1).
 
@@ -68,4 +78,103 @@ def saturation_curve(
             record[name] = values.mean()
             record[f"{name}_se"] = values.std(ddof=1) / np.sqrt(n_rows)
         records.append(record)
+    return pd.DataFrame.from_records(records)
+
+
+@dataclass(frozen=True)
+class JacobianLandmarks:
+    """Where the mean Jacobian norm of a :func:`saturation_curve` peaks and how it falls.
+
+    ``uniform_norm`` is the norm for uniform attention, ``sqrt(n - 1) / n``; ``smallest_spread``
+    and ``largest_spread`` are the ends of the grid;
+    ``peak_*`` describe the grid point with the largest mean norm; ``peaked_*`` the grid
+    point with the largest mean largest probability (the most peaked rows of the grid);
+    ``spread_at_half`` is the first spread past the peak where the mean norm is below half
+    its peak (NaN if none); ``tail_slope`` (with standard error ``tail_slope_se``) is the
+    least-squares slope of log norm against log spread over the last decade of the grid
+    (NaN with fewer than 3 points there).
+    """
+
+    uniform_norm: float
+    smallest_spread: float
+    largest_spread: float
+    peak_spread: float
+    peak_norm: float
+    peak_norm_se: float
+    peaked_spread: float
+    peaked_max_probability: float
+    peaked_norm: float
+    peaked_norm_se: float
+    spread_at_half: float
+    tail_slope: float
+    tail_slope_se: float
+
+
+def jacobian_landmarks(curve: pd.DataFrame, n_keys: int) -> JacobianLandmarks:
+    """The :class:`JacobianLandmarks` of ``curve`` (rows of ``n_keys`` logits).
+
+    >>> curve = saturation_curve(np.geomspace(0.1, 100.0, 31), n_keys=16, n_rows=400, seed=1)
+    >>> marks = jacobian_landmarks(curve, n_keys=16)
+    >>> round(marks.uniform_norm, 4), bool(marks.peak_norm > marks.uniform_norm)
+    (0.2421, True)
+    >>> bool(-1.5 < marks.tail_slope < -0.5)
+    True
+    """
+    n_keys = positive_int("n_keys", n_keys, minimum=2)
+    peak = curve.loc[curve["jacobian_norm"].idxmax()]
+    peaked = curve.loc[curve["max_probability"].idxmax()]
+    past = curve[curve["spread"] > peak["spread"]]
+    below = past[past["jacobian_norm"] < 0.5 * peak["jacobian_norm"]]
+    tail = curve[curve["spread"] >= curve["spread"].max() / 10]
+    slope = slope_se = float("nan")
+    if len(tail) >= 3:
+        x, y = np.log(tail["spread"].to_numpy()), np.log(tail["jacobian_norm"].to_numpy())
+        (slope, _), cov = np.polyfit(x, y, 1, cov=True)
+        slope_se = float(np.sqrt(cov[0, 0]))
+    return JacobianLandmarks(
+        uniform_norm=float(np.sqrt(n_keys - 1) / n_keys),
+        smallest_spread=float(curve["spread"].min()),
+        largest_spread=float(curve["spread"].max()),
+        peak_spread=float(peak["spread"]),
+        peak_norm=float(peak["jacobian_norm"]),
+        peak_norm_se=float(peak["jacobian_norm_se"]),
+        peaked_spread=float(peaked["spread"]),
+        peaked_max_probability=float(peaked["max_probability"]),
+        peaked_norm=float(peaked["jacobian_norm"]),
+        peaked_norm_se=float(peaked["jacobian_norm_se"]),
+        spread_at_half=float(below["spread"].iloc[0]) if len(below) else float("nan"),
+        tail_slope=float(slope),
+        tail_slope_se=slope_se,
+    )
+
+
+def shift_table(rows: ArrayLike, shifts: ArrayLike) -> pd.DataFrame:
+    """How far ``softmax(rows + shift)`` is from ``softmax(rows)``, one table row per shift.
+
+    Columns: ``shift``, ``largest_difference`` (largest absolute difference of
+    probabilities), ``rounding`` (the spacing of floats at the largest shifted logit, the
+    rounding error of adding the shift) and ``naive_finite`` (whether the softmax without
+    the maximum subtracted stays finite).
+
+    >>> table = shift_table(make_rng(0).standard_normal((10, 8)), [1.0, 750.0])
+    >>> table["naive_finite"].tolist(), bool((table["largest_difference"] < 1e-12).all())
+    ([True, False], True)
+    """
+    z = finite_array("rows", rows, ndim=2)
+    grid = finite_array("shifts", shifts, ndim=1)
+    base = softmax(z)
+    records = []
+    for shift in grid:
+        shifted = z + shift
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            e = np.exp(shifted)
+            naive = e / e.sum(axis=1, keepdims=True)
+        records.append(
+            {
+                "shift": float(shift),
+                "largest_difference": float(np.abs(softmax(shifted) - base).max()),
+                "rounding": float(np.spacing(np.abs(shifted).max())),
+                "naive_finite": bool(np.isfinite(naive).all()),
+            }
+        )
     return pd.DataFrame.from_records(records)

@@ -9,9 +9,15 @@ the tests check that the recomputed value rounds to the printed digits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BLOG_WORKED_EXAMPLE", "WorkedExample"]
+import numpy as np
+
+from attncore.checks import finite_array, finite_real
+from attncore.softmax import jacobian, softmax
+
+__all__ = ["BLOG_WORKED_EXAMPLE", "WorkedExample", "digit_matches", "worked_example"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +56,47 @@ BLOG_WORKED_EXAMPLE = WorkedExample(
     decimals_softmax=3,
     decimals_jacobian=5,
 )
+
+
+def worked_example(y: Sequence[float], factor: float) -> dict[str, np.ndarray]:
+    """The blog's worked example recomputed for logits ``y`` and ``factor``, unrounded:
+    ``s = softmax(y)``, ``s_scaled = softmax(factor y)`` and their Jacobians ``J`` and
+    ``J_scaled`` (``diag(s) - s s^T``).
+
+    >>> example = worked_example([0.2, 0.4, 0.1, 0.8], 8.0)
+    >>> list(example), example["s_scaled"].round(3).tolist()
+    (['s', 's_scaled', 'J', 'J_scaled'], [0.008, 0.039, 0.004, 0.95])
+    """
+    logits = finite_array("y", y, ndim=1)
+    c = finite_real("factor", factor)
+    s, s_scaled = softmax(logits), softmax(c * logits)
+    return {"s": s, "s_scaled": s_scaled, "J": jacobian(s), "J_scaled": jacobian(s_scaled)}
+
+
+def digit_matches(
+    y: Sequence[float], factor: float, example: WorkedExample = BLOG_WORKED_EXAMPLE
+) -> dict[str, bool] | None:
+    """Whether each recomputed output rounds to the digits ``example`` prints, by output.
+
+    ``None`` when ``y`` or ``factor`` differ from the example's inputs: there is then
+    nothing printed to compare with.
+
+    >>> digit_matches([0.2, 0.4, 0.1, 0.8], 8.0)
+    {'softmax(y)': True, 'softmax(8y)': True, 'Jacobian of softmax(y)': True, \
+'Jacobian of softmax(8y)': True}
+    >>> digit_matches([1.0, 2.0], 8.0) is None
+    True
+    """
+    if tuple(float(v) for v in y) != example.y or float(factor) != example.factor:
+        return None
+    computed = worked_example(y, factor)
+    printed = {
+        "softmax(y)": ("s", example.softmax_y, example.decimals_softmax),
+        "softmax(8y)": ("s_scaled", example.softmax_scaled, example.decimals_softmax),
+        "Jacobian of softmax(y)": ("J", example.jacobian_y, example.decimals_jacobian),
+        "Jacobian of softmax(8y)": ("J_scaled", example.jacobian_scaled, example.decimals_jacobian),
+    }
+    return {
+        label: bool(np.array_equal(np.round(computed[key], decimals), np.asarray(values)))
+        for label, (key, values, decimals) in printed.items()
+    }

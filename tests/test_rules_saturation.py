@@ -1,0 +1,244 @@
+"""The softmax-saturation rules reach every verdict, and their sentences follow the numbers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from attncore.claims import Verdict
+from attncore.claims.rules import saturation as rules
+from attncore.simulate.saturation import JacobianLandmarks, jacobian_landmarks, saturation_curve
+from attncore.softmax import FLOAT_FORMATS, exp_overflow_bound
+
+ALL_MATCH = {
+    "softmax(y)": True,
+    "softmax(8y)": True,
+    "Jacobian of softmax(y)": True,
+    "Jacobian of softmax(8y)": True,
+}
+
+
+# --- the worked example -------------------------------------------------------------------
+
+
+def test_worked_example_holds_when_every_digit_matches():
+    findings = rules.worked_example_findings(ALL_MATCH)
+    assert {f.claim: f.verdict for f in findings} == {
+        "blog-softmax-example": Verdict.HOLDS,
+        "blog-jacobian-example": Verdict.HOLDS,
+    }
+    assert rules.worked_example_sentence(ALL_MATCH) == (
+        "Every printed digit of the post is reproduced."
+    )
+
+
+def test_worked_example_does_not_hold_where_a_digit_differs():
+    matches = {**ALL_MATCH, "softmax(8y)": False}
+    verdicts = {f.claim: f.verdict for f in rules.worked_example_findings(matches)}
+    assert verdicts == {
+        "blog-softmax-example": Verdict.FAILS,
+        "blog-jacobian-example": Verdict.HOLDS,
+    }
+    sentence = rules.worked_example_sentence(matches)
+    assert sentence == "Mismatch with the post in: softmax(8y)."
+
+
+def test_other_inputs_record_nothing_and_say_so():
+    assert rules.worked_example_findings(None) == []
+    sentence = rules.worked_example_sentence(None)
+    assert "other inputs" in sentence and "no verdict" in sentence
+
+
+@pytest.mark.parametrize(
+    ("norms", "tops", "verb"),
+    [((0.43, 0.08), (0.37, 0.95), "shrinks"), ((0.08, 0.43), (0.95, 0.37), "grows")],
+)
+def test_scaling_sentence_follows_the_direction(norms, tops, verb):
+    sentence = rules.scaling_sentence(*norms, *tops, factor=8.0)
+    assert f"{verb} the Frobenius norm" in sentence
+    assert ("raises" if tops[1] > tops[0] else "lowers") in sentence
+    assert "by a factor of 5.4" in sentence
+
+
+def test_scaling_sentence_with_an_unchanged_norm():
+    sentence = rules.scaling_sentence(0.5, 0.5, 0.5, 0.5, factor=1.0)
+    assert sentence.endswith(
+        "keeps the largest probability from 0.500 to 0.500 and leaves the "
+        "Frobenius norm of the Jacobian at 0.500."
+    )
+
+
+# --- overflow ------------------------------------------------------------------------------
+
+
+def test_overflow_caveat_with_the_measured_formats():
+    bounds = {name: exp_overflow_bound(name) for name in FLOAT_FORMATS}
+    finding = rules.overflow_finding(bounds)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "not in float32, bfloat16, float16" in finding.measured
+    sentence = rules.overflow_sentence(bounds)
+    assert "float32 and bfloat16 overflow above 88.72" in sentence
+    assert "float16 overflows above 11.09" in sentence
+
+
+def test_overflow_holds_in_double_precision_alone():
+    finding = rules.overflow_finding({"float64": exp_overflow_bound("float64")})
+    assert finding.verdict is Verdict.HOLDS
+    assert rules.overflow_sentence({"float64": 709.78}) == (
+        "His 709 is the bound of double precision."
+    )
+
+
+def test_overflow_does_not_hold_if_double_precision_differs():
+    assert rules.overflow_finding({"float64": 88.72}).verdict is Verdict.FAILS
+    assert rules.overflow_sentence({"float64": 88.72}).startswith(
+        "His 709 is the bound of none of the measured formats"
+    )
+
+
+def test_overflow_not_testable_without_double_precision():
+    assert rules.overflow_finding({"float16": 11.09}).verdict is Verdict.UNTESTABLE
+
+
+# --- shift invariance -----------------------------------------------------------------------
+
+
+def shift_frame(differences, naive_finite=(True, False)):
+    return pd.DataFrame(
+        {
+            "shift": [1.0, 750.0],
+            "largest_difference": differences,
+            "rounding": [2e-16, 1e-13],
+            "naive_finite": list(naive_finite),
+        }
+    )
+
+
+def test_shift_invariance_holds_within_rounding():
+    table = shift_frame([1e-16, 3e-13])
+    assert rules.shift_finding(table, 10, 8).verdict is Verdict.HOLDS
+    sentence = rules.shift_sentence(table)
+    assert "agree to within the rounding" in sentence and "NaN for the shift 750." in sentence
+
+
+def test_shift_invariance_fails_beyond_rounding():
+    table = shift_frame([1e-16, 1e-6], naive_finite=(True, True))
+    assert rules.shift_finding(table, 10, 8).verdict is Verdict.FAILS
+    sentence = rules.shift_sentence(table)
+    assert "differ by more than the rounding" in sentence and "shift 750." in sentence
+    assert "stays finite" in sentence
+
+
+def test_shift_invariance_untestable_without_shifts():
+    empty = shift_frame([0.0, 0.0]).iloc[:0]
+    assert rules.shift_finding(empty, 10, 8).verdict is Verdict.UNTESTABLE
+
+
+# --- peaked rows have small derivatives -------------------------------------------------------
+
+MARKS = JacobianLandmarks(
+    uniform_norm=0.124,
+    smallest_spread=0.01,
+    largest_spread=100.0,
+    peak_spread=2.5,
+    peak_norm=0.30,
+    peak_norm_se=0.002,
+    peaked_spread=100.0,
+    peaked_max_probability=0.986,
+    peaked_norm=0.02,
+    peaked_norm_se=0.001,
+    spread_at_half=15.8,
+    tail_slope=-0.95,
+    tail_slope_se=0.01,
+)
+
+
+def verdict(marks, ratio=0.19, level=0.9):
+    return rules.peaked_small_derivatives(marks, example_ratio=ratio, peaked_level=level).verdict
+
+
+def test_peaked_holds_when_the_norm_falls_as_far_as_in_the_blog():
+    assert verdict(MARKS) is Verdict.HOLDS
+
+
+def test_peaked_holds_within_standard_errors_of_the_yardstick():
+    # 0.06 is above 0.19 * 0.30 = 0.057, but not by two standard errors
+    assert verdict(replace(MARKS, peaked_norm=0.06, peaked_norm_se=0.003)) is Verdict.HOLDS
+
+
+def test_peaked_caveat_when_it_falls_less_than_in_the_blog():
+    marks = replace(MARKS, peaked_spread=20.0, peaked_max_probability=0.92, peaked_norm=0.10)
+    finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "two largest logits are close" in finding.measured
+
+
+def test_peaked_does_not_hold_when_the_norm_does_not_fall():
+    flat = replace(MARKS, peaked_norm=0.297, peaked_norm_se=0.002)
+    assert verdict(flat) is Verdict.FAILS
+    rising = replace(MARKS, peak_spread=100.0, peaked_norm=0.30)  # the peak is the last point
+    assert verdict(rising) is Verdict.FAILS
+
+
+def test_peaked_not_testable_when_no_rows_are_peaked():
+    marks = replace(MARKS, peaked_spread=10.0, peaked_max_probability=0.83, peaked_norm=0.18)
+    finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
+    assert finding.verdict is Verdict.UNTESTABLE
+    assert "no spread of the grid makes rows peaked" in finding.measured
+
+
+@pytest.mark.parametrize(
+    ("spread_max", "expected"),
+    [(100.0, Verdict.HOLDS), (20.0, Verdict.CAVEAT), (8.0, Verdict.UNTESTABLE)],
+)
+def test_peaked_rule_on_simulated_curves(spread_max, expected):
+    curve = saturation_curve(np.geomspace(0.1, spread_max, 25), n_keys=64, n_rows=400, seed=5)
+    marks = jacobian_landmarks(curve, n_keys=64)
+    assert verdict(marks) is expected
+
+
+# --- sentences on the curve --------------------------------------------------------------------
+
+
+def test_peak_sentence_above_and_not_above_uniform():
+    assert "above the value for uniform attention" in rules.peak_sentence(MARKS, 64)
+    flat = replace(MARKS, peak_spread=0.01, peak_norm=0.124)
+    assert "no higher than the value for uniform" in rules.peak_sentence(flat, 64)
+    edge = replace(MARKS, peak_spread=100.0)
+    assert "the grid ends before the norm starts to fall" in rules.peak_sentence(edge, 64)
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({}, ("below half its peak from a spread of about 15.8", "a slow decline")),
+        ({"tail_slope": -3.0}, ("below half", "a steep decline")),
+        ({"spread_at_half": math.nan}, ("stays above half its peak", "falls like a power")),
+        ({"tail_slope": 0.5, "tail_slope_se": 0.1}, ("below half", "it rises")),
+        ({"tail_slope": -0.01, "tail_slope_se": 0.1}, ("below half", "it is flat")),
+        ({"peak_spread": 100.0, "tail_slope": math.nan}, ("shows no decline", "too few")),
+    ],
+)
+def test_decline_sentence_follows_the_numbers(changes, expected):
+    sentence = rules.decline_sentence(replace(MARKS, **changes))
+    assert all(part in sentence for part in expected), sentence
+
+
+@pytest.mark.parametrize(
+    ("norms", "ending"),
+    [
+        ((0.24, 0.09), "the larger d, the smaller the gradient"),
+        ((0.09, 0.24), "the larger d, the larger the gradient"),
+        ((0.24, 0.2399), "does not change consistently"),
+    ],
+)
+def test_unscaled_sentence_follows_the_numbers(norms, ending):
+    marked = pd.DataFrame(
+        {"jacobian_norm": norms, "jacobian_norm_se": [0.002] * 2, "max_probability": [0.7, 0.9]},
+        index=[64, 512],
+    )
+    assert ending in rules.unscaled_sentence(marked, peak_norm=0.3)
