@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from attncore.checks import ParameterError
-from attncore.simulate.alignment import aligned_key_weight, mup_limit
+from attncore.random import spawn
+from attncore.rescalings import RESCALINGS, get_rescaling, register
+from attncore.simulate.alignment import (
+    aligned_key_table,
+    aligned_key_weight,
+    keyless_factor,
+    mup_deviation,
+    mup_limit,
+)
 from attncore.softmax import softmax
 
 
@@ -47,7 +55,9 @@ def test_sqrt_d_weight_saturates_with_width():
     ("kwargs", "message"),
     [
         ({"rho": 1.5}, r"rho must be in \[-1, 1\]"),
-        ({"scaling": "k_total"}, "scaling must be one of sqrt_d, mup"),
+        ({"scaling": "k_total"}, "scaling must be a rescaling whose factor does not read"),
+        ({"scaling": "qk_norm"}, "scaling must be a rescaling whose factor does not read"),
+        ({"scaling": "sqrt"}, "rescaling must be one of"),
         ({"n_keys": 1}, "n_keys must be an integer >= 2"),
     ],
 )
@@ -55,3 +65,45 @@ def test_bad_parameters(kwargs, message):
     args = {"d": 8, "n_keys": 4, "rho": 0.5, "scaling": "mup", "n_queries": 10, "seed": 0}
     with pytest.raises(ParameterError, match=message):
         aligned_key_weight(**{**args, **kwargs})
+
+
+@pytest.mark.parametrize("name", ["sqrt_d", "mup", "n_sqrt_d", "log_n", "none"])
+def test_the_factor_is_the_registrys(name):
+    keys = np.random.default_rng(0).standard_normal((6, 32))
+    assert keyless_factor(name, 6, 32) == get_rescaling(name).factor_for(keys)
+
+
+def test_a_newly_registered_keyless_rescaling_is_accepted():
+    register("third", label="1/3", source="user")(lambda keys, n, d: 1 / 3)
+    try:
+        a = aligned_key_weight(16, 4, 0.5, "third", 50, seed=5)
+        b = aligned_key_weight(16, 4, 0.5, "constant", 50, seed=5)  # factor 1
+        assert not np.allclose(a, b)
+        rng = np.random.default_rng(5)
+        norm_sq = rng.chisquare(16, size=50)
+        z = rng.standard_normal((50, 4))
+        logits = np.sqrt(norm_sq)[:, None] * z
+        logits[:, 0] = 0.5 * norm_sq + math.sqrt(0.75) * np.sqrt(norm_sq) * z[:, 0]
+        np.testing.assert_allclose(a, softmax(logits / 3)[:, 0])
+    finally:
+        RESCALINGS.pop("third")
+
+
+def test_table_rows_follow_the_streams_in_order():
+    table = aligned_key_table([16, 64], [0.2, 0.5], ["sqrt_d", "mup"], 4, 30, iter(spawn(1, 8)))
+    assert list(zip(table["rho"], table["scaling"], table["d"], strict=True))[:3] == [
+        (0.2, "sqrt_d", 16),
+        (0.2, "sqrt_d", 64),
+        (0.2, "mup", 16),
+    ]
+    w = aligned_key_weight(64, 4, 0.5, "mup", 30, spawn(1, 8)[7])
+    assert table["weight"].iloc[7] == pytest.approx(w.mean())
+    assert table["se"].iloc[7] == pytest.approx(w.std(ddof=1) / math.sqrt(30))
+
+
+def test_mup_deviation_is_measured_at_the_largest_width_in_standard_errors():
+    table = aligned_key_table([16, 4096], [0.0, 0.5], ["sqrt_d", "mup"], 8, 2000, iter(spawn(2, 8)))
+    deviation = mup_deviation(table, 8)
+    assert deviation["d"].tolist() == [4096, 4096]
+    assert deviation["limit"].tolist() == [mup_limit(8, 0.0), mup_limit(8, 0.5)]
+    assert (deviation["z"] < 4).all()

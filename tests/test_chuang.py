@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from attncore.checks import ParameterError
-from attncore.sources.chuang import chuang_beta_search
+from attncore.softmax import softmax
+from attncore.sources.chuang import CalibrationProblem, chuang_beta_search, noisy_search_errors
 
 
 @pytest.mark.parametrize("best", [0.003, 0.2, 1.0, 5.0, 70.0, 4000.0])
@@ -67,3 +68,45 @@ def test_bad_parameters(kwargs, message):
 def test_a_nan_objective_is_an_error_not_a_silent_choice():
     with pytest.raises(ParameterError, match=r"objective\(beta\) must be a finite real number"):
         chuang_beta_search(lambda b: float("nan"))
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return CalibrationProblem.draw(beta_star=5.0, n_items=3000, n_classes=10, seed=7)
+
+
+def test_calibration_log_likelihood_is_the_mean_log_softmax_of_the_labels(problem):
+    rows = np.arange(20)
+    p = softmax(2.0 * problem.logits[rows])
+    expected = np.mean(np.log(p[rows, problem.labels[rows]]))
+    assert problem.log_likelihood(2.0, rows) == pytest.approx(expected)
+
+
+def test_calibration_grid_optimum_is_near_the_generating_beta(problem):
+    betas, values = problem.grid()
+    assert abs(math.log10(betas[np.argmax(values)] / 5.0)) < 0.1
+
+
+def test_calibration_draw_is_reproducible():
+    a = CalibrationProblem.draw(3.0, 50, 4, seed=1)
+    b = CalibrationProblem.draw(3.0, 50, 4, seed=1)
+    assert np.array_equal(a.labels, b.labels) and np.array_equal(a.logits, b.logits)
+
+
+def test_search_on_the_calibration_problem_matches_its_grid(problem):
+    betas, values = problem.grid()
+    result = chuang_beta_search(problem.log_likelihood, max_logit=problem.max_logit)
+    assert abs(math.log10(result.beta / betas[np.argmax(values)])) <= 0.01
+
+
+def test_noisy_searches_miss_less_with_larger_subsamples(problem):
+    betas, values = problem.grid()
+    t = noisy_search_errors(problem, [50, 2000], 30, betas[np.argmax(values)], seed=2)
+    median = t.groupby("items")["error"].median()
+    assert median[2000] < median[50]
+    assert (t["evaluations"] >= 5).all()
+
+
+def test_noisy_search_refuses_subsamples_larger_than_the_problem(problem):
+    with pytest.raises(ParameterError, match="items must each be at most"):
+        noisy_search_errors(problem, [4000], 1, 5.0, seed=0)

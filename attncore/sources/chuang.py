@@ -16,8 +16,14 @@ further detail; :func:`chuang_beta_search` is one faithful reading, stated fully
    point seen earlier, which is the price of trusting each comparison (the chapter
    "Beyond initialization" measures how often).
 
-The objective is maximized (e.g. a validation accuracy); each evaluation is counted,
-because in Chuang's setting each one is a training run.
+The objective is maximized (e.g. a validation accuracy); each evaluation is counted. Chuang
+runs the search "during the training after either each iteration or batch"; reading each
+evaluation as one training run per candidate beta is the book's interpretation.
+
+To see whether the search finds the best beta, the book adds a problem whose best beta is
+known (:class:`CalibrationProblem`: labels drawn from ``softmax(beta* z)``, objective the
+mean log-likelihood) and a noisy version of it, where every evaluation sees a fresh
+subsample, a stand-in for one short training run (:func:`noisy_search_errors`).
 
 >>> import math
 >>> result = chuang_beta_search(lambda b: -(math.log10(b) - math.log10(5.0)) ** 2)
@@ -28,12 +34,22 @@ because in Chuang's setting each one is a training run.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from attncore.checks import finite_real, positive_int, positive_real
+import numpy as np
+import pandas as pd
 
-__all__ = ["BetaSearchResult", "chuang_beta_search"]
+from attncore.checks import ParameterError, finite_real, positive_int, positive_real
+from attncore.random import SeedLike, make_rng
+from attncore.softmax import softmax
+
+__all__ = [
+    "BetaSearchResult",
+    "CalibrationProblem",
+    "chuang_beta_search",
+    "noisy_search_errors",
+]
 
 _LOG_MAX_FLOAT64 = math.log(1.7976931348623157e308)  # exp overflows above this (709.78)
 
@@ -110,3 +126,95 @@ def chuang_beta_search(
     beta_log = left if f_left >= f_right else right
     value = max(f_left, f_right)
     return BetaSearchResult(10.0**beta_log, value, tuple(history), scan)
+
+
+@dataclass(frozen=True)
+class CalibrationProblem:
+    """The book's test problem for the search: ``n_items`` rows of standard normal logits
+    ``z`` and labels drawn from ``softmax(beta_star z)``. The objective, the mean
+    log-likelihood of the labels under ``softmax(beta z)``, is maximized by the
+    maximum-likelihood beta, close to ``beta_star``, which a fine grid locates.
+
+    >>> problem = CalibrationProblem.draw(beta_star=5.0, n_items=2000, n_classes=10, seed=0)
+    >>> betas, values = problem.grid()
+    >>> bool(3.5 < betas[np.argmax(values)] < 7.0)
+    True
+    """
+
+    logits: np.ndarray
+    labels: np.ndarray
+
+    @classmethod
+    def draw(
+        cls, beta_star: float, n_items: int, n_classes: int, seed: SeedLike
+    ) -> CalibrationProblem:
+        """Draw the logits, then one label per item from ``softmax(beta_star z)``."""
+        beta_star = positive_real("beta_star", beta_star)
+        n_items = positive_int("n_items", n_items)
+        n_classes = positive_int("n_classes", n_classes, minimum=2)
+        rng = make_rng(seed)
+        logits = rng.standard_normal((n_items, n_classes))
+        labels = np.array([rng.choice(n_classes, p=p) for p in softmax(beta_star * logits)])
+        return cls(logits, labels)
+
+    @property
+    def max_logit(self) -> float:
+        """The largest ``|z|``, which bounds the betas the search may try."""
+        return float(np.abs(self.logits).max())
+
+    def log_likelihood(self, beta: float, rows: slice | np.ndarray = slice(None)) -> float:
+        """Mean log-likelihood of the labels of ``rows`` under ``softmax(beta z)``.
+
+        >>> CalibrationProblem(np.zeros((2, 4)), np.array([0, 3])).log_likelihood(1.0)
+        -1.386...
+        """
+        z = beta * self.logits[rows]
+        z = z - z.max(axis=1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        return float(log_p[np.arange(len(z)), self.labels[rows]].mean())
+
+    def grid(
+        self, low: float = 0.01, high: float = 100.0, points: int = 4001
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The objective on a geometric grid of betas from ``low`` to ``high``."""
+        betas = np.geomspace(positive_real("low", low), positive_real("high", high), points)
+        return betas, np.array([self.log_likelihood(b) for b in betas])
+
+
+def noisy_search_errors(
+    problem: CalibrationProblem,
+    items: Sequence[int],
+    n_searches: int,
+    reference_beta: float,
+    *,
+    tolerance: float = 0.01,
+    seed: SeedLike,
+) -> pd.DataFrame:
+    """Run :func:`chuang_beta_search` ``n_searches`` times per subsample size in ``items``,
+    each evaluation on a fresh subsample of the problem's items (drawn without
+    replacement), and measure how far each search ends from ``reference_beta``.
+
+    Columns: ``items``, ``error`` (``|log10(beta_found / reference_beta)|``, in decades) and
+    ``evaluations``.
+
+    >>> problem = CalibrationProblem.draw(5.0, 500, 10, seed=0)
+    >>> t = noisy_search_errors(problem, [100], 3, 5.0, seed=1)
+    >>> t.columns.tolist(), len(t)
+    (['items', 'error', 'evaluations'], 3)
+    """
+    n_items = len(problem.labels)
+    if any(positive_int("items", i) > n_items for i in items):
+        raise ParameterError(f"items must each be at most the problem's {n_items} items")
+    reference_beta = positive_real("reference_beta", reference_beta)
+    rng = make_rng(seed)
+    rows = []
+    for size in items:
+        for _ in range(positive_int("n_searches", n_searches)):
+
+            def noisy(beta: float, size: int = size) -> float:
+                return problem.log_likelihood(beta, rng.choice(n_items, size=size, replace=False))
+
+            result = chuang_beta_search(noisy, tolerance=tolerance)
+            error = abs(math.log10(result.beta / reference_beta))
+            rows.append({"items": size, "error": error, "evaluations": result.evaluations})
+    return pd.DataFrame(rows)

@@ -1,0 +1,321 @@
+"""Verdict rules and conclusions of the chapter "Beyond initialization".
+
+:func:`beta_search_finding` judges Chuang's search for beta (chuang2023scaling, section 2)
+on the book's calibration problem; the ``*_sentence`` functions turn the chapter's
+measurements into the sentences it glues into its prose, so that no result is typed by hand.
+
+>>> weight_growth_sentence(2.01, 9.3, 0.62, 3.0)[:52]
+'With 1/√d the spread of the logits grows like σ_W to'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from scipy.stats import binom
+
+from attncore.claims.catalogue import Verdict
+from attncore.claims.finding import Finding
+
+__all__ = [
+    "MISS_DECADES",
+    "MISS_SHARE",
+    "aligned_sentence",
+    "beta_search_finding",
+    "beta_search_sentence",
+    "exponent_matches",
+    "fixed_weights_sentence",
+    "miss_shares",
+    "rescaling_scale_sentence",
+    "weight_growth_sentence",
+]
+
+MISS_DECADES = 0.1
+"""A search misses when it ends more than this many decades (26 % in beta) from the optimum."""
+
+MISS_SHARE = 0.05
+"""The share of misses a working search may have; more is a caveat only when a one-sided
+binomial test rejects this share at :data:`SIGNIFICANCE`."""
+
+SIGNIFICANCE = 0.05
+"""Level of the one-sided binomial test of a miss share against :data:`MISS_SHARE`."""
+
+EXPONENT_TOLERANCE = 0.3
+"""How far the measured growth exponent of the logit sd may be from the relaxed formula's 2
+(one weight draw per growth factor makes it noisy)."""
+
+
+def exponent_matches(exponent: float, expected: float = 2.0) -> bool:
+    """Whether a measured log-log slope is within :data:`EXPONENT_TOLERANCE` of ``expected``.
+
+    >>> exponent_matches(2.1), exponent_matches(1.5)
+    (True, False)
+    """
+    return abs(exponent - expected) <= EXPONENT_TOLERANCE
+
+
+def weight_growth_sentence(
+    exponent: float, sd_end: float, saturated_end: float, max_growth: float
+) -> str:
+    """The result of the weight-growth experiment for ``1/sqrt(d)``: the log-log slope of
+    the logit sd against the weight growth, and the sd and share of saturated rows at the
+    largest growth.
+
+    >>> weight_growth_sentence(1.4, 2.0, 0.0, 3.0)
+    'With 1/√d the spread of the logits grows like σ_W to the power 1.40, not the 2 of the \
+relaxed formula: at 3 times the initial weights it is 2.0 and 0 % of the rows are saturated.'
+    """
+    agreement = (
+        "as the relaxed formula says (2)"
+        if exponent_matches(exponent)
+        else "not the 2 of the relaxed formula"
+    )
+    return (
+        f"With 1/√d the spread of the logits grows like σ_W to the power {exponent:.2f}, "
+        f"{agreement}: at {max_growth:g} times the initial weights it is {sd_end:.1f} and "
+        f"{100 * saturated_end:.0f} % of the rows are saturated."
+    )
+
+
+def rescaling_scale_sentence(
+    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_exponent: float
+) -> str:
+    """How QK-norm and ``1/k_total`` respond to the weight scale, from the entropy ratio of
+    QK-norm at every growth factor and that of ``1/k_total`` at the largest one.
+
+    >>> rescaling_scale_sentence([0.80, 0.81], 0.99, 1.0).startswith("QK-norm does not see")
+    True
+    >>> rescaling_scale_sentence([0.6, 0.8], 0.5, 1.0).startswith("QK-norm’s entropy ratio moves")
+    True
+    """
+    low, high = min(qk_entropy), max(qk_entropy)
+    if high - low <= 0.05:
+        qk = (
+            f"QK-norm does not see the weight scale: its entropy ratio stays between "
+            f"{low:.2f} and {high:.2f} over the whole range (its logits are cosines times a "
+            "fixed gain; what moves is sampling noise)."
+        )
+    else:
+        qk = f"QK-norm’s entropy ratio moves from {low:.2f} to {high:.2f} over the range."
+    linear = (
+        "linearly"
+        if abs(k_total_exponent - 1.0) <= EXPONENT_TOLERANCE
+        else f"like σ_W to the power {k_total_exponent:.2f}"
+    )
+    uniform = (
+        "attention stays almost uniform"
+        if k_total_entropy_end >= 0.95
+        else "attention moves away from uniform"
+    )
+    return (
+        f"{qk} With 1/k_total the logits grow {linear} with σ_W (it removes the scale of the "
+        f"keys, not of the query), and {uniform}: entropy ratio {k_total_entropy_end:.3f} at "
+        "the largest growth."
+    )
+
+
+def fixed_weights_sentence(
+    low: float, high: float, rank_one: float, disjoint: float, d_k: int
+) -> str:
+    """The conditional variance of the scaled logit for fixed weights: the 5-95 % range over
+    random draws, and the values of the rank-one and disjoint pairs of the same entry sd.
+
+    >>> fixed_weights_sentence(0.9, 1.1, 16.0, 0.0, 16).endswith("do not determine the "
+    ...                                                           "spread of the logits.")
+    True
+    >>> fixed_weights_sentence(0.9, 1.1, 1.0, 0.95, 16).endswith("determines the spread here.")
+    True
+    """
+    around = "scatters around" if low <= 1.0 <= high else "does not bracket"
+    outside = [v for v in (rank_one, disjoint) if not low <= v <= high]
+    start = (
+        f"Over random weight draws the conditional variance {around} Chuang's value 1 (5 to 95 % "
+        f"range {low:.2f} to {high:.2f}). With the same entry standard deviation, "
+        f"W_q = W_k of rank one gives {rank_one:.1f} (at most d_k = {d_k}) and weights writing "
+        f"to disjoint coordinates of q and k give {disjoint:.1f}"
+    )
+    if outside:
+        return (
+            f"{start}: structured weights land outside the range of random ones, so σ_Wq "
+            "and σ_Wk alone do not determine the spread of the logits."
+        )
+    return (
+        f"{start}: both land inside the range of random ones, so the entry sd determines the "
+        "spread here."
+    )
+
+
+def aligned_sentence(
+    sqrt_first: Sequence[float],
+    sqrt_last: Sequence[float],
+    rho_values: Sequence[float],
+    max_width: int,
+    mup_z: float,
+) -> str:
+    """The aligned-key experiment: the ``1/sqrt(d)`` weight on the aligned key at the smallest
+    and largest widths (per correlation), and the largest distance of the ``1/d`` weight
+    from its limit at the largest width, in standard errors.
+
+    >>> "grows with the width" in aligned_sentence([0.2], [0.99], [0.5], 4096, 1.0)
+    True
+    >>> "still 5.0 standard errors" in aligned_sentence([0.2], [0.19], [0.5], 4096, 5.0)
+    True
+    """
+    grows = all(b > a for a, b in zip(sqrt_first, sqrt_last, strict=True))
+    weights = ", ".join(f"{w:.3f}" for w in sqrt_last)
+    rhos = ", ".join(f"{r:g}" for r in rho_values)
+    head = "grows with the width" if grows else "does not grow with the width for every ρ"
+    toward = ", heading to one-hot attention" if grows and min(sqrt_last) > 0.9 else ""
+    first = (
+        f"With 1/√d the weight on the aligned key {head}: at d = {max_width:,} it is {weights} "
+        f"for ρ = {rhos}{toward}."
+    )
+    if mup_z <= 3.0:
+        second = (
+            f"With 1/d it converges to a width-independent limit (at the largest width the "
+            f"largest deviation from it is {mup_z:.1f} standard errors)."
+        )
+    else:
+        second = (
+            f"With 1/d the weight at the largest width is still {mup_z:.1f} standard errors "
+            "from its width-independent limit."
+        )
+    return f"{first} {second}"
+
+
+def miss_shares(
+    errors: Mapping[int, Sequence[float]], miss_decades: float = MISS_DECADES
+) -> dict[int, tuple[float, bool]]:
+    """Per subsample size, the share of searches ending more than ``miss_decades`` from the
+    optimum, and whether it is significantly above :data:`MISS_SHARE` (one-sided binomial
+    test at :data:`SIGNIFICANCE`).
+
+    >>> miss_shares({100: [0.5, 0.0, 0.3, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0], 1600: [0.0] * 10})
+    {100: (0.3, True), 1600: (0.0, False)}
+    """
+    out = {}
+    for items, errs in errors.items():
+        e = np.asarray(errs, dtype=float)
+        misses = int(np.sum(e > miss_decades))
+        p_value = float(binom.sf(misses - 1, e.size, MISS_SHARE))
+        out[items] = (misses / e.size, p_value < SIGNIFICANCE)
+    return out
+
+
+def beta_search_finding(
+    grid_betas: Sequence[float],
+    grid_values: Sequence[float],
+    found_beta: float,
+    found_value: float,
+    evaluations: int,
+    tolerance: float,
+    noisy_errors: Mapping[int, Sequence[float]],
+) -> Finding:
+    """The verdict on ``chuang-beta-search``.
+
+    ``grid_*``: the exact objective on a fine grid; ``found_*`` and ``evaluations``: the
+    search on the exact objective, whose final bracket is ``tolerance`` decades;
+    ``noisy_errors``: per subsample size, how far (decades) each search on the noisy
+    objective ended from the grid optimum.
+
+    - not testable here: the grid's best beta lies at its edge, so the grid does not
+      bracket the optimum and gives nothing to compare with;
+    - does not hold: on the exact objective the search ends neither within ``tolerance``
+      decades (plus one grid step) of the grid optimum nor with an objective within the
+      objective's own change over ``tolerance`` decades around it;
+    - holds with a caveat: it does, but for some subsample size the share of noisy searches
+      that miss by more than :data:`MISS_DECADES` is significantly above :data:`MISS_SHARE`;
+    - holds: otherwise.
+
+    >>> b = np.geomspace(0.1, 100, 301); v = -np.log10(b / 5.0) ** 2
+    >>> beta_search_finding(b, v, 5.0, 0.0, 19, 0.01, {100: [0.0] * 10}).verdict.value
+    'holds'
+    """
+    betas = np.asarray(grid_betas, dtype=float)
+    values = np.asarray(grid_values, dtype=float)
+    best = int(np.argmax(values))
+    beta_hat, value_hat = float(betas[best]), float(values[best])
+    check = (
+        "decade scan then golden-section search (the book's reading of the binary search) on "
+        f"a calibration problem whose optimum a grid of {betas.size} betas locates; noisy "
+        "version: every evaluation on a fresh subsample of the items, the book's stand-in for "
+        "one evaluation during training; a miss (> 0.1 decade) share counts when a binomial "
+        "test rejects 5 % at the 5 % level"
+    )
+    if best in (0, betas.size - 1):
+        return Finding(
+            "chuang-beta-search",
+            Verdict.UNTESTABLE,
+            f"the grid's best beta {beta_hat:.3g} lies at the edge of the grid "
+            f"[{betas[0]:.3g}, {betas[-1]:.3g}], so the grid does not locate the optimum",
+            check,
+        )
+    step = float(np.log10(betas[1] / betas[0]))
+    near = np.abs(np.log10(betas / beta_hat)) <= tolerance
+    value_tolerance = value_hat - float(values[near].min())
+    decades = abs(math.log10(found_beta / beta_hat))
+    exact_ok = decades <= tolerance + step or found_value >= value_hat - value_tolerance
+    shares = miss_shares(noisy_errors)
+    measured = (
+        f"exact objective: found beta {found_beta:.3f} vs grid optimum {beta_hat:.3f} "
+        f"({decades:.4f} decades, objective {found_value:.4f} vs {value_hat:.4f}) in "
+        f"{evaluations} evaluations"
+    )
+    if shares:
+        measured += "; noisy objective: " + ", ".join(
+            f"{100 * share:.0f} % of searches miss by > 0.1 decade with {items} items"
+            for items, (share, _) in shares.items()
+        )
+    if not exact_ok:
+        verdict = Verdict.FAILS
+    elif any(significant for _, significant in shares.values()):
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.HOLDS
+    return Finding("chuang-beta-search", verdict, measured, check)
+
+
+def beta_search_sentence(
+    found_beta: float,
+    grid_beta: float,
+    tolerance: float,
+    scan_evaluations: int,
+    evaluations: int,
+    noisy_errors: Mapping[int, Sequence[float]],
+    median_evaluations: float,
+) -> str:
+    """The result of the search, on the exact objective and on the noisy one.
+
+    >>> beta_search_sentence(4.77, 4.78, 0.01, 5, 19, {100: [0.0] * 10}, 18)[:49]
+    'On the exact objective the search finds β = 4.770'
+    """
+    decades = abs(math.log10(found_beta / grid_beta))
+    within = "within" if decades <= tolerance else "outside"
+    exact = (
+        f"On the exact objective the search finds β = {found_beta:.3f} against the grid "
+        f"optimum {grid_beta:.3f}, {within} its tolerance of {tolerance:g} decades, with "
+        f"{scan_evaluations} evaluations in the decade scan and {evaluations} in all."
+    )
+    shares = miss_shares(noisy_errors)
+    if not shares:
+        return exact
+    items = ", ".join(str(i) for i in shares)
+    missed = ", ".join(f"{100 * s:.0f} %" for s, _ in shares.values())
+    noisy = (
+        f" With {items} items per evaluation, {missed} of the searches end more than "
+        f"{MISS_DECADES:g} decade from the optimum (median {median_evaluations:.0f} "
+        "evaluations)"
+    )
+    if any(significant for _, significant in shares.values()):
+        return (
+            f"{exact}{noisy}: more than the {100 * MISS_SHARE:.0f} % a reliable search may "
+            "miss, because a binary search trusts the sign of each comparison and noise flips "
+            "it; with noisy outcomes it needs repeated evaluations or a method that averages "
+            "them."
+        )
+    return (
+        f"{exact}{noisy}: no more than the {100 * MISS_SHARE:.0f} % a reliable search may "
+        "miss, within sampling error, at these noise levels."
+    )
