@@ -10,15 +10,15 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
-from attncore.rescalings import get_rescaling  # noqa: E402
+from attncore.rescalings import RESCALINGS, get_rescaling, register  # noqa: E402
 from attncore.training import (  # noqa: E402
-    SCALINGS,
     ModelConfig,
     ReversalTransformer,
     build_model,
     check_reversed,
     initialize,
     make_scaling,
+    model_scalings,
     parameter_count,
     reversal_data,
     search_beta,
@@ -30,7 +30,7 @@ TINY = {"vocab": 6, "length": 4, "d_model": 8}
 
 
 def configs(**fixed):
-    for scaling in SCALINGS:
+    for scaling in model_scalings():
         beta = 5.0 if scaling == "constant" else None
         yield ModelConfig(scaling=scaling, beta=beta, **fixed)
 
@@ -75,7 +75,7 @@ def random_qk(seed=0, scale=1.0):
 @pytest.mark.parametrize("scale", [1e-6, 1.0, 1e4])
 def test_every_scaling_gives_finite_logits(scale):
     q, k = random_qk(scale=scale)
-    for name in SCALINGS:
+    for name in model_scalings():
         scaling = make_scaling(name, d_k=8, n_heads=2, length=20, beta=5.0)
         logits = scaling(q, k)
         assert logits.shape == (3, 2, 20, 20) and torch.isfinite(logits).all(), name
@@ -88,21 +88,67 @@ def test_k_total_is_invariant_to_scaling_every_key(c):
     torch.testing.assert_close(scaling(q, c * k), scaling(q, k), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize(
-    ("name", "engine", "params"),
-    [
-        ("sqrt_d", "sqrt_d", {}),
-        ("constant", "constant", {"beta": 5.0}),
-        ("k_total", "k_total", {}),
-        ("qk_norm", "qk_norm", {}),
-        ("mup", "mup", {}),
-    ],
-)
-def test_scalings_match_the_engine_rescalings(name, engine, params):
+@pytest.mark.parametrize("name", sorted(RESCALINGS))
+def test_every_registered_rescaling_is_a_model_scaling_that_matches_the_registry(name):
+    """The registry is the one home: every rescaling is a model scaling with its source, and
+    the torch module gives the registry's logits for every head and sequence."""
+    scaling = model_scalings()[name]
+    assert scaling.source == RESCALINGS[name].source and not scaling.learned
+    params = {"beta": 5.0} if name == "constant" else {}
+    module = make_scaling(name, d_k=8, n_heads=2, length=20, **params)
     q, k = random_qk(2)
-    scaling = make_scaling(name, d_k=8, n_heads=2, length=20, **params)
-    expected = get_rescaling(engine, **params).scaled_logits(q[0, 1].double(), k[0, 1].double())
-    np.testing.assert_allclose(scaling(q, k)[0, 1].numpy(), expected, rtol=1e-5, atol=1e-5)
+    logits = module(q, k)
+    for batch, head in ((0, 1), (2, 0)):
+        rescaling = get_rescaling(name, **params)
+        expected = rescaling.scaled_logits(q[batch, head].double(), k[batch, head].double())
+        np.testing.assert_allclose(logits[batch, head].numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_newly_registered_rescaling_of_n_and_d_becomes_a_model_scaling():
+    """Issue 9: register a rescaling in one place and find it in the training model."""
+
+    @register("test_half_sqrt_d", label="1/(2√d)", source="user")
+    def half(keys, n, d):
+        return 0.5 / math.sqrt(d)
+
+    try:
+        scaling = model_scalings()["test_half_sqrt_d"]
+        assert (scaling.kind, scaling.source) == ("fixed", "user")
+        config = ModelConfig(scaling="test_half_sqrt_d", **TINY)
+        assert config.label == "1/(2√d)"
+        assert make_scaling("test_half_sqrt_d", d_k=8, n_heads=2, length=20).factor == 0.5 / 8**0.5
+        assert parameter_count(config) == parameter_count(ModelConfig(**TINY))
+    finally:
+        RESCALINGS.pop("test_half_sqrt_d")
+    assert "test_half_sqrt_d" not in model_scalings()
+
+
+def test_a_rescaling_of_the_keys_without_a_torch_form_is_not_offered():
+    @register("test_max_key", label="1/max ‖k‖", source="user")
+    def max_key(keys, n, d):
+        return 1.0 / float(np.max(np.linalg.norm(keys, axis=1)))
+
+    try:
+        assert "test_max_key" not in model_scalings()
+        with pytest.raises(ParameterError, match="scaling must be one of"):
+            ModelConfig(scaling="test_max_key")
+    finally:
+        RESCALINGS.pop("test_max_key")
+
+
+def test_learned_scalings_say_whose_they_are():
+    scalings = model_scalings()
+    assert scalings["learned"].learned and scalings["learned"].source.startswith("this book")
+    assert scalings["qk_norm_learned"].source == "henry2020querykey"
+
+
+def test_parameters_of_other_rescalings_reach_the_model():
+    module = make_scaling("key_p_norm", d_k=8, n_heads=2, length=20, params={"p": 3.0})
+    q, k = random_qk(3)
+    expected = get_rescaling("key_p_norm", p=3.0).scaled_logits(q[1, 1].double(), k[1, 1].double())
+    np.testing.assert_allclose(module(q, k)[1, 1].numpy(), expected, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ParameterError, match="p is not a parameter of sqrt_d"):
+        ModelConfig(params={"p": 3.0})
 
 
 def test_qk_norm_logits_are_bounded_by_the_gain():
@@ -155,7 +201,8 @@ def test_a_tiny_run_learns_an_easy_reversal(tiny_data):
     result = train_reversal(config, tiny_data, steps=150, batch_size=32, lr=1e-2, eval_every=50)
     assert result.val_accuracy[0] < 0.5 < result.token_accuracy
     assert result.mirror_weights[-1] > result.mirror_weights[0]
-    assert result.steps_to_target is None or result.steps_to_target <= 150
+    assert result.steps_to_target is not None and result.steps_to_target <= 150
+    assert result.val_accuracy[result.eval_steps.index(result.steps_to_target)] >= 0.95
 
 
 def test_search_counts_one_training_run_per_evaluation(tiny_data):
@@ -170,7 +217,7 @@ def test_search_counts_one_training_run_per_evaluation(tiny_data):
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: ModelConfig(scaling="sqrt"), "scaling must be one of sqrt_d, constant"),
+        (lambda: ModelConfig(scaling="sqrt"), "scaling must be one of none, sqrt_d, k_total"),
         (lambda: ModelConfig(scaling="constant"), "beta must be given"),
         (lambda: ModelConfig(beta=-1.0, scaling="learned"), "beta must be a finite real"),
         (lambda: ModelConfig(init="xavier"), "init must be one of pytorch, keras"),
@@ -227,3 +274,25 @@ def test_run_methods_needs_methods_and_seeds(tiny_data):
         run_methods({}, tiny_data, seeds=[0], steps=1)
     with pytest.raises(ParameterError, match="seeds must hold at least one seed"):
         run_methods({"x": ModelConfig(**TINY)}, tiny_data, seeds=[], steps=1)
+
+
+def test_weight_sds_are_recorded_at_every_evaluation(tiny_data):
+    config = ModelConfig(**TINY)
+    result = train_reversal(config, tiny_data, steps=8, batch_size=16, eval_every=4, lr=1e-2)
+    assert len(result.weight_sds) == len(result.eval_steps) == 3
+    sd_x, sd_q, _ = result.weight_sds[0]
+    limit = math.sqrt(6 / 16)  # Glorot-uniform, fan_in = fan_out = 8
+    assert sd_q == pytest.approx(limit / math.sqrt(3), rel=0.3) and sd_x < 0.1
+    assert result.weight_sds[-1] != result.weight_sds[0]
+
+
+def test_predicted_spread_follows_the_registry_factor():
+    from attncore.training import predicted_logit_spread
+
+    base = predicted_logit_spread(ModelConfig(init="pytorch", layer_norm=True))
+    mup = predicted_logit_spread(ModelConfig(init="pytorch", layer_norm=True, scaling="mup"))
+    assert mup == pytest.approx(base / math.sqrt(8))
+    beta = predicted_logit_spread(
+        ModelConfig(init="pytorch", layer_norm=True, scaling="constant", beta=5.0)
+    )
+    assert beta == pytest.approx(base * 5 * math.sqrt(8))

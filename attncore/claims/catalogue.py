@@ -209,7 +209,7 @@ CLAIMS: dict[str, Claim] = {
         "changes nothing.",
     ),
     "chuang-beta-only-at-init": Claim(
-        "beyond_initialization",
+        "string_reversal",
         "chuang2023scaling",
         "2",
         "The scaling factor beta = 1/sqrt(d_k) is only valid at the initial point given the "
@@ -233,6 +233,38 @@ CLAIMS: dict[str, Claim] = {
         "test accuracy with beta = 1/sqrt(d_k); with the search algorithm the scaling factor is"
         " a constant of about 5, and the validation and test accuracy can already reach above "
         "95% stably.",
+    ),
+    "chuang-25000-samples": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "3",
+        "With beta = 1/sqrt(d_k), to have a stable test accuracy above 95%, the training sample "
+        "size needs to be increased from 15000 to 25000.",
+    ),
+    "chuang-not-memorizing": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "3",
+        "The model did not achieve its accuracy by memorizing the training examples: 100% "
+        "accuracy is achievable within the ensemble, and memorizing would mean 100^20 strings of "
+        "length 20, far more than the model's fewer than 8,000 parameters.",
+    ),
+    "chuang-96-half-data": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "4",
+        "With the dynamic scaling factor the model can reach an accuracy higher than 96% with "
+        "about half of the training data compared to the fixed scaling factor.",
+    ),
+    "chuang-exponential-growth": Claim(
+        "",
+        "chuang2023scaling",
+        "4",
+        "The difference of the number of training samples needed between models that use a "
+        "dynamic or a static scaling factor will be an exponential growth when the number of "
+        "features that need to be learned grows.",
+        untestable="a speculation about large models such as LLMs; the number of features is "
+        "not defined, and the book's model, like Chuang's, learns one task",
     ),
     "chuang-overflow-709": Claim(
         "softmax_saturation",

@@ -27,10 +27,11 @@ from attncore.training.data import ReversalData, check_reversed, reversal_data
 from attncore.training.experiment import curves_frame, run_methods, summary_frame
 from attncore.training.init import INITS, initialize, predicted_logit_spread
 from attncore.training.model import (
-    SCALINGS,
     ModelConfig,
+    ModelScaling,
     ReversalTransformer,
     make_scaling,
+    model_scalings,
     parameter_count,
 )
 from attncore.training.search import BetaSearchRun, search_beta
@@ -45,9 +46,9 @@ from attncore.training.train import (
 
 __all__ = [
     "INITS",
-    "SCALINGS",
     "BetaSearchRun",
     "ModelConfig",
+    "ModelScaling",
     "ReversalData",
     "ReversalTransformer",
     "TrainResult",
@@ -59,6 +60,7 @@ __all__ = [
     "initialize",
     "learned_scales",
     "make_scaling",
+    "model_scalings",
     "parameter_count",
     "predicted_logit_spread",
     "reversal_data",

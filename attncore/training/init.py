@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
 from torch import nn
 
 from attncore.checks import ParameterError
@@ -75,9 +76,10 @@ def predicted_logit_spread(config: ModelConfig) -> float:
     0.05^2/3 Keras-like, 1 PyTorch), or 1 after a LayerNorm. A query or key entry then has
     variance ``v_q = d_model v_x v_W + v_b`` (``v_W``: 2/(fan_in + fan_out) Glorot, 1/(3
     fan_in) PyTorch; ``v_b``: 0 or 1/(3 fan_in)), and ``q . k`` has standard deviation
-    ``sqrt(d_k) v_q``. The scalings multiply it by ``1/sqrt(d_k)``, ``beta``, ``1/d_k``; QK-norm
-    gives ``g / sqrt(d_k)`` (the spread of a cosine of random vectors), ``1/k_total`` about
-    ``sqrt(v_q) / L``. Shared biases and positions correlate the entries, so this is a guide
+    ``sqrt(d_k) v_q``. The scaling multiplies it by the registry's factor for ``L`` keys of
+    the typical length ``sqrt(d_k v_q)`` (``1/sqrt(d_k)``, ``beta``, ``1/d_k``; ``1/k_total``
+    gives about ``sqrt(v_q) / L``); QK-norm gives ``g / sqrt(d_k)`` (the spread of a cosine of
+    random vectors). Shared biases and positions correlate the entries, so this is a guide
     to the order of magnitude, to be compared with the measured spread.
 
     >>> from attncore.training.model import ModelConfig
@@ -95,14 +97,11 @@ def predicted_logit_spread(config: ModelConfig) -> float:
         var_weight = var_bias = 1 / (3 * d)
     var_q = d * var_x * var_weight + var_bias
     dot_sd = math.sqrt(d_k) * var_q
-    if config.scaling in ("qk_norm", "qk_norm_learned"):
-        gain = config.gain or math.log2(config.length**2 - config.length)
-        return gain / math.sqrt(d_k)
-    if config.scaling == "k_total":
-        return math.sqrt(var_q) / config.length
-    if config.scaling == "constant":
-        return config.beta * dot_sd
-    if config.scaling == "mup":
-        return dot_sd / d_k
-    beta = config.beta if config.scaling == "learned" and config.beta else 1 / math.sqrt(d_k)
-    return beta * dot_sd
+    if config.scaling == "learned":
+        return (config.beta or 1 / math.sqrt(d_k)) * dot_sd
+    # the registry's factor for keys of the typical length sqrt(d_k v_q)
+    keys = np.full((config.length, d_k), math.sqrt(var_q))
+    factor = config.rescaling.factor_for(keys)
+    if config.rescaling.cosine:
+        return factor / math.sqrt(d_k)
+    return factor * dot_sd

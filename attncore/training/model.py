@@ -7,18 +7,18 @@ per-position linear classifier over the vocabulary. The defaults (``d_model = 16
 heads of ``d_k = 8``, one layer, vocabulary 101, length 20) keep it under the 8,000
 parameters of Chuang's model (chuang2023scaling, section 3).
 
-The scaling is what multiplies ``q . k`` before the softmax, one small ``nn.Module`` per
-rescaling of :mod:`attncore.rescalings` that applies to a trained model, under the same
-names where they match, plus Chuang's dynamic beta as a learned beta per head:
+The scaling is what multiplies ``q . k`` before the softmax. Its one home is the registry
+:data:`attncore.rescalings.RESCALINGS`: :func:`model_scalings` derives the model's scalings
+from it (names, sources and factors), and the torch modules here only do what the registry's
+factor of one key matrix cannot do per batch:
 
-- ``sqrt_d``: ``q . k / sqrt(d_k)`` (vaswani2017attention);
-- ``constant``: ``beta q . k`` (chuang2023scaling);
-- ``learned``: ``beta_h q . k`` with ``beta_h`` trained per head, log-parametrized
-  (chuang2023scaling, the dynamic beta of section 2);
-- ``k_total``: ``q . k / sum_j ||k_j||``, per head and sequence (bernhard2023alternatives);
-- ``qk_norm``: ``g cos(q, k)`` with a fixed gain (henry2020querykey);
-- ``qk_norm_learned``: ``g_h cos(q, k)`` with the gain trained per head (henry2020querykey);
-- ``mup``: ``q . k / d_k`` (yang2022tensor).
+- :class:`FixedFactor`: a factor of ``n`` and ``d`` only (``sqrt_d``, ``constant``, ``mup``,
+  ``n_sqrt_d``, ``log_n``, ...), computed once by the registry for ``n = length``;
+- :class:`KeyFactor`: a factor of the keys (``k_total`` and the other key-length norms of
+  :data:`KEY_NORMS`), per head and sequence;
+- :class:`QKNorm`: the cosine of QK-norm, with a fixed or a learned gain;
+- :class:`LearnedBeta`: ``beta_h q . k`` with ``beta_h`` trained per head (the book's
+  addition, see :data:`LEARNED`).
 
 >>> config = ModelConfig(scaling="k_total")
 >>> parameter_count(config)
@@ -32,28 +32,31 @@ torch.Size([3, 20, 101])
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-from attncore.checks import ParameterError, positive_int, positive_real
-from attncore.rescalings import RESCALINGS
+from attncore.checks import ParameterError, finite_real, positive_int, positive_real
+from attncore.rescalings import RESCALINGS, Rescaling, get_rescaling
 from attncore.training.init import INITS
 
 __all__ = [
-    "SCALINGS",
+    "KEY_NORMS",
+    "LEARNED",
     "AttentionRecord",
-    "ConstantBeta",
-    "InverseD",
-    "InverseKTotal",
-    "InverseSqrtD",
+    "FixedFactor",
+    "KeyFactor",
     "LearnedBeta",
     "ModelConfig",
+    "ModelScaling",
     "QKNorm",
     "ReversalTransformer",
     "make_scaling",
+    "model_scalings",
     "parameter_count",
 ]
 
@@ -63,41 +66,80 @@ def _dots(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     return q @ k.transpose(-2, -1)
 
 
-class InverseSqrtD(nn.Module):
-    """``q . k / sqrt(d_k)``, the scaled dot product (vaswani2017attention).
+class FixedFactor(nn.Module):
+    """``c q . k`` with a factor ``c`` fixed before training: every registered rescaling whose
+    factor depends only on the sequence length and ``d_k`` (``1/sqrt(d)``, ``beta``, ``1/d``,
+    ``ln n/sqrt(d)``, ...), computed once by the registry.
 
-    >>> InverseSqrtD(4)(torch.ones(1, 1, 1, 4), torch.ones(1, 1, 2, 4)).tolist()
+    >>> FixedFactor(0.5)(torch.ones(1, 1, 1, 4), torch.ones(1, 1, 2, 4)).tolist()
     [[[[2.0, 2.0]]]]
     """
 
-    def __init__(self, d_k: int) -> None:
+    def __init__(self, factor: float) -> None:
         super().__init__()
-        self.factor = 1.0 / math.sqrt(d_k)
+        self.factor = positive_real("factor", factor)
 
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
         return self.factor * _dots(q, k)
 
 
-class ConstantBeta(nn.Module):
-    """``beta q . k`` with a constant inverse temperature (chuang2023scaling, whose search
-    ends near beta = 5 on this task).
+def _sum_lengths(lengths: torch.Tensor) -> torch.Tensor:
+    return lengths.sum(dim=-1)
 
-    >>> ConstantBeta(5.0)(torch.ones(1, 1, 1, 2), torch.ones(1, 1, 1, 2)).item()
-    10.0
+
+def _mean_lengths(lengths: torch.Tensor) -> torch.Tensor:
+    return lengths.mean(dim=-1)
+
+
+def _rss_lengths(lengths: torch.Tensor) -> torch.Tensor:
+    return lengths.square().sum(dim=-1).sqrt()
+
+
+def _p_norm_lengths(lengths: torch.Tensor, p: float = 2.0) -> torch.Tensor:
+    top = lengths.amax(dim=-1, keepdim=True).clamp_min(torch.finfo(lengths.dtype).tiny)
+    return top[..., 0] * (lengths / top).pow(p).sum(dim=-1).pow(1.0 / p)
+
+
+KEY_NORMS: dict[str, Callable[..., torch.Tensor]] = {
+    "k_total": _sum_lengths,
+    "mean_key_length": _mean_lengths,
+    "key_rss": _rss_lengths,
+    "key_p_norm": _p_norm_lengths,
+}
+"""Torch forms of the registered rescalings whose factor depends on the keys: each maps the
+key lengths ``||k_j||`` (``... x n``) to the norm ``N`` of the factor ``c = 1/N``, per head and
+sequence (the registry's numpy factor takes one key matrix at a time). The tests check each
+against :data:`attncore.rescalings.RESCALINGS`."""
+
+
+class KeyFactor(nn.Module):
+    """``q . k / N(||k_1||, ..., ||k_n||)`` with the norm ``N`` of :data:`KEY_NORMS`, one
+    number per head and sequence. Without a causal mask every query of a sequence sees all
+    keys. Gradients flow through ``N``; it is floored at the smallest positive float. With
+    ``k_total`` (bernhard2023alternatives, section 3):
+
+    >>> keys = torch.tensor([[[[3.0, 4.0], [6.0, 8.0]]]])
+    >>> KeyFactor("k_total")(torch.tensor([[[[15.0, 0.0]]]]), keys).tolist()
+    [[[[3.0, 6.0]]]]
     """
 
-    def __init__(self, beta: float) -> None:
+    def __init__(self, name: str, **params: float) -> None:
         super().__init__()
-        self.beta = positive_real("beta", beta)
+        if name not in KEY_NORMS:
+            raise ParameterError(f"name must be one of {', '.join(KEY_NORMS)}, got {name!r}")
+        self.name, self.params = name, params
 
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        return self.beta * _dots(q, k)
+        norm = KEY_NORMS[self.name](k.norm(dim=-1), **self.params)
+        return _dots(q, k) / norm.clamp_min(torch.finfo(k.dtype).tiny)[..., None, None]
 
 
 class LearnedBeta(nn.Module):
     """``beta_h q . k`` with one trained ``beta_h = exp(log_beta_h)`` per head, started at
-    ``beta``: the gradient version of Chuang's dynamic beta, "updated after each iteration"
-    (chuang2023scaling, section 2). The log keeps it positive.
+    ``beta``. This is the book's addition, not Chuang's algorithm: Chuang
+    (chuang2023scaling, section 2) measures sigma_Wq and sigma_Wk, or searches beta, during
+    training; here beta is trained by backpropagation like any weight. The log keeps it
+    positive.
 
     >>> scaling = LearnedBeta(n_heads=2, beta=0.5)
     >>> scaling.betas.tolist()
@@ -122,27 +164,11 @@ class LearnedBeta(nn.Module):
         return self.log_beta.exp()[:, None, None] * _dots(q, k)
 
 
-class InverseKTotal(nn.Module):
-    """``q . k / k_total`` with ``k_total = sum_j ||k_j||`` over the keys a query sees
-    (bernhard2023alternatives, section 3). Without a causal mask every query of a sequence
-    sees all keys, so ``k_total`` is one number per head and sequence. Gradients flow
-    through ``k_total``; it is floored at the smallest positive float.
-
-    >>> keys = torch.tensor([[[[3.0, 4.0], [6.0, 8.0]]]])
-    >>> InverseKTotal()(torch.tensor([[[[15.0, 0.0]]]]), keys).tolist()
-    [[[[3.0, 6.0]]]]
-    """
-
-    def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        k_total = k.norm(dim=-1).sum(dim=-1).clamp_min(torch.finfo(k.dtype).tiny)
-        return _dots(q, k) / k_total[..., None, None]
-
-
 class QKNorm(nn.Module):
     """``g cos(q, k)`` (henry2020querykey), with a fixed gain or one trained gain per head.
 
     Henry et al. learn the gain and start it at ``log2(L^2 - L)`` for sequences of length
-    ``L`` (8.57 for L = 20): the default here. The logits are bounded by the gain.
+    ``L`` (8.57 for L = 20), the registry's default. The logits are bounded by the gain.
 
     >>> QKNorm(n_heads=1, gain=2.0)(torch.ones(1, 1, 1, 3), -torch.ones(1, 1, 1, 3)).item()
     -2.0
@@ -167,31 +193,75 @@ class QKNorm(nn.Module):
         return self.gain[:, None, None] * cosines
 
 
-class InverseD(nn.Module):
-    """``q . k / d_k``, muP's attention scaling (yang2022tensor).
-
-    >>> InverseD(4)(torch.ones(1, 1, 1, 4), torch.ones(1, 1, 1, 4)).item()
-    1.0
-    """
-
-    def __init__(self, d_k: int) -> None:
-        super().__init__()
-        self.factor = 1.0 / d_k
-
-    def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        return self.factor * _dots(q, k)
-
-
-SCALINGS: dict[str, tuple[str, str]] = {
-    "sqrt_d": (RESCALINGS["sqrt_d"].label, "vaswani2017attention"),
-    "constant": ("β = {beta:g}", "chuang2023scaling"),
-    "learned": ("learned β per head", "chuang2023scaling"),
-    "k_total": (RESCALINGS["k_total"].label, "bernhard2023alternatives"),
-    "qk_norm": ("QK-norm (g = {gain:.3g})", "henry2020querykey"),
-    "qk_norm_learned": ("QK-norm, learned g", "henry2020querykey"),
-    "mup": (RESCALINGS["mup"].label, "yang2022tensor"),
+LEARNED: dict[str, tuple[str, str]] = {
+    "learned": ("constant", "this book (a trained beta per head; after chuang2023scaling)"),
+    "qk_norm_learned": ("qk_norm", "henry2020querykey"),
 }
-"""Every scaling the model accepts: name -> (plot label format, BibTeX key of its source)."""
+"""Scalings that exist only in a trained model: name -> (the registered rescaling it starts
+from, its source). Their plot labels come from ``attncore.book.plotting.method_style``."""
+
+
+@dataclass(frozen=True)
+class ModelScaling:
+    """One scaling the model accepts: ``rescaling`` is the registered rescaling it computes
+    (or starts from, when ``learned``), ``kind`` is ``"fixed"`` (a factor of ``n`` and ``d``
+    only), ``"keys"`` (a factor of the keys, :data:`KEY_NORMS`) or ``"cosine"`` (QK-norm)."""
+
+    name: str
+    rescaling: str
+    kind: str
+    learned: bool
+    source: str
+
+
+_PROBES = (np.ones((4, 2)), np.linspace(0.5, 3.0, 8).reshape(4, 2))
+
+
+def _depends_on_keys(rescaling: Rescaling) -> bool:
+    """Whether the factor differs between two different key matrices of one shape."""
+    try:
+        values = {rescaling.factor(keys, 4, 2, **rescaling.params) for keys in _PROBES}
+    except (ParameterError, ArithmeticError):  # pragma: no cover - a factor that rejects a probe
+        return True
+    return len(values) > 1
+
+
+def model_scalings() -> dict[str, ModelScaling]:
+    """Every scaling the model accepts, derived from :data:`attncore.rescalings.RESCALINGS` at
+    call time: a registered rescaling is usable when its factor depends only on the sequence
+    length and ``d_k`` (computed once by the registry), when it is a cosine (QK-norm), or when
+    its factor of the keys has a torch form in :data:`KEY_NORMS`; :data:`LEARNED` adds the
+    trained variants. Registering a rescaling of ``n`` and ``d`` makes it a model scaling.
+
+    >>> scalings = model_scalings()
+    >>> scalings["k_total"].kind, scalings["mup"].kind, scalings["learned"].source[:9]
+    ('keys', 'fixed', 'this book')
+    """
+    found = {}
+    for name, rescaling in RESCALINGS.items():
+        if rescaling.cosine:
+            kind = "cosine"
+        elif not _depends_on_keys(rescaling):
+            kind = "fixed"
+        elif name in KEY_NORMS:
+            kind = "keys"
+        else:
+            continue
+        found[name] = ModelScaling(name, name, kind, False, rescaling.source)
+    for name, (base, source) in LEARNED.items():
+        found[name] = ModelScaling(name, base, found[base].kind, True, source)
+    return found
+
+
+def _rescaling(name: str, beta: float | None, gain: float | None, params: Mapping) -> Rescaling:
+    """The registered rescaling behind scaling ``name``, with its parameters filled in."""
+    scaling = model_scalings()[name]
+    values = dict(params)
+    if scaling.rescaling == "constant" and beta is not None:
+        values["beta"] = beta
+    if scaling.rescaling == "qk_norm" and gain is not None:
+        values["g"] = gain
+    return get_rescaling(scaling.rescaling, **values)
 
 
 def make_scaling(
@@ -202,43 +272,48 @@ def make_scaling(
     length: int,
     beta: float | None = None,
     gain: float | None = None,
+    params: Mapping[str, float] | None = None,
 ) -> nn.Module:
-    """The scaling module called ``name`` (a key of :data:`SCALINGS`).
+    """The scaling module called ``name`` (a key of :func:`model_scalings`).
 
     ``beta`` is required by ``constant`` and is the starting value of ``learned``
-    (default ``1/sqrt(d_k)``); ``gain`` is QK-norm's (default ``log2(length^2 - length)``).
+    (default ``1/sqrt(d_k)``); ``gain`` is QK-norm's (default ``log2(length^2 - length)``);
+    ``params`` are the parameters of other registered rescalings (``{"p": 3.0}``). A fixed
+    factor is the registry's factor for ``n = length`` keys of dimension ``d_k``.
 
+    >>> make_scaling("n_sqrt_d", d_k=4, n_heads=2, length=5).factor
+    0.1
     >>> make_scaling("constant", d_k=8, n_heads=2, length=20)
     Traceback (most recent call last):
     ...
     attncore.checks.ParameterError: beta must be given (a finite real number > 0) for ...
     """
-    if name not in SCALINGS:
-        raise ParameterError(f"scaling must be one of {', '.join(SCALINGS)}, got {name!r}")
-    if name == "sqrt_d":
-        return InverseSqrtD(d_k)
-    if name == "constant":
-        if beta is None:
-            raise ParameterError(
-                "beta must be given (a finite real number > 0) for scaling constant"
-            )
-        return ConstantBeta(beta)
+    scalings = model_scalings()
+    if name not in scalings:
+        raise ParameterError(f"scaling must be one of {', '.join(scalings)}, got {name!r}")
+    if name == "constant" and beta is None:
+        raise ParameterError("beta must be given (a finite real number > 0) for scaling constant")
     if name == "learned":
         return LearnedBeta(n_heads, 1.0 / math.sqrt(d_k) if beta is None else beta)
-    if name == "k_total":
-        return InverseKTotal()
-    if name == "mup":
-        return InverseD(d_k)
-    default_gain = math.log2(length * length - length)
-    return QKNorm(n_heads, default_gain if gain is None else gain, learn=name == "qk_norm_learned")
+    scaling = scalings[name]
+    rescaling = _rescaling(name, beta, gain, params or {})
+    if scaling.kind == "keys":
+        return KeyFactor(name, **rescaling.params)
+    factor = rescaling.factor(None, length, d_k, **rescaling.params)
+    if scaling.kind == "cosine":
+        return QKNorm(n_heads, factor, learn=scaling.learned)
+    return FixedFactor(finite_real(f"factor of {name}", factor))
 
 
 @dataclass(frozen=True)
 class ModelConfig:
     """Everything that defines a model before training.
 
-    ``init`` is ``"keras"`` (uniform +-0.05 embeddings, Glorot-uniform linear layers, zero
-    biases) or ``"pytorch"`` (PyTorch's defaults); see :mod:`attncore.training.init`.
+    ``scaling`` is a key of :func:`model_scalings`; ``beta`` and ``gain`` are the parameters
+    of ``constant``/``learned`` and of QK-norm, ``params`` those of any other registered
+    rescaling. ``init`` is ``"keras"`` (uniform +-0.05 embeddings, Glorot-uniform linear
+    layers, zero biases) or ``"pytorch"`` (PyTorch's defaults); see
+    :mod:`attncore.training.init`.
 
     >>> ModelConfig(scaling="constant", beta=5.0).label
     'β = 5'
@@ -258,11 +333,13 @@ class ModelConfig:
     n_heads: int = 2
     vocab: int = 101
     length: int = 20
+    params: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.scaling not in SCALINGS:
+        scalings = model_scalings()
+        if self.scaling not in scalings:
             raise ParameterError(
-                f"scaling must be one of {', '.join(SCALINGS)}, got {self.scaling!r}"
+                f"scaling must be one of {', '.join(scalings)}, got {self.scaling!r}"
             )
         if self.init not in INITS:
             raise ParameterError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
@@ -283,6 +360,7 @@ class ModelConfig:
             raise ParameterError(
                 "beta must be given (a finite real number > 0) for scaling constant"
             )
+        _rescaling(self.scaling, self.beta, self.gain, self.params)  # checks the parameters
 
     @property
     def d_k(self) -> int:
@@ -290,10 +368,20 @@ class ModelConfig:
         return self.d_model // self.n_heads
 
     @property
+    def rescaling(self) -> Rescaling:
+        """The registered rescaling this scaling computes (or starts from, if learned)."""
+        return _rescaling(self.scaling, self.beta, self.gain, self.params)
+
+    @property
     def label(self) -> str:
-        """Short label of the scaling for plots."""
-        gain = self.gain if self.gain is not None else math.log2(self.length**2 - self.length)
-        return SCALINGS[self.scaling][0].format(beta=self.beta or 0.0, gain=gain)
+        """The registry's label of the scaling (the name, for a learned one); plots take
+        theirs from ``attncore.book.plotting.method_style``."""
+        scaling = model_scalings()[self.scaling]
+        if scaling.learned:
+            return self.scaling
+        if scaling.kind == "cosine" and self.gain is None:
+            return self.rescaling.with_params(g=math.log2(self.length**2 - self.length)).label
+        return self.rescaling.label
 
     def make_scaling(self) -> nn.Module:
         """A fresh scaling module for one attention layer."""
@@ -304,18 +392,21 @@ class ModelConfig:
             length=self.length,
             beta=self.beta,
             gain=self.gain,
+            params=self.params,
         )
 
 
 @dataclass
 class AttentionRecord:
     """What one attention layer computed: the scaled logits and the softmax weights (both
-    ``batch x heads x queries x keys``) and the query lengths ``||q||`` (``batch x heads x
-    queries``)."""
+    ``batch x heads x queries x keys``), the query lengths ``||q||`` (``batch x heads x
+    queries``) and the standard deviation of the entries of its input ``X`` (Chuang's
+    sigma_X)."""
 
     logits: torch.Tensor
     weights: torch.Tensor
     query_norms: torch.Tensor
+    input_sd: float
 
 
 class SelfAttention(nn.Module):
@@ -342,7 +433,12 @@ class SelfAttention(nn.Module):
         weights = torch.softmax(logits, dim=-1)
         if records is not None:
             records.append(
-                AttentionRecord(logits.detach(), weights.detach(), q.detach().norm(dim=-1))
+                AttentionRecord(
+                    logits.detach(),
+                    weights.detach(),
+                    q.detach().norm(dim=-1),
+                    float(x.detach().std(correction=0)),
+                )
             )
         mixed = (weights @ v).transpose(1, 2).reshape(x.shape)
         return self.out(mixed)

@@ -61,6 +61,7 @@ __all__ = [
     "build_model",
     "learned_scales",
     "train_reversal",
+    "weight_sds",
 ]
 
 
@@ -72,8 +73,11 @@ class TrainResult:
     strings reversed without a single error), ``spreads``, ``mirror_weights`` and
     ``query_norms`` (mean ``||q||`` over layers, heads and queries) are aligned: one entry
     per evaluation, the first at step 0 (initialization), the last at ``steps``.
-    ``losses`` holds the training loss of every step; ``test_scores`` holds ``(step, token
-    accuracy, exact match)`` on the test split at the requested steps.
+    ``weight_sds`` holds Chuang's ``(sigma_X, sigma_Wq, sigma_Wk)``: the standard deviations
+    of the entries of the attention input (on the validation strings) and of the query and
+    key weight matrices, mean over layers. ``losses`` holds the training loss of every step;
+    ``test_scores`` holds ``(step, token accuracy, exact match)`` on the test split at the
+    requested steps.
     """
 
     method: str
@@ -89,6 +93,7 @@ class TrainResult:
     spreads: tuple[float, ...]
     mirror_weights: tuple[float, ...]
     query_norms: tuple[float, ...]
+    weight_sds: tuple[tuple[float, float, float], ...]
     losses: tuple[float, ...]
     target: float
     test_scores: tuple[tuple[int, float, float], ...]
@@ -229,6 +234,25 @@ def _measure(
     return token, exact, float(np.mean(spreads)), max(mirrors), float(np.mean(norms))
 
 
+def weight_sds(model: ReversalTransformer, inputs: torch.Tensor) -> tuple[float, float, float]:
+    """Chuang's ``(sigma_X, sigma_Wq, sigma_Wk)`` of ``model``: the standard deviation of the
+    entries of the attention input on ``inputs`` and of the query and key weight matrices,
+    each the mean over layers (chuang2023scaling, section 2).
+
+    >>> model = build_model(ModelConfig(init="pytorch", layer_norm=True), 0)
+    >>> [round(s, 2) for s in weight_sds(model, torch.zeros((2, 20), dtype=torch.long))]
+    [1.0, 0.14, 0.14]
+    """
+    records: list[AttentionRecord] = []
+    with torch.no_grad():
+        model(inputs, records)
+        sd_q = np.mean([float(a.query.weight.std(correction=0)) for a in model.attention])
+        sd_k = np.mean([float(a.key.weight.std(correction=0)) for a in model.attention])
+    sd_x = float(np.mean([r.input_sd for r in records]))
+    sd_q, sd_k = float(sd_q), float(sd_k)
+    return sd_x, sd_q, sd_k
+
+
 def learned_scales(model: ReversalTransformer) -> tuple[float, ...]:
     """The learned betas or QK-norm gains of every layer and head (empty if none).
 
@@ -342,6 +366,7 @@ def _train(
         "spread": [],
         "mirror": [],
         "norm": [],
+        "sds": [],
     }
     test_x = torch.from_numpy(data.test_inputs)
     test_y = torch.from_numpy(data.test_targets)
@@ -349,7 +374,8 @@ def _train(
 
     def evaluate(step: int) -> None:
         measured = _measure(model, val_x, val_y)
-        for key, value in zip(curve, (step, *measured), strict=True):
+        sds = weight_sds(model, val_x[:100])
+        for key, value in zip(curve, (step, *measured, sds), strict=True):
             curve[key].append(value)
         acc = measured[0]
         if step in tests:
@@ -391,6 +417,7 @@ def _train(
         spreads=tuple(curve["spread"]),
         mirror_weights=tuple(curve["mirror"]),
         query_norms=tuple(curve["norm"]),
+        weight_sds=tuple(curve["sds"]),
         losses=tuple(losses),
         target=target,
         test_scores=tuple(test_scores),

@@ -1,0 +1,180 @@
+"""The training chapter's verdict rules and conclusions, branch by branch, on synthetic runs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from attncore.claims import Verdict
+from attncore.claims.rules.training import (
+    association,
+    bernhard_transformer_performance,
+    chuang_96_half_data,
+    chuang_25000_samples,
+    chuang_beta_only_at_init,
+    chuang_not_memorizing,
+    chuang_string_reversal,
+    example_runs,
+    experiment_summary,
+    gap_story,
+    gaps,
+    k_total_story,
+    pace_story,
+)
+
+SHORT, LONG = 500, 3000
+
+
+def test_gap_needs_every_seed():
+    runs = example_runs()
+    runs.loc[(runs["method"] == "sqrt_d") & (runs["seed"] == 1), "accuracy at 500 steps"] = 0.2
+    assert not gaps(runs, [SHORT])["small init", SHORT]
+
+
+@pytest.mark.parametrize(
+    ("options", "verdict"),
+    [
+        ({}, Verdict.CAVEAT),
+        ({"searched": 0.5}, Verdict.FAILS),
+    ],
+)
+def test_chuang_string_reversal_caveat_and_fails(options, verdict):
+    assert chuang_string_reversal(example_runs(**options), SHORT, LONG).verdict is verdict
+
+
+def test_chuang_string_reversal_holds_when_the_gap_is_everywhere():
+    runs = example_runs(sqrt_long=0.02)
+    runs.loc[runs["method"] == "sqrt_d", ["accuracy at 500 steps", "accuracy at 3000 steps"]] = 0.01
+    runs.loc[runs["method"] == "constant", ["accuracy at 500 steps", "accuracy at 3000 steps"]] = 1
+    finding = chuang_string_reversal(runs, SHORT, LONG, {"small init": 5.0, "LayerNorm": 4.0})
+    assert finding.verdict is Verdict.HOLDS
+    assert "searched beta 5" in finding.measured
+
+
+def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
+    """Two budgets: at one the gap closes, at the other it does not (issue 10)."""
+    closes, stays = example_runs(sqrt_long=0.99), example_runs(sqrt_long=0.24)
+    text_closes = gap_story(closes, "small init", SHORT, LONG)
+    text_stays = gap_story(stays, "small init", SHORT, LONG)
+    assert text_closes.startswith("The gap closes") and "still open" not in text_closes
+    assert text_stays.startswith("The gap is still open") and "closes" not in text_stays
+    # the verdict is the same (the gap appears after the short budget in one setup) and its
+    # measured text tells the same story as the chapter's sentence
+    for runs, text in ((closes, text_closes), (stays, text_stays)):
+        finding = chuang_string_reversal(runs, SHORT, LONG)
+        assert finding.verdict is Verdict.CAVEAT
+        assert text in finding.measured
+    summary_closes = experiment_summary(closes, SHORT, LONG)
+    summary_stays = experiment_summary(stays, SHORT, LONG)
+    assert "in every setup" in summary_closes and "matter of speed" in summary_closes
+    assert "cannot tell slow learning from failure" in summary_stays
+
+
+def test_no_gap_is_said_when_there_is_none():
+    runs = example_runs(searched=0.5)
+    assert gap_story(runs, "small init", SHORT, LONG).startswith("There is no gap")
+    assert "not reproduced" in experiment_summary(runs, SHORT, LONG)
+    assert chuang_string_reversal(runs, SHORT, LONG).verdict is Verdict.FAILS
+
+
+def test_summary_when_sqrt_d_learns_nowhere():
+    runs = example_runs(sqrt_long=0.2)
+    runs.loc[runs["method"] == "sqrt_d", "accuracy at 3000 steps"] = 0.2
+    assert "learns the task in no setup" in experiment_summary(runs, SHORT, LONG)
+
+
+def test_pace_story_groups_faster_same_slower_and_never():
+    runs = example_runs()
+    ln = runs["setup"] == "LayerNorm"
+    runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 3000.0
+    text = pace_story(runs, "LayerNorm", LONG, {"constant": "β", "k_total": "1/k"})
+    assert "β (3000) slower" in text and "1/k does not within 3000" in text
+    runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 200.0
+    assert "β (200) faster" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
+    runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 1200.0
+    assert "about the same pace" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
+    runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan
+    text = pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
+    assert "1/√d does not reach 95%" in text and "β (1200) reach it" in text
+
+
+def test_k_total_story_names_where_it_learns():
+    assert "in no setup" in k_total_story(example_runs(), LONG)
+    runs = example_runs(k_total=0.99)
+    assert "in the setup “small init”" in k_total_story(runs, LONG).split(";")[0]
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, "start smallest"),
+        ({"searched": 0.5}, "in no setup"),
+    ],
+)
+def test_association_never_claims_a_cause(options, expected):
+    text = association(example_runs(**options), SHORT)
+    assert expected in text
+    assert "drive" not in text and "because" not in text
+
+
+def test_association_when_the_gap_does_not_follow_the_spread():
+    runs = example_runs()
+    runs.loc[runs["setup"] == "small init", "spread at init"] = 5.0
+    assert "does not follow" in association(runs, SHORT)
+
+
+def test_bernhard_is_a_caveat_or_untestable_never_a_plain_verdict():
+    untestable = bernhard_transformer_performance(example_runs(), LONG)
+    assert untestable.verdict is Verdict.UNTESTABLE
+    assert "names no task" in untestable.check
+    caveat = bernhard_transformer_performance(example_runs(k_total=0.99), LONG)
+    assert caveat.verdict is Verdict.CAVEAT and "small init" in caveat.measured
+
+
+@pytest.mark.parametrize(
+    ("options", "verdict"),
+    [
+        ({}, Verdict.HOLDS),
+        ({"spread_end": 1.0}, Verdict.FAILS),
+    ],
+)
+def test_beta_only_at_init_holds_and_fails(options, verdict):
+    assert chuang_beta_only_at_init(example_runs(**options)).verdict is verdict
+
+
+def test_beta_only_at_init_caveats():
+    runs = example_runs()
+    # the spread moves in one setup only
+    runs.loc[runs["setup"] == "LayerNorm", "spread at end"] = 0.5
+    finding = chuang_beta_only_at_init(runs)
+    assert finding.verdict is Verdict.CAVEAT and "stays within a factor 2" in finding.measured
+    # the spread moves without the weights moving
+    runs = example_runs()
+    runs["sigma_Wq at end"] = runs["sigma_Wq at init"]
+    runs["sigma_Wk at end"] = runs["sigma_Wk at init"]
+    finding = chuang_beta_only_at_init(runs)
+    assert finding.verdict is Verdict.CAVEAT and "barely moves" in finding.measured
+    assert "far from 1" in finding.measured  # the small-init setup starts at 0.002
+
+
+@pytest.mark.parametrize(
+    ("accuracy", "verdict"),
+    [(1.0, Verdict.HOLDS), (0.97, Verdict.CAVEAT), (0.3, Verdict.UNTESTABLE)],
+)
+def test_not_memorizing_branches(accuracy, verdict):
+    runs = example_runs()
+    runs.loc[runs["method"] == "constant", "test accuracy at 500 steps"] = accuracy
+    runs.loc[runs["method"] == "sqrt_d", "test accuracy at 500 steps"] = 0.1
+    finding = chuang_not_memorizing(
+        runs, [SHORT, LONG], vocab=101, length=20, parameters=4741, overlap=0
+    )
+    assert finding.verdict is verdict
+    assert "101^20" in finding.measured and "miscounts" in finding.measured
+
+
+def test_untestable_sample_size_claims_report_what_was_measured():
+    for rule in (chuang_25000_samples, chuang_96_half_data):
+        finding = rule(example_runs(), LONG, 15000)
+        assert finding.verdict is Verdict.UNTESTABLE
+        assert "15,000" in finding.measured and finding.check
