@@ -5,10 +5,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
+import attncore.sources.bernhard as bernhard
 from attncore.checks import ParameterError
+from attncore.density import bw_nrd0, scipy_silverman
 from attncore.distributions import Independent
 from attncore.random import make_rng, spawn
 from attncore.rescalings import get_rescaling
@@ -170,3 +173,56 @@ def test_sweep_is_reproducible_and_numbers_the_draws():
     panels, costs = first
     assert sorted(panels["seed"].unique()) == [0, 1, 2] and len(panels) == 3 * 12
     assert len(costs) == 3 * 2
+
+
+def test_ks_critical_matches_scipys_two_sample_test_at_the_mark():
+    crit = bernhard.ks_critical(500)
+    # two samples whose KS distance sits just above the critical value reject at 5 %
+    a = np.linspace(0.0, 1.0, 500)
+    shift = np.ceil(crit * 500 + 1) / 500
+    assert stats.ks_2samp(a, a + shift).pvalue < 0.05
+    assert stats.ks_2samp(a, a + shift - 4 / 500).pvalue > 0.05
+
+
+def test_bandwidth_ratios_are_scipys_over_r_and_largest_for_skewed_panels():
+    draws = bernhard.draw_panels(1000)
+    ratios = bernhard.bandwidth_ratios(draws)
+    x = draws["1b"].values.intended
+    assert ratios[2] == pytest.approx(scipy_silverman(x) / bw_nrd0(x))
+    assert ratios.argmax() in (2, 3)  # panel 1b, the most skewed
+
+
+def test_panel_table_is_the_seed_rows_with_bandwidths():
+    draws = bernhard.draw_panels(3, n_queries=60, n_keys=4, d_small=2, d_large=5)
+    rows = pd.DataFrame(bernhard.panel_records(draws))
+    table = bernhard.panel_table(rows, draws, ["2b"])
+    assert table.loc[("2b", "published"), "bw.nrd0"] == bw_nrd0(draws["2b"].values.published)
+    assert table.loc[("2b", "intended"), "mean"] == draws["2b"].values.intended.mean()
+
+
+def test_seed_percentiles_place_a_draw_among_the_draws():
+    settings = dict(n_queries=30, n_keys=4, d_small=2, d_large=3)
+    panels, _ = bernhard.sweep(range(5), [], **settings)
+    one = pd.DataFrame(bernhard.panel_records(bernhard.draw_panels(2, **settings)))
+    percentiles = bernhard.seed_percentiles(panels, one)
+    part = panels[(panels.panel == "1b") & (panels["sample"] == "intended")].skewness
+    mine = one[(one.panel == "1b") & (one["sample"] == "intended")].skewness.iloc[0]
+    assert mine in set(part)  # seed 2 is one of the five draws
+    assert percentiles[("1b", "intended")] == 100 * (part < mine).mean()
+    assert percentiles.index[0] == ("1a", "intended")
+
+
+def test_linearization_is_exact_for_vanishing_logits():
+    draw = bernhard.draw_panels(0, n_queries=50, n_keys=32, d_small=2, d_large=64)["2a"]
+    k_total = bernhard.linearization(draw, "k_total")
+    sqrt_d = bernhard.linearization(draw, "sqrt_d")
+    assert k_total["row_sd"] < sqrt_d["row_sd"] / 10
+    error = np.abs(k_total["weight"] - 1 - k_total["centred"]).max()
+    assert error < k_total["row_sd"] ** 2 * 10 < 0.1
+
+
+def test_rescaling_medians_are_medians_over_draws():
+    _, costs = bernhard.sweep(range(5), ["none", "k_total"], n_queries=30, n_keys=4, d_small=2)
+    medians = bernhard.rescaling_medians(costs)
+    part = costs[(costs.d == 2) & (costs.rescaling == "k_total")]
+    assert medians.loc[(2, "k_total"), "W1 distortion"] == part.wasserstein.median()

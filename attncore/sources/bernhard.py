@@ -25,9 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy import stats
+from scipy import special, stats
 
 from attncore.checks import ParameterError, finite_array, positive_int, positive_real
+from attncore.density import bw_nrd0, scipy_silverman
 from attncore.distributions import (
     Distribution,
     Independent,
@@ -47,10 +48,16 @@ __all__ = [
     "COMPONENT_LAWS",
     "STATISTICS",
     "PanelDraw",
+    "bandwidth_ratios",
     "component_law",
     "draw_panels",
+    "ks_critical",
+    "linearization",
     "panel_records",
+    "panel_table",
+    "rescaling_medians",
     "rescaling_records",
+    "seed_percentiles",
     "summary_statistics",
     "sweep",
 ]
@@ -300,3 +307,118 @@ def sweep(
         panel_rows += [{"seed": index, **r} for r in panel_records(draws)]
         cost_rows += [{"seed": index, **r} for r in rescaling_records(draws, rescalings)]
     return pd.DataFrame(panel_rows), pd.DataFrame(cost_rows)
+
+
+def ks_critical(m: int, alpha: float = 0.05) -> float:
+    """The asymptotic critical value of the two-sample Kolmogorov-Smirnov distance at level
+    ``alpha`` for two independent samples of size ``m``: ``K^-1(alpha) sqrt(2 / m)``.
+
+    >>> round(ks_critical(500), 4)
+    0.0859
+    """
+    m = positive_int("m", m)
+    return float(special.kolmogi(alpha) * math.sqrt(2.0 / m))
+
+
+def bandwidth_ratios(draws: dict[str, PanelDraw]) -> np.ndarray:
+    """scipy's Silverman bandwidth over R's ``bw.nrd0`` for every panel and sample of a draw:
+    how much more scipy's default rule would smooth.
+
+    >>> r = bandwidth_ratios(draw_panels(0, n_queries=200, n_keys=8, d_small=4, d_large=16))
+    >>> r.shape, bool(r.min() > 1.1)
+    ((12,), True)
+    """
+    return np.array(
+        [
+            scipy_silverman(getattr(x.values, s)) / bw_nrd0(getattr(x.values, s))
+            for x in draws.values()
+            for s in ("intended", "published")
+        ]
+    )
+
+
+def panel_table(
+    rows: pd.DataFrame, draws: dict[str, PanelDraw], panels: Sequence[str]
+) -> pd.DataFrame:
+    """The :data:`STATISTICS` of ``panels`` (rows of :func:`panel_records` for one draw) with
+    the ``bw.nrd0`` bandwidth of each sample, indexed by panel and sample.
+
+    >>> draws = draw_panels(0, n_queries=40, n_keys=4, d_small=2, d_large=3)
+    >>> t = panel_table(pd.DataFrame(panel_records(draws)), draws, ["1a", "1b"])
+    >>> t.shape, t.index[1]
+    ((4, 9), ('1a', 'published'))
+    """
+    table = rows[rows["panel"].isin(panels)][["panel", "sample", *STATISTICS]].copy()
+    table["bw.nrd0"] = [
+        bw_nrd0(getattr(draws[p].values, s))
+        for p, s in zip(table["panel"], table["sample"], strict=True)
+    ]
+    return table.set_index(["panel", "sample"])
+
+
+def seed_percentiles(
+    panels: pd.DataFrame, seed_rows: pd.DataFrame, column: str = "skewness"
+) -> pd.Series:
+    """For each panel and sample, the percentile of one draw's ``column`` (``seed_rows``, rows
+    of :func:`panel_records`) among the draws of ``panels`` (a :func:`sweep` table): the share
+    of draws with a smaller value, in per cent.
+
+    >>> panels, _ = sweep(range(4), [], n_queries=30, n_keys=4, d_small=2, d_large=3)
+    >>> one = pd.DataFrame(panel_records(draw_panels(9, n_queries=30, n_keys=4, d_small=2,
+    ...                                              d_large=3)))
+    >>> p = seed_percentiles(panels, one)
+    >>> len(p), set(p.round()) <= {0.0, 25.0, 50.0, 75.0, 100.0}
+    (12, True)
+    """
+    mine = seed_rows.set_index(["panel", "sample"])[column]
+    return pd.Series(
+        {
+            key: 100.0 * float((part[column] < mine[key]).mean())
+            for key, part in panels.groupby(["panel", "sample"], sort=False)
+        },
+        name="percentile",
+    )
+
+
+def linearization(draw: PanelDraw, rescaling: str) -> dict[str, np.ndarray | float]:
+    """The softmax of one panel's raw dot products under ``rescaling``, against its
+    linearization around uniform attention: ``centred``, the centred scaled logit
+    ``z_1 - mean(z)`` of each query, ``weight``, ``n s_1`` (1 is uniform attention), and
+    ``row_sd``, the mean within-row standard deviation of the scaled logits. For small logits
+    ``n s_1 = 1 + z_1 - mean(z)`` to first order.
+
+    >>> draw = draw_panels(0, n_queries=100, n_keys=8, d_small=4, d_large=64)["2a"]
+    >>> lin = linearization(draw, "k_total")
+    >>> round(float(np.abs(lin["weight"] - 1 - lin["centred"]).max()), 3)
+    0.042
+    """
+    z = get_rescaling(rescaling).factor_for(draw.keys) * draw.logits
+    s1 = softmax(z)[:, 0]
+    return {
+        "centred": z[:, 0] - z.mean(axis=1),
+        "weight": draw.keys.shape[0] * s1,
+        "row_sd": float(z.std(axis=1).mean()),
+    }
+
+
+RESCALING_MEDIANS = {
+    "logit_sd": "sd of the scaled logits in a row",
+    "mean_max_probability": "mean largest probability",
+    "mean_normalized_entropy": "mean entropy / ln n",
+    "r2_raw": "r² of s_1 on q.k_1",
+    "skewness_change": "skewness change",
+    "wasserstein": "W1 distortion",
+}
+"""The columns of :func:`rescaling_medians` and their labels."""
+
+
+def rescaling_medians(costs: pd.DataFrame) -> pd.DataFrame:
+    """Medians over draws of the :func:`rescaling_records` columns in
+    :data:`RESCALING_MEDIANS`, by dimension and rescaling, with readable column names.
+
+    >>> _, costs = sweep(range(3), ["sqrt_d"], n_queries=30, n_keys=4, d_small=2, d_large=3)
+    >>> rescaling_medians(costs).shape
+    (2, 6)
+    """
+    table = costs.groupby(["d", "rescaling"], sort=False)[list(RESCALING_MEDIANS)].median()
+    return table.rename(columns=RESCALING_MEDIANS)
