@@ -45,7 +45,7 @@ from attncore.symbolic.correlated import (
     correlated_dot_variance,
     correlated_logit_scaling,
 )
-from attncore.symbolic.derivation import Derivation, Step
+from attncore.symbolic.derivation import Check, Derivation, Step
 from attncore.symbolic.jacobian import (
     cauchy_schwarz_bound,
     softmax_jacobian,
@@ -79,6 +79,7 @@ from attncore.symbolic.variance import (
 )
 
 __all__ = [
+    "Check",
     "Derivation",
     "Step",
     "cauchy_schwarz_bound",

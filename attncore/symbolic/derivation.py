@@ -27,7 +27,7 @@ import sympy as sp
 
 from attncore.checks import ParameterError
 
-__all__ = ["Derivation", "Step"]
+__all__ = ["Check", "Derivation", "Step"]
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,35 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Check:
+    """A line of a source's proof set against its re-derivation: ``lhs = rhs`` is claimed.
+
+    The check is not decided here: :attr:`residual` is ``lhs - rhs``, and whoever judges the
+    line (a verdict rule) simplifies it; it holds when the residual simplifies to 0.
+
+    >>> a = sp.Symbol("a")
+    >>> Check("square", (a + 1) ** 2, a**2 + 2 * a + 1).residual.expand()
+    0
+    """
+
+    name: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+
+    @property
+    def residual(self) -> sp.Expr:
+        """``lhs - rhs``, unsimplified."""
+        return self.lhs - self.rhs
+
+
+@dataclass(frozen=True)
 class Derivation:
     """A derived statement with its explicit assumptions, steps and, for a claim, a verdict.
 
     ``statement`` is a sympy relation (usually ``sp.Eq``); ``verdict`` says whether a
     claim of a source text holds as stated; ``caveats`` records what the statement
-    does not say.
+    does not say; ``checks`` are the lines of a source's proof set against the derivation
+    (:class:`Check`), left for a verdict rule to decide.
     """
 
     title: str
@@ -84,6 +107,11 @@ class Derivation:
     steps: tuple[Step, ...] = ()
     verdict: str = ""
     caveats: tuple[str, ...] = ()
+    checks: tuple[Check, ...] = ()
+
+    def residuals(self) -> dict[str, sp.Expr]:
+        """``{check name: lhs - rhs}`` for every :class:`Check` of the derivation."""
+        return {c.name: c.residual for c in self.checks}
 
     @functools.cached_property
     def latex(self) -> str:

@@ -206,8 +206,9 @@ def projected_dot_variance(self_attention: bool = False) -> Derivation:
             "the weights through ||W_q W_k^T||_F, not through sigma_wq and sigma_wk alone. "
             "Plugging the measured entry variances ||W||_F^2 / (d_x d_k) into Chuang's formula "
             "gives sigma_x^4 ||W_q||_F^2 ||W_k||_F^2 / d_k, while ||W_q W_k^T||_F^2 can be "
-            "anything from 0 (orthogonal column spaces) to ||W_q||_F^2 ||W_k||_F^2 (rank one, "
-            "aligned): from 0 to d_k times the formula.",
+            "anything from 0 (orthogonal row spaces: every row of W_q orthogonal to every row "
+            "of W_k) to ||W_q||_F^2 ||W_k||_F^2 (rank one, aligned): from 0 to d_k times the "
+            "formula.",
         )
     return Derivation(
         title,

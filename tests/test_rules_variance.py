@@ -1,0 +1,168 @@
+"""Every branch of the verdict rules of "Why sqrt(d)", driven by small synthetic inputs."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from attncore.claims import Verdict
+from attncore.claims.rules import variance as rules
+from attncore.claims.rules.variance import Counterexample
+
+d = sp.Symbol("d", positive=True, integer=True)
+
+
+# --- footnote_variance --------------------------------------------------------------------------
+
+
+def test_footnote_variance_holds_when_both_routes_agree() -> None:
+    f = rules.footnote_variance("vaswani-variance", d - d, {1: 0.5, 64: -2.0}, 4.0, 1000)
+    assert f.verdict is Verdict.HOLDS
+    assert "largest |z| of mean and variance 2.00" in f.measured
+
+
+def test_footnote_variance_fails_when_the_identity_does_not() -> None:
+    f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
+    assert f.verdict is Verdict.FAILS
+    assert "d/2" in f.measured
+
+
+def test_footnote_variance_untestable_when_the_routes_disagree() -> None:
+    f = rules.footnote_variance("blog-scaled-variance", sp.Integer(0), {4: 9.0}, 4.0, 1000)
+    assert f.verdict is Verdict.UNTESTABLE
+    assert "disagree" in f.measured
+
+
+def test_footnote_variance_simplifies_the_residual() -> None:
+    residual = sp.sin(d) ** 2 + sp.cos(d) ** 2 - 1
+    assert rules.footnote_variance("vaswani-variance", residual, {1: 0}, 4, 10).verdict is (
+        Verdict.HOLDS
+    )
+
+
+# --- chuang_proposition -------------------------------------------------------------------------
+
+
+def test_chuang_proposition_holds_fails_and_untestable() -> None:
+    a = sp.Symbol("a")
+    holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1}, "s")
+    assert holds.verdict is Verdict.HOLDS and "all 1 checked lines" in holds.measured
+    fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a}, "s")
+    assert (
+        fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured
+    )
+    assert rules.chuang_proposition(1, {}, "s").verdict is Verdict.UNTESTABLE
+
+
+def test_chuang_proposition_from_the_real_derivations() -> None:
+    from attncore.symbolic import chuang_propositions
+
+    for number, p in enumerate(chuang_propositions()[:4], start=1):
+        assert rules.chuang_proposition(number, p.residuals(), "s").verdict is Verdict.HOLDS
+
+
+# --- chuang_proposition_5 -----------------------------------------------------------------------
+
+DEPENDENT = Counterexample("own signs", False, 48.0, 48.5, 0.4, 30.0)
+INDEPENDENT = Counterexample("pair swap", True, 32.0, 31.7, -0.6, 20.0)
+HARMLESS = Counterexample("harmless", True, 16.0, 16.1, 0.2, 0.2)
+
+
+def test_proposition_5_fails_on_a_counterexample_with_independent_pairs() -> None:
+    f = rules.chuang_proposition_5([DEPENDENT, INDEPENDENT], 16, 4.0)
+    assert f.verdict is Verdict.FAILS
+    assert "pair swap (every listed pair independent)" in f.measured
+
+
+def test_proposition_5_caveat_when_only_dependent_pairs_break_it() -> None:
+    f = rules.chuang_proposition_5([DEPENDENT, HARMLESS], 16, 4.0)
+    assert f.verdict is Verdict.CAVEAT
+    assert "zero covariances" in f.measured
+
+
+def test_proposition_5_holds_when_nothing_breaks_it() -> None:
+    assert rules.chuang_proposition_5([HARMLESS], 16, 4.0).verdict is Verdict.HOLDS
+
+
+def test_proposition_5_untestable_when_a_simulation_misses_its_closed_form() -> None:
+    bad = Counterexample("bad", True, 32.0, 40.0, 9.0, 20.0)
+    assert rules.chuang_proposition_5([bad, DEPENDENT], 16, 4.0).verdict is Verdict.UNTESTABLE
+
+
+def test_counterexample_breaks_needs_all_three_conditions() -> None:
+    assert INDEPENDENT.breaks(16, 4.0)
+    assert not HARMLESS.breaks(16, 4.0)  # closed form equals the claim
+    assert not Counterexample("x", True, 32.0, 31.0, 5.0, 20.0).breaks(16, 4.0)
+    assert not Counterexample("x", True, 32.0, 31.0, 0.1, 3.0).breaks(16, 4.0)
+
+
+# --- relaxed_variance ---------------------------------------------------------------------------
+
+
+def test_relaxed_variance_holds_with_the_self_factor_as_a_note() -> None:
+    f = rules.relaxed_variance([0.5, -1.0], [0.3, 5.0], 1.125, 16, 16, 4.0)
+    assert f.verdict is Verdict.HOLDS
+    assert "1.1250 times his formula" in f.measured and "within 5.0 se" in f.measured
+
+
+def test_relaxed_variance_fails_when_two_tokens_miss_the_formula() -> None:
+    f = rules.relaxed_variance([0.5, 6.0], [0.3], 1.125, 16, 16, 4.0)
+    assert f.verdict is Verdict.FAILS
+
+
+# --- cauchy_schwarz -----------------------------------------------------------------------------
+
+
+def test_cauchy_schwarz_holds_and_fails() -> None:
+    ok = rules.cauchy_schwarz({"a": 0.2, "b": 1.0}, {"a": 0.01, "b": 0.02}, 0.01, 64)
+    assert ok.verdict is Verdict.HOLDS and "a: largest ratio 0.200" in ok.measured
+    bad = rules.cauchy_schwarz({"a": 1.01}, {"a": 0.01}, 0.01, 64)
+    assert bad.verdict is Verdict.FAILS
+
+
+# --- n_sqrt_d_normal ----------------------------------------------------------------------------
+
+
+def test_n_sqrt_d_every_branch() -> None:
+    z = {1: 0.1, 16: 0.2, 64: -0.3}
+    holds = rules.n_sqrt_d_normal({1: 0.97, 16: 0.99, 64: 1.0}, z, 32, 4.0)
+    assert holds.verdict is Verdict.HOLDS
+    caveat = rules.n_sqrt_d_normal({1: 0.80, 16: 0.985, 64: 0.996}, z, 32, 4.0)
+    assert caveat.verdict is Verdict.CAVEAT and "below d = 16 (d = 1)" in caveat.measured
+    fails = rules.n_sqrt_d_normal({1: 0.80, 16: 0.90, 64: 0.996}, z, 32, 4.0)
+    assert fails.verdict is Verdict.FAILS
+    untestable = rules.n_sqrt_d_normal({16: 0.985}, {16: 7.0}, 32, 4.0)
+    assert untestable.verdict is Verdict.UNTESTABLE
+
+
+# --- sentences ----------------------------------------------------------------------------------
+
+
+def test_moments_sentence_both_ways() -> None:
+    assert "is within 1.0 standard errors" in rules.moments_sentence(1.0, 4.0, "at d = 8")
+    assert rules.moments_sentence(1.0, 4.0, "at d = 8").startswith("At d = 8")
+    assert "beyond the pass mark of 4" in rules.moments_sentence(5.0, 4.0, "at d = 8")
+
+
+def test_counterexample_sentence_both_ways() -> None:
+    broken = rules.counterexample_sentence([DEPENDENT, INDEPENDENT], 16, 4.0)
+    assert "2 of 2 laws" in broken and "every listed pair is independent" in broken
+    only_dependent = rules.counterexample_sentence([DEPENDENT, HARMLESS], 16, 4.0)
+    assert "1 of 2 laws" in only_dependent and "independent" not in only_dependent
+    assert "no law" in rules.counterexample_sentence([HARMLESS], 16, 4.0)
+
+
+def test_projection_sentence_both_ways() -> None:
+    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0, 1.125, 16)
+    off = rules.projection_sentence(6.0, 4.0, 1.125, 16)
+    assert "exact" not in off and "6.0 standard errors from" in off
+
+
+def test_key_length_sentence_picks_the_smallest_d_from_16() -> None:
+    assert rules.key_length_sentence({4: 0.9, 32: 0.99}, {4: 0.1, 32: 0.01}).startswith("At d = 32")
+    assert rules.key_length_sentence({4: 0.9}, {4: 0.1}).startswith("At d = 4")
+
+
+def test_bound_sentence_both_ways() -> None:
+    assert rules.bound_sentence(0.1, 0.003, 0.003).startswith("No simulated ratio exceeds 1")
+    above = rules.bound_sentence(1.2, 0.01, 0.003)
+    assert above.startswith("A simulated ratio exceeds 1") and "far from" in above
