@@ -316,7 +316,8 @@ def peaked_small_derivatives(
         verdict = Verdict.CAVEAT
         measured += (
             f"; peaked rows keep more of the norm than the blog's example ({example_ratio:.2f})"
-            ": rows whose two largest logits are close keep a sizeable gradient"
+            " (the book's reading: rows whose two largest logits are close keep a sizeable "
+            "gradient)"
         )
     else:
         verdict = Verdict.HOLDS
