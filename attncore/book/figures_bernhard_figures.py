@@ -1,0 +1,417 @@
+"""Figures and reader tables of the chapter on Bernhard's figures (``bernhard_figures``).
+
+The numbers come from :mod:`attncore.sources.bernhard`; this module only draws and formats.
+The two samples of a panel have one style each across the chapter: as intended (solid) and as
+published (dashed); per-rescaling colours and markers come from
+:func:`attncore.book.plotting.method_style`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.figure
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
+from matplotlib.transforms import blended_transform_factory
+from scipy import stats
+
+from attncore.book.plotting import method_style
+from attncore.density import kde_curve
+from attncore.sources.bernhard import PanelDraw, linearization
+
+__all__ = [
+    "PANEL_TITLES",
+    "SAMPLE_STYLE",
+    "cost_figure",
+    "distortion_pairs_figure",
+    "panel_figure",
+    "sample_comparison_table",
+    "scaling_label",
+    "seed_spread_figure",
+    "seed_spread_table",
+]
+
+PANEL_TITLES = {
+    "1a": r"(a) raw $q_i\cdot k_1$",
+    "1b": r"(b) softmax, no scaling",
+    "1c": r"(c) softmax of $q\cdot k/\sqrt{d}$",
+    "2a": r"(a) raw $q_i\cdot k_1$",
+    "2b": r"(b) softmax of $q\cdot k/\sqrt{d}$",
+    "2c": r"(c) softmax of $q\cdot k/k_\mathrm{total}$",
+}
+SAMPLE_STYLE = {"intended": dict(color="C0", ls="-"), "published": dict(color="C1", ls="--")}
+SAMPLES = ("intended", "published")
+
+
+def scaling_label(rescaling: str | None) -> str:
+    """The label of a panel's rescaling: ``raw q.k``, ``no scaling`` or the registry's label."""
+    if rescaling is None:
+        return "raw q.k"
+    return "no scaling" if rescaling == "none" else method_style(rescaling)["label"]
+
+
+def _standardized(x: np.ndarray) -> np.ndarray:
+    return (x - x.mean()) / x.std()
+
+
+def _signed(x: float, digits: int = 2) -> str:
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def _box(ax: plt.Axes, text: str, size: float = 9) -> None:
+    ax.text(
+        0.97,
+        0.95,
+        text,
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=size,
+        bbox=dict(boxstyle="round", fc="white", ec="0.8"),
+    )
+
+
+def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
+    curves = {s: kde_curve(getattr(draw.values, s), n_points=kde_points) for s in SAMPLES}
+    top = max(c[1].max() for c in curves.values())
+    for offset, sample in enumerate(SAMPLES):
+        grid, density = curves[sample]
+        style = SAMPLE_STYLE[sample]
+        ax.plot(grid, density, lw=1.6, **style)
+        low, high = -(0.20 - 0.09 * offset) * top, -(0.12 - 0.09 * offset) * top
+        ax.vlines(getattr(draw.values, sample), low, high, color=style["color"], lw=0.6, alpha=0.6)
+    ax.axhline(0, color="0.3", lw=0.6)
+    ax.set_ylim(-0.22 * top, 1.1 * top)
+    ticks = ax.get_yticks()
+    ax.set_yticks(ticks[(ticks >= 0) & (ticks <= 1.1 * top)])
+    ax.set_title(PANEL_TITLES.get(draw.panel, draw.panel))
+    ax.set_xlabel("first component of the attention" if draw.rescaling else r"$q\cdot k$")
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
+    width = np.ptp(np.concatenate([draw.values.intended, draw.values.published]))
+    _box(ax, f"x range {width:.2g}", 8.5)
+
+
+def _shape_panel(ax: plt.Axes, draw: PanelDraw, row: pd.Series, kde_points: int) -> None:
+    after = _standardized(draw.values.intended)
+    grid, density = kde_curve(after, n_points=kde_points)
+    ax.plot(grid, density, color="C0", lw=1.6)
+    if draw.rescaling is None:
+        z = np.linspace(grid.min(), grid.max(), 200)
+        ax.plot(z, stats.norm.pdf(z), color="0.35", ls=":", lw=1.5)
+        text = f"skewness {_signed(stats.skew(after))}"
+    else:
+        g_b, f_b = kde_curve(_standardized(draw.raw.intended), n_points=kde_points)
+        ax.plot(g_b, f_b, color="0.45", ls="--", lw=1.3)
+        text = (
+            f"skewness {_signed(row.skewness)}\n"
+            f"W$_1$ {row.wasserstein:.3f}, KS {row.ks_statistic:.3f}"
+        )
+    cap = 1.2
+    if density.max() > cap:
+        ax.set_ylim(0, cap)
+        ax.annotate(
+            f"peak {density.max():.0f}, cut off",
+            xy=(grid[density.argmax()], cap),
+            xytext=(0.38, 0.55),
+            textcoords="axes fraction",
+            fontsize=8.5,
+            arrowprops=dict(arrowstyle="->", color="0.3"),
+        )
+    _box(ax, text)
+    ax.set_xlabel("(value - mean) / sd")
+
+
+def panel_figure(
+    draws: dict[str, PanelDraw],
+    seed_rows: pd.DataFrame,
+    panels: Sequence[str],
+    number: int,
+    *,
+    seed: int,
+    kde_points: int = 512,
+) -> matplotlib.figure.Figure:
+    """One of Bernhard's figures redrawn. Row 1: each panel on its own axes as in the paper,
+    both samples with their rugs. Row 2: the intended sample standardized, against the raw
+    dot products of the same draw (or N(0, 1) for a raw panel), with its distortion."""
+    fig, axes = plt.subplots(2, 3, figsize=(11.5, 7.4), gridspec_kw=dict(height_ratios=[1.15, 1]))
+    intended = seed_rows[seed_rows["sample"] == "intended"].set_index("panel")
+    for column, panel in enumerate(panels):
+        _top_panel(axes[0, column], draws[panel], kde_points)
+        _shape_panel(axes[1, column], draws[panel], intended.loc[panel], kde_points)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("density")
+    first = draws[panels[0]]
+    top = [
+        plt.Line2D(
+            [],
+            [],
+            lw=1.6,
+            **SAMPLE_STYLE["intended"],
+            label="as intended: $q_i\\cdot k_1$ over the queries (lower rug)",
+        ),
+        plt.Line2D(
+            [],
+            [],
+            lw=1.6,
+            **SAMPLE_STYLE["published"],
+            label="as published: the R code's refilled column (upper rug)",
+        ),
+    ]
+    fig.legend(handles=top, loc="upper center", bbox_to_anchor=(0.5, 0.965), ncol=2, fontsize=9)
+    bottom = [
+        plt.Line2D(
+            [], [], color="C0", lw=1.6, label="the panel's values (as intended), standardized"
+        ),
+        plt.Line2D(
+            [],
+            [],
+            color="0.45",
+            ls="--",
+            lw=1.3,
+            label=r"raw $q_i\cdot k_1$ of the same draw, "
+            "standardized",
+        ),
+        plt.Line2D([], [], color="0.35", ls=":", lw=1.5, label="N(0, 1), in (a)"),
+    ]
+    n_queries, n_keys = first.queries.shape[0], first.keys.shape[0]
+    fig.suptitle(
+        f"Figure {number} redrawn: d = {first.d}, {n_keys} keys, {n_queries} queries, seed "
+        f"{seed}. Top: each panel on its own axes, as in the paper. Bottom: the shape alone.",
+        fontsize=11,
+        y=0.995,
+    )
+    # fixed margins: tight_layout costs a second per figure
+    fig.subplots_adjust(left=0.07, right=0.985, top=0.885, bottom=0.145, hspace=0.38, wspace=0.24)
+    fig.legend(handles=bottom, loc="lower center", ncol=3, fontsize=9, frameon=False)
+    return fig
+
+
+def _range(values: pd.Series, digits: str) -> str:
+    low, high = values.quantile([0.05, 0.95])
+    return f"{low:{digits}} to {high:{digits}}"
+
+
+def sample_comparison_table(panels: pd.DataFrame) -> pd.DataFrame:
+    """Per panel: the 5 to 95 % range over draws of the mean and skewness of each sample, and
+    the median KS distance between the two samples of a draw."""
+    rows = []
+    for panel, part in panels.groupby("panel", sort=False):
+        row: dict[str, object] = {"panel": panel}
+        for sample in SAMPLES:
+            mine = part[part["sample"] == sample]
+            row[f"mean, {sample}: 5-95 % over seeds"] = _range(mine["mean"], ".3g")
+            row[f"skewness, {sample}: 5-95 %"] = _range(mine["skewness"], ".2f")
+        intended = part[part["sample"] == "intended"]
+        row["KS distance between the samples (median)"] = f"{intended.ks_other_sample.median():.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("panel")
+
+
+def seed_spread_table(
+    panels: pd.DataFrame, seed_rows: pd.DataFrame, percentiles: pd.Series, seed: int
+) -> pd.DataFrame:
+    """Median [5 %, 95 %] over draws of the mean, sd and skewness of each panel and sample,
+    with the skewness of the figures' draw and its percentile among the draws."""
+    mine = seed_rows.set_index(["panel", "sample"])["skewness"]
+    rows = []
+    for (panel, sample), part in panels.groupby(["panel", "sample"], sort=False):
+        row: dict[str, object] = {"panel": panel, "sample": sample}
+        for column in ("mean", "sd", "skewness"):
+            low, mid, high = part[column].quantile([0.05, 0.5, 0.95])
+            row[column] = f"{mid:.3g} [{low:.3g}, {high:.3g}]"
+        row[f"skewness, seed {seed}"] = f"{mine[(panel, sample)]:.3g}"
+        row["percentile"] = f"{percentiles[(panel, sample)]:.0f}"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["panel", "sample"])
+
+
+def seed_spread_figure(
+    panels: pd.DataFrame, seed_rows: pd.DataFrame, draws: dict[str, PanelDraw], seed: int
+) -> matplotlib.figure.Figure:
+    """The skewness of every panel and sample over the draws, the figures' draw marked."""
+    n_seeds = panels["seed"].nunique()
+    mine = seed_rows.set_index(["panel", "sample"])["skewness"]
+    fig, axes = plt.subplots(2, 3, figsize=(10, 6.6))
+    jitter = np.random.default_rng(0).uniform(-0.18, 0.18, n_seeds)  # plotting jitter only
+    for ax, panel in zip(axes.ravel(), draws, strict=True):
+        for x, sample in enumerate(SAMPLES):
+            part = panels[(panels.panel == panel) & (panels["sample"] == sample)]
+            values = part.sort_values("seed").skewness.to_numpy()
+            colour = SAMPLE_STYLE[sample]["color"]
+            ax.scatter(x + jitter[: values.size], values, s=7, color=colour, alpha=0.45, lw=0)
+            q05, q50, q95 = np.quantile(values, [0.05, 0.5, 0.95])
+            ax.vlines(x + 0.3, q05, q95, color=colour, lw=2)
+            ax.plot([x + 0.24, x + 0.36], [q50, q50], color=colour, lw=2)
+            ax.scatter(
+                [x],
+                [mine[(panel, sample)]],
+                marker="D",
+                s=45,
+                color="k",
+                zorder=5,
+                edgecolor="w",
+                label=f"seed {seed}" if x == 0 else None,
+            )
+        ax.axhline(0, color="0.4", lw=0.7)
+        ax.set_xticks([0, 1], list(SAMPLES), fontsize=8.5)
+        ax.set_xlim(-0.5, 1.6)
+        label = scaling_label(draws[panel].rescaling)
+        ax.set_title(f"{panel}: {label}, d = {draws[panel].d}", fontsize=9.5)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("skewness of the sample")
+    axes[0, 0].legend(fontsize=8, loc="upper left")
+    fig.suptitle(
+        f"Skewness over {n_seeds} draws: dots one draw each, bars 5-95 % with median, "
+        "black diamond the figures' seed",
+        fontsize=11,
+    )
+    fig.subplots_adjust(left=0.08, right=0.99, top=0.88, bottom=0.06, wspace=0.35, hspace=0.38)
+    return fig
+
+
+def distortion_pairs_figure(
+    panels: pd.DataFrame,
+    seed_rows: pd.DataFrame,
+    draws: dict[str, PanelDraw],
+    seed: int,
+    pairs: Sequence[tuple[str, str]] = (("1b", "1c"), ("2b", "2c")),
+) -> matplotlib.figure.Figure:
+    """W1 distortion of two panels draw by draw (intended samples), one dot per draw, the
+    figures' draw marked: below the diagonal the second panel's scaling distorts less."""
+    intended = panels[panels["sample"] == "intended"]
+    wide = intended.pivot(index="seed", columns="panel", values="wasserstein")
+    mine = seed_rows[seed_rows["sample"] == "intended"].set_index("panel").wasserstein
+    fig, axes = plt.subplots(1, len(pairs), figsize=(10, 5.2))
+    for ax, (base, better) in zip(np.atleast_1d(axes), pairs, strict=True):
+        x, y = wide[base], wide[better]
+        ax.scatter(x, y, s=12, alpha=0.6, color="C0", lw=0, label="one draw")
+        ax.scatter(
+            [mine[base]],
+            [mine[better]],
+            marker="D",
+            s=50,
+            color="k",
+            edgecolor="w",
+            zorder=5,
+            label=f"seed {seed}",
+        )
+        low, top = 0.7 * min(x.min(), y.min()), 1.4 * max(x.max(), y.max())
+        ax.plot([low, top], [low, top], color="0.4", lw=1, ls="--", label="equal distortion")
+        ax.set(xscale="log", yscale="log", xlim=(low, top), ylim=(low, top), aspect="equal")
+        ticks = [t for t in (0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0) if low <= t <= top]
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(FixedLocator(ticks))
+            axis.set_major_formatter(FormatStrFormatter("%g"))
+            axis.set_minor_formatter(NullFormatter())
+        label_base = scaling_label(draws[base].rescaling)
+        label_better = scaling_label(draws[better].rescaling)
+        ax.set_xlabel(f"$W_1$ distortion, panel {base} ({label_base})")
+        ax.set_ylabel(f"$W_1$ distortion, panel {better} ({label_better})")
+        ax.set_title(
+            f"Figure {base[0]}, d = {draws[base].d}: {label_better} distorts less than\n"
+            f"{label_base} in {100 * float((y < x).mean()):.0f} % of draws",
+            fontsize=10.5,
+        )
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(
+        "Shape distortion by the softmax, draw by draw (log scales): below the diagonal the "
+        "second scaling distorts less",
+        fontsize=11,
+    )
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.8, bottom=0.12, wspace=0.35)
+    return fig
+
+
+def cost_figure(
+    draw: PanelDraw, costs: pd.DataFrame, rescalings: Sequence[str], d_small: int
+) -> matplotlib.figure.Figure:
+    """Left and middle: ``n s_1`` against the centred scaled logit for 1/sqrt(d) and
+    1/k_total on one draw, with the linearization. Right: W1 distortion against the mean
+    largest probability, median and 5-95 % over draws, per rescaling and dimension."""
+    n_keys = draw.keys.shape[0]
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 4.4), gridspec_kw=dict(width_ratios=[1, 1, 1.25]))
+    for ax, name in zip(axes[:2], ["sqrt_d", "k_total"], strict=True):
+        lin = linearization(draw, name)
+        colour = method_style(name)["color"]
+        ax.scatter(
+            lin["centred"], lin["weight"], s=8, alpha=0.5, color=colour, lw=0, label="one query"
+        )
+        line = np.linspace(lin["centred"].min(), lin["centred"].max(), 50)
+        ax.plot(line, 1 + line, color="k", lw=1.2, label=r"linear: $1 + z_1 - \bar z$")
+        ax.set_xlabel(r"centred scaled logit $z_1 - \bar z$")
+        ax.set_ylabel(r"$n\,s_1$ (1 is uniform attention)")
+        ax.set_title(
+            f"{scaling_label(name)}, d = {draw.d}: sd of a row of logits {lin['row_sd']:.2g}",
+            fontsize=10,
+        )
+        ax.legend(fontsize=8, loc="upper left")
+    ax = axes[2]
+    for (d, name), part in sorted(
+        costs.groupby(["d", "rescaling"], sort=False), key=lambda item: -item[0][0]
+    ):
+        style = method_style(name)
+        x, y = part.mean_max_probability, part.wasserstein
+        hollow = d == d_small
+        ax.errorbar(
+            x.median(),
+            y.median(),
+            xerr=[[x.median() - x.quantile(0.05)], [x.quantile(0.95) - x.median()]],
+            yerr=[[y.median() - y.quantile(0.05)], [y.quantile(0.95) - y.median()]],
+            fmt=style["marker"],
+            color=style["color"],
+            ms=10 if hollow else 7,
+            capsize=2,
+            mfc="none" if hollow else style["color"],
+            mew=1.5,
+        )
+    for name in rescalings:
+        part = costs[costs.rescaling == name]
+        ax.annotate(
+            scaling_label(name),
+            (part.mean_max_probability.median(), part.wasserstein.median()),
+            xytext=(10, -16 if name != "none" else -22),
+            textcoords="offset points",
+            fontsize=9,
+        )
+    ax.axvline(1 / n_keys, color="0.4", ls=":", lw=1.2)
+    ax.text(
+        1 / n_keys,
+        0.98,
+        " uniform: 1/n",
+        transform=blended_transform_factory(ax.transData, ax.transAxes),
+        va="top",
+        fontsize=8,
+    )
+    ax.set_xscale("log")
+    ax.set_xlim(0.6 / n_keys, 1.3)
+    ax.xaxis.set_major_locator(
+        FixedLocator([t for t in (0.01, 0.03, 0.1, 0.3, 1.0) if t > 0.6 / n_keys])
+    )
+    ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_ylim(-0.03, 1.0)
+    ax.set_xlabel("mean largest probability of a row (selectivity)")
+    ax.set_ylabel(r"$W_1$ distortion of the first component")
+    d_large = max(costs.d)
+    ax.legend(
+        handles=[
+            plt.Line2D(
+                [], [], color="0.3", marker="o", mfc="none", ls="", label=f"d = {d_small} (hollow)"
+            ),
+            plt.Line2D([], [], color="0.3", marker="o", ls="", label=f"d = {d_large} (filled)"),
+        ],
+        fontsize=8,
+        loc="center right",
+    )
+    ax.set_title("Shape kept against selectivity (median, 5-95 %)")
+    fig.suptitle(
+        "Why 1/k_total keeps the shape: its logits are so small that the softmax is nearly "
+        "linear and nearly uniform",
+        fontsize=11,
+    )
+    fig.subplots_adjust(left=0.055, right=0.99, top=0.84, bottom=0.14, wspace=0.3)
+    return fig
