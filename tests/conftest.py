@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 
 from attncore.book.build import build_book
+from attncore.book.cache import RunCache
 
 REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "book", "notebooks"]
+CACHE = ".cache/chapters"
+"""Where a scratch copy's build keeps its cache (not the repository's)."""
 
 
 def copy_book_sources(destination: Path) -> Path:
@@ -28,5 +31,5 @@ def copy_book_sources(destination: Path) -> Path:
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Root of a scratch repository copy whose book was built with the smoke profile."""
     root = copy_book_sources(tmp_path_factory.mktemp("book"))
-    build_book("smoke", root=root)
+    build_book("smoke", root=root, cache=RunCache(root / CACHE))
     return root

@@ -18,8 +18,10 @@ import jupytext
 import nbformat
 import pytest
 import yaml
+from conftest import CACHE
 
 from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
+from attncore.book.cache import RunCache
 
 pytestmark = pytest.mark.notebooks
 
@@ -161,6 +163,23 @@ def test_a_failing_chapter_names_its_cell_and_keeps_the_last_good_book(built_boo
     (root / "notebooks" / "profiles.yaml").write_text(yaml.safe_dump(profiles))
     expected = r"broken: cell 1 \(\"raise ValueError.*\"\) raised ValueError: deliberate"
     with pytest.raises(BuildFailed, match=expected):
-        build_book("smoke", root=root)
+        build_book("smoke", root=root, cache=RunCache(root / CACHE))
     assert hashlib.sha256(index.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in (root / "book" / "generated").iterdir()) == generated_before
+
+
+def test_a_rebuild_with_nothing_changed_reuses_every_run_and_makes_the_same_pages(
+    built_book, tmp_path, capsys
+):
+    root = tmp_path / "repo"
+    shutil.copytree(built_book, root)
+    html = root / "_build" / "html"
+    before = {p.relative_to(html): p.read_bytes() for p in html_pages(root)}
+    build_book("smoke", root=root, cache=RunCache(root / CACHE))
+    summary = capsys.readouterr().out.split("Summary")[-1]
+    for chapter in toc_chapters(root):
+        assert re.search(rf"{chapter}\s+cached", summary), summary
+    after = {p.relative_to(html): p.read_bytes() for p in html_pages(root)}
+    assert after.keys() == before.keys()
+    changed = [str(page) for page in before if before[page] != after[page]]
+    assert not changed, f"pages differ between the uncached and the cached build: {changed}"

@@ -11,11 +11,12 @@ from attncore.claims import CLAIMS, PENDING, Finding, Verdict, ledger
 COMMIT = "a" * 40
 
 
-def run(chapter, records, commit=COMMIT, dirty=False):
+def run(chapter, records, code="c0de", dirty=False):
     return {
         "chapter": chapter,
         "parameters_hash": "0123456789ab",
-        "revision": {"commit": commit, "dirty": dirty},
+        "revision": {"commit": COMMIT, "dirty": dirty},
+        "code": code,
         "verdicts": records,
     }
 
@@ -28,7 +29,7 @@ def test_a_recorded_verdict_reaches_its_row_with_its_run():
     record = verdict_record(
         Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation"), "sec-x"
     )
-    rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record])}, {"commit": COMMIT})
+    rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record])}, {"why_sqrt_d": "c0de"})
     found = row(rows, "vaswani-variance")
     assert found["verdict"] == "holds" and found["measured"] == "z = 0.3"
     assert found["run"] == f"parameters 0123456789ab, commit {COMMIT[:12]}"
@@ -36,14 +37,14 @@ def test_a_recorded_verdict_reaches_its_row_with_its_run():
 
 
 def test_a_claim_its_chapter_ran_without_checking_is_pending_and_says_so():
-    rows = ledger({"softmax_saturation": run("softmax_saturation", [])}, {"commit": COMMIT})
+    rows = ledger({"softmax_saturation": run("softmax_saturation", [])})
     found = row(rows, "blog-softmax-example")
     assert found["verdict"] == PENDING and "did not check it" in found["measured"]
 
 
-def test_a_verdict_from_another_commit_is_stale():
+def test_a_verdict_from_other_code_than_the_chapters_now_is_stale():
     record = verdict_record(Finding("vaswani-variance", Verdict.HOLDS, "z", "c"), "sec-x")
-    rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record], commit="b" * 40)}, {"commit": COMMIT})
+    rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record], code="old")}, {"why_sqrt_d": "new"})
     assert row(rows, "vaswani-variance")["stale"]
 
 

@@ -10,19 +10,28 @@ book in place.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from attncore.book.paths import GENERATED, PROFILES_FILE, ROOT
+from attncore.book.cache import RunCache
+from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT
 from attncore.book.publish import publish
-from attncore.book.runner import NotebookFailed, run_chapter
+from attncore.book.runner import (
+    RUN_FOLDER,
+    NotebookFailed,
+    RunResult,
+    chapter_parameters,
+    run_chapter,
+)
 from attncore.checks import ParameterError
 
 __all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
@@ -73,18 +82,37 @@ def load_profile(chapter: str, profile: str, root: Path = ROOT) -> dict[str, Any
     return dict(profiles[chapter][profile] or {})
 
 
-def _execute_chapters(profile: str, root: Path) -> list[tuple[str, float]]:
+def _readers(chapters: list[str], root: Path) -> set[str]:
+    """The chapters that read other chapters' runs: they run after all the others."""
+    return {c for c in chapters if RUN_FOLDER in chapter_parameters(root / NOTEBOOKS / f"{c}.md")}
+
+
+def _execute_chapters(
+    profile: str, root: Path, jobs: int, cache: RunCache, force: bool
+) -> list[tuple[str, RunResult]]:
     chapters = toc_chapters(root)
-    timings = []
+    readers = _readers(chapters, root)
     staging = Path(tempfile.mkdtemp(prefix=".generated-", dir=root / "book"))
+    results: dict[str, RunResult] = {}
+    runs = staging / "runs"
+
+    def run(chapter: str) -> RunResult:
+        source = root / NOTEBOOKS / f"{chapter}.md"
+        parameters = load_profile(chapter, profile, root)
+        result = run_chapter(source, parameters, runs, cache=cache, reuse=not force)
+        done = "cached" if result.cached else f"{result.seconds:.1f} s"
+        print(f"[{len(results) + 1}/{len(chapters)}] {chapter}: {done}", flush=True)
+        results[chapter] = result
+        return result
+
     try:
-        runs = staging / "runs"
-        for index, chapter in enumerate(chapters, start=1):
-            print(f"[{index}/{len(chapters)}] executing {chapter} ({profile})", flush=True)
-            source = root / "notebooks" / f"{chapter}.md"
-            result = run_chapter(source, load_profile(chapter, profile, root), runs)
-            print(f"    done in {result.seconds:.1f} s", flush=True)
-            timings.append((chapter, result.seconds))
+        runs.mkdir()
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for future in [pool.submit(run, c) for c in chapters if c not in readers]:
+                future.result()
+        for chapter in chapters:
+            if chapter in readers:
+                run(chapter)
         generated = staging / "generated"
         generated.mkdir()
         for chapter in chapters:
@@ -95,7 +123,7 @@ def _execute_chapters(profile: str, root: Path) -> list[tuple[str, float]]:
         raise BuildFailed(f"{error}\nThe last good book in _build/html is untouched.") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return timings
+    return [(chapter, results[chapter]) for chapter in chapters]
 
 
 def _run_sphinx(root: Path) -> None:
@@ -119,18 +147,32 @@ def _run_sphinx(root: Path) -> None:
         publish(Path(scratch) / "_build" / "html", root / "_build" / "html")
 
 
-def build_book(profile: str = "full", root: Path = ROOT) -> Path:
-    """Execute every chapter with ``profile`` and build ``_build/html``; return its index page."""
+def build_book(
+    profile: str = "full",
+    root: Path = ROOT,
+    jobs: int | None = None,
+    force: bool = False,
+    cache: RunCache | None = None,
+) -> Path:
+    """Execute every chapter with ``profile`` and build ``_build/html``; return its index page.
+
+    Chapters whose run is in ``cache`` (by default the repository's) are not executed again
+    unless ``force``; the others run ``jobs`` at a time (default: one per core), and the
+    chapters that read other chapters' runs after them.
+    """
     start = time.perf_counter()
-    timings = _execute_chapters(profile, root)
+    jobs = jobs or os.cpu_count() or 1
+    results = _execute_chapters(profile, root, jobs, cache or RunCache(), force)
     sphinx_start = time.perf_counter()
     _run_sphinx(root)
     sphinx_seconds = time.perf_counter() - sphinx_start
     index = root / "_build" / "html" / "index.html"
     print("\nSummary")
-    for chapter, seconds in timings:
-        print(f"  {chapter:<32} {seconds:7.1f} s")
+    for chapter, result in results:
+        done = "cached" if result.cached else f"{result.seconds:7.1f} s"
+        print(f"  {chapter:<32} {done:>9}")
     print(f"  {'sphinx (strict)':<32} {sphinx_seconds:7.1f} s")
-    print(f"  {'total':<32} {time.perf_counter() - start:7.1f} s  ({profile} profile)")
+    total = time.perf_counter() - start
+    print(f"  {'total':<32} {total:7.1f} s  ({profile} profile, {jobs} jobs)")
     print(f"Book: {index}")
     return index

@@ -1,20 +1,24 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
-    attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [-o OUT]
+    attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [-o OUT] [--no-cache]
     attncore params CHAPTER
-    attncore build [--profile full|smoke]
+    attncore build [--profile full|smoke] [--jobs N] [--force]
 
-Bad parameters give a one-line error and exit status 2 before any kernel starts.
+Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
+with ``-p`` replaces the same name's value from ``-f``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
 
 from attncore.book.build import PROFILES, BuildFailed, build_book
-from attncore.book.parameters import load_yaml
+from attncore.book.cache import RunCache
+from attncore.book.parameters import MAX_TEXT, load_yaml
 from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
 from attncore.checks import ParameterError
 
@@ -27,9 +31,15 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run one chapter with new parameters")
     run.add_argument("chapter", help="chapter name (e.g. softmax_saturation) or .md path")
     run.add_argument(
-        "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE")
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help="a parameter value (YAML); wins over the same name in -f",
     )
-    run.add_argument("-f", "--file", type=Path, help="YAML file of parameter values")
+    run.add_argument("-f", "--file", type=Path, help="YAML file of parameter values NAME: VALUE")
     run.add_argument(
         "-o",
         "--output",
@@ -38,30 +48,70 @@ def _parser() -> argparse.ArgumentParser:
         help="output folder, shared by chapters so the claims ledger finds their verdicts "
         "(default: runs)",
     )
+    run.add_argument("--no-cache", action="store_true", help="execute even if a cached run matches")
     params = commands.add_parser("params", help="list a chapter's parameters")
     params.add_argument("chapter")
     build = commands.add_parser("build", help="execute every chapter and build the book")
     build.add_argument("--profile", choices=PROFILES, default="full")
+    build.add_argument(
+        "--jobs", type=int, default=None, help="chapters run at once (default: one per core)"
+    )
+    build.add_argument(
+        "--force", action="store_true", help="execute every chapter even if its run is cached"
+    )
     return parser
+
+
+def _read_file(path: Path) -> dict[str, object]:
+    if not path.is_file():
+        raise ParameterError(f"parameter file {path} does not exist")
+    if path.stat().st_size > MAX_TEXT:
+        raise ParameterError(f"parameter file {path} must be at most {MAX_TEXT} bytes")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ParameterError(f"parameter file {path} must be readable UTF-8 text") from None
+    loaded = load_yaml(text) or {}
+    if not isinstance(loaded, dict) or not all(isinstance(k, str) for k in loaded):
+        raise ParameterError(f"parameter file {path} must hold a mapping NAME: VALUE")
+    return loaded
 
 
 def _collect(args: argparse.Namespace) -> dict[str, object]:
     declared = chapter_parameters(find_chapter(args.chapter))
-    values: dict[str, object] = {}
-    if args.file:
-        if not args.file.is_file():
-            raise ParameterError(f"parameter file {args.file} does not exist")
-        loaded = load_yaml(args.file.read_text()) or {}
-        if not isinstance(loaded, dict):
-            raise ParameterError(f"parameter file {args.file} must hold a mapping NAME: VALUE")
-        values.update(loaded)
+    values: dict[str, object] = _read_file(args.file) if args.file else {}
     for name, text in args.parameter:
         if name not in declared:
             raise ParameterError(
-                f"unknown parameter {name}; known parameters: {', '.join(declared)}"
+                f"unknown parameter {name[:60]}; known parameters: {', '.join(declared)}"
             )
-        values[name] = declared[name].parse_text(text)
+        values[name] = declared[name].parse_text(text.strip())
     return values
+
+
+def _check_output(output: Path) -> None:
+    """Refuse an output that is a file, or a folder (or its nearest existing parent) that
+    cannot be written, before anything runs."""
+    if output.exists() and not output.is_dir():
+        raise ParameterError(f"output {output} exists and is not a folder")
+    existing = next(p for p in [output, *output.absolute().parents] if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ParameterError(f"output {output} cannot be written (no write access to {existing})")
+
+
+def _protect_dash_values(argv: list[str]) -> list[str]:
+    """Let a ``-p`` value start with a dash (``-p shift_mean -1e-3``), which argparse would take
+    for an option: such a value is passed on behind a space, which YAML ignores."""
+    out = list(argv)
+    i = 0
+    while i < len(out):
+        if out[i] in ("-p", "--parameter") and i + 2 < len(out):
+            if out[i + 2].startswith("-"):
+                out[i + 2] = " " + out[i + 2]
+            i += 3
+        else:
+            i += 1
+    return out
 
 
 def _params(chapter: str) -> None:
@@ -74,23 +124,43 @@ def _params(chapter: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``attncore`` command; returns the exit status."""
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_protect_dash_values(sys.argv[1:] if argv is None else argv))
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         if args.command == "params":
             _params(args.chapter)
         elif args.command == "run":
             values = _collect(args)
-            result = run_chapter(args.chapter, values, args.output, progress=True)
-            print(f"wrote {result.folder} in {result.seconds:.1f} s")
+            _check_output(args.output)
+            result = run_chapter(
+                args.chapter,
+                values,
+                args.output,
+                progress=True,
+                cache=RunCache(),
+                reuse=not args.no_cache,
+            )
+            how = "from the cache" if result.cached else f"in {result.seconds:.1f} s"
+            print(f"wrote {result.folder} {how}")
         else:
-            build_book(args.profile)
+            if args.jobs is not None and args.jobs < 1:
+                raise ParameterError(f"--jobs must be an integer >= 1, got {args.jobs}")
+            build_book(args.profile, jobs=args.jobs, force=args.force)
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
         return 2
     except (NotebookFailed, BuildFailed) as error:
         print(f"attncore: failed: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("attncore: interrupted; nothing was published", file=sys.stderr)
+        return 130
     return 0
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGTERM unwinds like Ctrl-C, so scratch folders are removed on the way out."""
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -134,5 +134,5 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
         )
     stale = sum(bool(row["stale"]) for row in rows)
     if stale:
-        return text + f" {stale} verdicts come from a run of another commit and are marked stale."
+        return text + f" {stale} verdicts come from a run of older code and are marked stale."
     return text + " Every verdict comes from a run of the current code."

@@ -71,21 +71,17 @@ def write_manifest(
     chapter: str,
     parameters: dict[str, Any],
     revision: Revision,
-    version: str,
-    seconds: float,
-    figures: list[str],
-    verdicts: list[dict[str, Any]],
+    **fields: Any,
 ) -> Path:
-    """Write ``folder/manifest.json`` for one run of ``chapter``."""
+    """Write ``folder/manifest.json`` for one run of ``chapter``: its parameters and their
+    hash, the revision of the source tree, and ``fields`` (version, code fingerprint, time
+    taken, figures, verdicts)."""
     record = {
         "chapter": chapter,
         "parameters": parameters,
         "parameters_hash": parameters_hash(parameters),
         "revision": asdict(revision),
-        "attncore_version": version,
-        "seconds": round(seconds, 3),
-        "figures": figures,
-        "verdicts": verdicts,
+        **fields,
     }
     path = folder / MANIFEST
     path.write_text(json.dumps(record, indent=1))

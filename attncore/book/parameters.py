@@ -26,7 +26,7 @@ import ast
 import math
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import nbformat
 import yaml
@@ -34,7 +34,14 @@ from papermill.translators import PythonTranslator
 
 from attncore.checks import ParameterError
 
-__all__ = ["Interval", "Parameter", "load_yaml", "read_parameters", "validate_parameters"]
+__all__ = [
+    "Interval",
+    "Parameter",
+    "load_yaml",
+    "read_parameters",
+    "shorten",
+    "validate_parameters",
+]
 
 _TYPES = {"int", "float", "str", "bool", "list[int]", "list[float]"}
 _RELATIONS = {
@@ -47,10 +54,31 @@ _RELATIONS = {
 _RELATION = r"\b(same length as|below|above|at most|at least|dividing) ([a-z_][a-z0-9_]*)"
 
 
+MAX_TEXT = 10_000
+"""The longest parameter text or file (characters) that is parsed."""
+
+
 class _Loader(yaml.SafeLoader):
-    """YAML 1.1 reads ``1e-4`` as a string; this loader reads it as a number, as YAML 1.2."""
+    """YAML with the number and boolean rules of YAML 1.2 (``010`` is 10, ``1:04`` is a string,
+    ``1e-4`` a number, only ``true``/``false`` are booleans) and without aliases, so a small
+    text cannot expand into a huge value."""
+
+    yaml_implicit_resolvers: ClassVar[dict] = {
+        first: [(tag, regexp) for tag, regexp in resolvers if not tag.endswith(("int", "bool"))]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise ParameterError("YAML aliases (*name) are not allowed in parameters")
+        return super().compose_node(parent, index)
 
 
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf"))
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789")
+)
+_Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(node.value, 10))
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(
@@ -61,18 +89,34 @@ _Loader.add_implicit_resolver(
 )
 
 
+def shorten(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters so an error message stays one short line.
+
+    >>> shorten(list(range(100)), 20)
+    '[0, 1, 2, 3, 4, 5, …'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def load_yaml(text: str) -> Any:
     """Parse YAML text, with numbers in scientific notation read as numbers.
 
-    >>> load_yaml("[1e-4, 2, 0.5]")
-    [0.0001, 2, 0.5]
+    >>> load_yaml("[1e-4, 2, 0.5, 010]")
+    [0.0001, 2, 0.5, 10]
+    >>> load_yaml("1:04"), load_yaml("yes")
+    ('1:04', 'yes')
     >>> load_yaml("n_rows: [1")
     Traceback (most recent call last):
     ...
     attncore.checks.ParameterError: not valid YAML: ...
     """
+    if len(text) > MAX_TEXT:
+        raise ParameterError(f"parameter values must be at most {MAX_TEXT} characters of YAML")
     try:
         return yaml.load(text, Loader=_Loader)  # _Loader is a SafeLoader: no arbitrary objects
+    except RecursionError:
+        raise ParameterError("parameter values are nested too deeply") from None
     except yaml.YAMLError as error:
         raise ParameterError(f"not valid YAML: {' '.join(str(error).split())}") from None
 
@@ -169,7 +213,7 @@ class Parameter:
         return ", ".join(parts)
 
     def _fail(self, value: object) -> ParameterError:
-        return ParameterError(f"parameter {self.name} must be {self.allowed}, got {value!r}")
+        return ParameterError(f"parameter {self.name} must be {self.allowed}, got {shorten(value)}")
 
     def _scalar(self, type_name: str, value: object) -> Any:
         if type_name == "bool":
@@ -184,8 +228,12 @@ class Parameter:
             raise self._fail(value)
         if type_name == "int" and not (isinstance(value, int) or float(value).is_integer()):
             raise self._fail(value)
-        number = int(value) if type_name == "int" else float(value)
-        if not math.isfinite(number) or (self.values and not self.values.contains(number)):
+        try:
+            number = int(value) if type_name == "int" else float(value)
+            finite = math.isfinite(number)
+        except OverflowError:  # an integer too large for a float
+            raise self._fail(value) from None
+        if not finite or (self.values and not self.values.contains(number)):
             raise self._fail(value)
         return number
 
@@ -256,7 +304,8 @@ def _check_relations(declared: dict[str, Parameter], values: dict[str, Any]) -> 
                 ok = all(test(v, bound) for v in (value if isinstance(value, list) else [value]))
             if not ok:
                 raise ParameterError(
-                    f"parameter {name} must be {relation} {other} ({bound!r}), got {value!r}"
+                    f"parameter {name} must be {relation} {other} ({shorten(bound)}), "
+                    f"got {shorten(value)}"
                 )
 
 

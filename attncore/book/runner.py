@@ -10,6 +10,9 @@ whole. A failed run leaves the earlier one as it was.
 
 A chapter that reads other chapters' runs (the claims ledger) declares a string parameter
 ``run_folder``; left empty, it is set to the output folder of this run.
+
+With a :class:`~attncore.book.cache.RunCache`, a run whose key is stored is copied from the
+cache instead of executed, and a new run is stored.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import base64
 import json
 import shlex
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass
@@ -29,6 +33,7 @@ import papermill
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
+from attncore.book.cache import RunCache, code_fingerprint, run_key
 from attncore.book.kit import VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
@@ -63,6 +68,7 @@ class RunResult:
     notebook: Path
     parameters: dict[str, Any]
     seconds: float
+    cached: bool = False
 
 
 def find_chapter(name: str | Path) -> Path:
@@ -71,6 +77,8 @@ def find_chapter(name: str | Path) -> Path:
     >>> find_chapter("softmax_saturation").name
     'softmax_saturation.md'
     """
+    if not str(name).strip():
+        raise ParameterError("chapter must be a chapter name, got an empty name")
     path = Path(name)
     for candidate in (path, path.with_suffix(".md"), ROOT / NOTEBOOKS / f"{path.stem}.md"):
         if candidate.suffix == ".md" and candidate.is_file():
@@ -81,7 +89,14 @@ def find_chapter(name: str | Path) -> Path:
 
 def chapter_parameters(source: Path) -> dict[str, Parameter]:
     """The declared parameters of the chapter source ``source``."""
-    return read_parameters(jupytext.read(source))
+    return read_parameters(_read_source(source))
+
+
+def _read_source(source: Path) -> nbformat.NotebookNode:
+    try:
+        return jupytext.read(source)
+    except Exception as error:  # jupytext raises many kinds for a malformed file
+        raise ParameterError(f"chapter {source} is not a readable MyST notebook: {error}") from None
 
 
 def _literal(value: Any) -> str:
@@ -165,16 +180,20 @@ def run_chapter(
     parameters: dict[str, Any],
     output_dir: Path,
     progress: bool = False,
+    cache: RunCache | None = None,
+    reuse: bool = True,
 ) -> RunResult:
     """Validate ``parameters``, run ``chapter`` and publish its run folder in ``output_dir``.
 
     Every declared parameter is injected, defaults included, so the executed notebook
-    records the complete set it ran with. Raises :class:`ParameterError` before any kernel
-    starts if a parameter is unknown or out of range, :class:`NotebookFailed` if a cell raises.
+    records the complete set it ran with. With ``cache``, a stored run of the same key is
+    reused (unless ``reuse`` is false) and a new run is stored. Raises
+    :class:`ParameterError` before any kernel starts if a parameter is unknown or out of
+    range, :class:`NotebookFailed` if a cell raises.
     """
     source = find_chapter(chapter)
     name = source.stem
-    nb = jupytext.read(source)
+    nb = _read_source(source)
     declared = read_parameters(nb)
     values = {p_name: p.default for p_name, p in declared.items()}
     values.update(validate_parameters(declared, parameters))
@@ -186,34 +205,64 @@ def run_chapter(
             raise ParameterError(
                 f"parameter {RUN_FOLDER} must be an existing folder, got {values[RUN_FOLDER]!r}"
             )
-    revision = source_revision()
-    created = not output_dir.exists()
-    output_dir.mkdir(parents=True, exist_ok=True)
+    reads = Path(values[RUN_FOLDER]) if RUN_FOLDER in declared else None
+    key = run_key(source, {k: v for k, v in values.items() if k != RUN_FOLDER}, reads)
+    stored = cache.get(key) if cache and reuse else None
+    created = [p for p in [output_dir, *output_dir.parents] if not p.exists()]
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ParameterError(f"output {output_dir} cannot be created: {error.strerror}") from None
     start = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=output_dir) as scratch:
             folder = Path(scratch) / name
-            folder.mkdir()
-            executed = _execute(name, nb, values, folder, progress)
-            _present_parameters(executed, rerun_command(name, values))
-            nbformat.write(executed, folder / f"{name}.ipynb")
-            write_manifest(
-                folder,
-                name,
-                values,
-                revision,
-                attncore.__version__,
-                time.perf_counter() - start,
-                _write_figures(executed, folder / FIGURES),
-                _verdicts(executed),
-            )
+            if stored:
+                shutil.copytree(stored, folder)
+            else:
+                _run_into(folder, source, nb, values, key, progress)
+                if cache:
+                    cache.put(key, folder)
             publish(folder, output_dir / name)
-    except NotebookFailed:
-        if created and not any(output_dir.iterdir()):
-            output_dir.rmdir()  # a failed first run leaves no empty folder behind
+    except (NotebookFailed, KeyboardInterrupt):
+        for folder in created:  # a failed first run leaves no empty folder behind
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
         raise
     target = output_dir / name
-    return RunResult(target, target / f"{name}.ipynb", values, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+
+
+def _run_into(
+    folder: Path,
+    source: Path,
+    nb: nbformat.NotebookNode,
+    values: dict[str, Any],
+    key: str,
+    progress: bool,
+) -> None:
+    """Execute the chapter and write its notebook, figures and manifest into ``folder``."""
+    name = source.stem
+    revision = source_revision()
+    start = time.perf_counter()
+    folder.mkdir()
+    executed = _execute(name, nb, values, folder, progress)
+    _present_parameters(executed, rerun_command(name, values))
+    nbformat.write(executed, folder / f"{name}.ipynb")
+    write_manifest(
+        folder,
+        name,
+        values,
+        revision,
+        attncore_version=attncore.__version__,
+        source=str(source),
+        code=code_fingerprint(source),
+        key=key,
+        seconds=round(time.perf_counter() - start, 3),
+        figures=_write_figures(executed, folder / FIGURES),
+        verdicts=_verdicts(executed),
+    )
 
 
 def _execute(

@@ -1,11 +1,12 @@
 """The ledger: every catalogued claim with the verdict of the run that tested it.
 
 The input is the manifests of chapter runs (``{chapter: manifest}``, see
-:mod:`attncore.book.manifest`): each holds the chapter's parameters, the revision of the code
-it ran and the verdict records it produced. A claim whose chapter did not run, or ran without
-checking it (with other inputs than the source's, say), is :data:`PENDING`; a verdict from a
-run of another commit than ``revision`` is marked stale. A claim the catalogue marks untestable
-is "not testable here", with the catalogue's reason.
+:mod:`attncore.book.manifest`): each holds the chapter's parameters, the revision and the
+fingerprint of the code it ran, and the verdict records it produced. A claim whose chapter did
+not run, or ran without checking it (with other inputs than the source's, say), is
+:data:`PENDING`; a verdict from a run whose code differs from the chapter's code now is
+stale. A claim the catalogue marks untestable is "not testable here", with the catalogue's
+reason.
 
 >>> rows = ledger({})
 >>> len(rows) == len(CLAIMS), sorted({row["verdict"] for row in rows})
@@ -33,13 +34,13 @@ def _run_label(run: Mapping[str, Any]) -> str:
 
 
 def ledger(
-    runs: Mapping[str, Mapping[str, Any]], revision: Mapping[str, Any] | None = None
+    runs: Mapping[str, Mapping[str, Any]], fingerprints: Mapping[str, str] | None = None
 ) -> list[dict[str, Any]]:
     """One row per catalogued claim, in catalogue order.
 
     Each row has the claim's catalogue fields, ``verdict`` (or :data:`PENDING`),
     ``measured``, ``check``, ``evidence``, ``run`` (which run decided it) and ``stale``
-    (the run used another commit than ``revision``, the ledger's own).
+    (the run's code fingerprint differs from ``fingerprints[chapter]``, the code now).
     """
     rows = []
     for key, claim in CLAIMS.items():
@@ -66,7 +67,9 @@ def ledger(
             measured = f"the chapter's run ({_run_label(run)}) did not check it"
         else:
             measured = record["measured"]
-        stale = bool(record and revision and run["revision"]["commit"] != revision.get("commit"))
+        stale = bool(
+            record and fingerprints is not None and run["code"] != fingerprints.get(claim.chapter)
+        )
         rows.append(
             {
                 "claim": key,

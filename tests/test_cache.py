@@ -1,0 +1,53 @@
+"""The execution cache: a chapter runs again exactly when its source, parameters or code change."""
+
+from __future__ import annotations
+
+import shutil
+
+import jupytext
+import nbformat
+import pytest
+
+from attncore.book import cache as cache_module
+from attncore.book.cache import RunCache, code_fingerprint, run_key
+from attncore.book.runner import run_chapter
+
+pytestmark = pytest.mark.notebooks
+
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def write_chapter(path, prose="A chapter.", body="x = n + 1"):
+    parameters = nbformat.v4.new_code_cell("n: int = 1  # a number, in [0, 10]")
+    parameters.metadata["tags"] = ["parameters", "remove-cell"]
+    cells = [nbformat.v4.new_markdown_cell(prose), parameters, nbformat.v4.new_code_cell(body)]
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNEL})
+    jupytext.write(nb, path, fmt="md:myst")
+    return path
+
+
+def test_a_run_is_reused_until_its_source_or_parameters_change(tmp_path):
+    chapter = write_chapter(tmp_path / "toy.md")
+    cache = RunCache(tmp_path / "cache")
+    out = tmp_path / "out"
+    first = run_chapter(chapter, {}, out, cache=cache)
+    executed = (out / "toy" / "toy.ipynb").read_bytes()
+    again = run_chapter(chapter, {}, out, cache=cache)
+    assert not first.cached and again.cached
+    assert (out / "toy" / "toy.ipynb").read_bytes() == executed  # the same page, byte for byte
+    assert not run_chapter(chapter, {"n": 2}, out, cache=cache).cached  # a parameter changed
+    write_chapter(chapter, prose="Other words.")
+    assert not run_chapter(chapter, {}, out, cache=cache).cached  # the prose changed
+    assert run_chapter(chapter, {}, out, cache=cache).cached
+    assert not run_chapter(chapter, {}, out, cache=cache, reuse=False).cached  # forced
+
+
+def test_a_library_change_changes_every_chapters_key(tmp_path, monkeypatch):
+    chapter = write_chapter(tmp_path / "toy.md")
+    package = tmp_path / "attncore"
+    shutil.copytree(cache_module._PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache_module, "_PACKAGE", package)
+    before = code_fingerprint(chapter), run_key(chapter, {"n": 1})
+    softmax = package / "softmax.py"
+    softmax.write_text(softmax.read_text() + "\n# an edit\n")
+    assert code_fingerprint(chapter) != before[0] and run_key(chapter, {"n": 1}) != before[1]

@@ -1,0 +1,107 @@
+"""Hostile but fair input: every bad value is a one-line error with exit status 2, fast.
+
+Hypothesis draws values for every declared parameter of every chapter; the command either
+accepts a value that validates, or refuses it with one line on stderr and exit status 2. No
+kernel starts: the run itself is replaced by a stub that records what it was given.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attncore.book import cli
+from attncore.book.build import toc_chapters
+from attncore.book.runner import chapter_parameters, find_chapter
+
+CHAPTERS = toc_chapters()
+DECLARED = {chapter: chapter_parameters(find_chapter(chapter)) for chapter in CHAPTERS}
+
+hostile_text = st.one_of(
+    st.integers(min_value=-(10**500), max_value=10**500).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.text(max_size=40),
+    st.sampled_from(
+        ["", "-", "--", "-1e-3", "010", "1:04", "yes", "~", "null", "[", "[1, [2]]", "{a: 1}",
+         "[&a [1, 2], *a]", "!!python/object:os.system ls", "1e999", "-inf", ".nan", "0x10",
+         "[" * 200 + "]" * 200, "a" * 20000]
+    ),
+)  # fmt: skip
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    calls = []
+
+    def fake_run(chapter, values, output, **kwargs):
+        calls.append(values)
+        raise KeyboardInterrupt  # stop right there: nothing is executed
+
+    monkeypatch.setattr(cli, "run_chapter", fake_run)
+    return calls
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(chapter=st.sampled_from(CHAPTERS), data=st.data(), text=hostile_text)
+def test_any_value_is_accepted_valid_or_refused_in_one_line(
+    chapter, data, text, recorded, capsys, tmp_path
+):
+    name = data.draw(st.sampled_from([*DECLARED[chapter], "no_such_name"]))
+    start = time.perf_counter()
+    status = cli.main(["run", chapter, "-p", name, text, "-o", str(tmp_path / "out")])
+    seconds = time.perf_counter() - start
+    err = capsys.readouterr().err
+    assert seconds < 1.0, f"{name}={text[:40]!r} took {seconds:.2f} s"
+    assert err.count("\n") == 1 and len(err) < 400, err[:400]
+    assert "Traceback" not in err
+    if status == 2:
+        assert err.startswith("attncore: error: ")
+    else:  # accepted: the stub was reached with a validated value
+        assert status == 130 and recorded and name in recorded[-1]
+        assert recorded[-1][name] == DECLARED[chapter][name].validate(recorded[-1][name])
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe\x00binary", "must be readable UTF-8 text"),
+        (b"1: 2\n", "must hold a mapping NAME: VALUE"),
+        (b"- 1\n", "must hold a mapping NAME: VALUE"),
+        (b"a: &x [1]\nb: *x\n", "YAML aliases"),
+    ],
+)
+def test_a_bad_parameter_file_is_one_line(tmp_path, capsys, content, message):
+    params = tmp_path / "p.yaml"
+    params.write_bytes(content)
+    status = cli.main(["run", "softmax_saturation", "-f", str(params), "-o", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_an_output_that_is_a_file_or_unwritable_is_refused(tmp_path, capsys):
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    assert cli.main(["run", "softmax_saturation", "-o", str(afile)]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err
+    assert cli.main(["run", "softmax_saturation", "-o", str(afile / "below")]) == 2
+    assert "cannot be written" in capsys.readouterr().err
+
+
+def test_numbers_read_as_yaml_1_2_and_dash_values_reach_the_parameter(recorded, tmp_path):
+    out = str(tmp_path / "o")
+    assert cli.main(["run", "softmax_saturation", "-p", "seed", "010", "-o", out]) == 130
+    assert recorded[-1]["seed"] == 10
+    assert cli.main(["run", "softmax_saturation", "-p", "y", "[-1e-3, 2]", "-o", out]) == 130
+    assert cli.main(["run", "every_rescaling", "-p", "seed", "1", "-p", "n_seeds", "-1"]) == 2
+    assert cli.main(["run", "softmax_saturation", "-p", "y", "-1e-3", "-o", out]) == 2
+
+
+def test_params_of_an_empty_name_is_one_line(capsys):
+    assert cli.main(["params", ""]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
