@@ -34,6 +34,7 @@ __all__ = [
     "QueryKeyModel",
     "StudentT",
     "Uniform",
+    "key_second_moment",
 ]
 
 
@@ -457,3 +458,24 @@ class Projected:
         if self.self_attention:
             return weights * self.d_x * (self.d_x + 2)
         return weights * self.d_x**2
+
+
+def key_second_moment(model: QueryKeyModel) -> float:
+    """``E[k_j^2]`` of one key component, which sets ``E||k|| ~ sqrt(d E[k_j^2])``.
+
+    For :class:`Independent` keys ``Var + mean^2``; for :class:`Projected` keys
+    ``d_x sigma_x^2 sigma_wk^2`` (over the draw of the weights); :class:`Correlated` has unit
+    variances.
+
+    >>> key_second_moment(Independent(Normal(1.0, 1.0), Normal(1.0, 2.0)))
+    5.0
+    >>> key_second_moment(Projected(d_x=4, sigma_wk=0.5)), key_second_moment(Correlated(0.5))
+    (1.0, 1.0)
+    """
+    if isinstance(model, Independent):
+        return model.key.var + model.key.mean**2
+    if isinstance(model, Projected):
+        return model.d_x * model.sigma_x**2 * model.sigma_wk**2
+    if isinstance(model, Correlated):
+        return 1.0
+    raise ParameterError(f"model must be Independent, Correlated or Projected, got {model!r}")

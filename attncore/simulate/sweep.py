@@ -56,6 +56,7 @@ __all__ = [
     "METRICS",
     "draw_generator",
     "frontier_distortion",
+    "pair_rescalings",
     "rescaling_sweep",
     "scaled_sqrt_d",
     "summarize",
@@ -317,3 +318,44 @@ def frontier_distortion(
         la = np.log(at)
     inside = (la >= lx[0]) & (la <= lx[-1])
     return np.where(inside, np.interp(la, lx, ly), np.nan)
+
+
+def pair_rescalings(
+    table: pd.DataFrame,
+    a: str,
+    b: str,
+    metrics: Sequence[str],
+    by: Sequence[str] = ("family", "d", "n"),
+) -> pd.DataFrame:
+    """Two rescalings on the same draws, seed by seed: one row per configuration ``by``.
+
+    For every metric ``m``: ``m_a`` and ``m_b``, the means over replicates of ``a`` and
+    ``b``, ``m_diff``, the mean of the paired differences ``a - b`` over the replicates, and
+    ``m_diff_se``, its standard error (NaN with a single replicate). Pairing removes the
+    variation that the two rescalings share through their common draw.
+
+    >>> toy = pd.DataFrame({"family": "f", "d": 4, "n": 2, "replicate": [0, 0, 1, 1],
+    ...                     "rescaling": ["a", "b"] * 2, "wasserstein": [0.1, 0.3, 0.2, 0.3]})
+    >>> row = pair_rescalings(toy, "a", "b", ["wasserstein"]).iloc[0]
+    >>> columns = ["wasserstein_a", "wasserstein_diff", "wasserstein_diff_se"]
+    >>> [round(float(row[c]), 3) for c in columns]
+    [0.15, -0.15, 0.05]
+    """
+    keys = [*by, "replicate"]
+    missing = [c for c in [*keys, "rescaling", *metrics] if c not in table.columns]
+    if missing:
+        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    for name in (a, b):
+        if not (table["rescaling"] == name).any():
+            raise ParameterError(f"rescaling {name!r} is not in the table")
+    first = table[table["rescaling"] == a].set_index(keys)[list(metrics)]
+    second = table[table["rescaling"] == b].set_index(keys)[list(metrics)]
+    first, second = first.align(second, join="inner")
+    grouped = {"a": first, "b": second, "diff": first - second}
+    columns = {}
+    for m in metrics:
+        for suffix, frame in grouped.items():
+            columns[f"{m}_{suffix}"] = frame[m].groupby(level=list(by), sort=False).mean()
+        diff = grouped["diff"][m].groupby(level=list(by), sort=False)
+        columns[f"{m}_diff_se"] = diff.sem(ddof=1)
+    return pd.DataFrame(columns)

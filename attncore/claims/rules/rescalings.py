@@ -1,0 +1,659 @@
+"""Verdict rules of the chapter *Every rescaling, measured*, and the sentences that state its
+results.
+
+Every rule takes a table of paired comparisons of two rescalings on the same draws (one row
+per configuration ``family, d, n``; columns ``<metric>_a``, ``<metric>_b``, the mean paired
+difference ``<metric>_diff = a - b`` and its standard error ``<metric>_diff_se``, as made by
+:func:`attncore.simulate.sweep.pair_rescalings`), or a summary with standard errors, and
+returns a :class:`~attncore.claims.Finding`. A difference counts only when it is larger than
+:data:`CLEAR` standard errors of the paired differences over the seeds.
+
+>>> pairs = pd.DataFrame({"wasserstein_diff": [-0.3, -0.2], "wasserstein_diff_se": [0.01, 0.02],
+...                       "wasserstein_a": [0.1, 0.1], "wasserstein_b": [0.4, 0.3],
+...                       "selectivity_a": [1e-3, 1e-3], "selectivity_b": [0.1, 0.1],
+...                       "effective_share_a": [0.5, 0.6]},
+...                      index=pd.MultiIndex.from_tuples([("f", 8, 4), ("g", 8, 4)],
+...                                                      names=["family", "d", "n"]))
+>>> lower_distortion("bernhard-other-moments", pairs, "k_total", "sqrt_d", check="toy").verdict
+<Verdict.HOLDS: 'holds'>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from attncore.checks import ParameterError
+from attncore.claims.catalogue import Verdict
+from attncore.claims.finding import Finding
+
+__all__ = [
+    "CLEAR",
+    "UNIFORM_SHARE",
+    "bernhard_n_sqrt_d_other",
+    "bernhard_other_families",
+    "bernhard_section5_worse",
+    "bernhard_vanishing_gradients",
+    "clearly_above",
+    "clearly_below",
+    "curve_sentence",
+    "even_more_so",
+    "families_sentence",
+    "grid_sentence",
+    "lower_distortion",
+    "lowest_sentence",
+    "n_sqrt_d_by_family",
+    "n_sqrt_d_calls",
+    "n_sqrt_d_sentence",
+    "section5_table",
+    "summary_bullets",
+    "vanishing_price_sentence",
+    "vaswani_small_gradients",
+    "vaswani_table",
+]
+
+CLEAR = 2.0
+"""How many standard errors a difference must exceed to count."""
+
+UNIFORM_SHARE = 0.95
+"""Effective keys over ``n`` above which attention counts as nearly uniform."""
+
+
+def _se(se: pd.Series) -> pd.Series:
+    return se.fillna(0.0)
+
+
+def clearly_below(diff: pd.Series, se: pd.Series) -> pd.Series:
+    """Where ``diff`` is below 0 by more than :data:`CLEAR` standard errors.
+
+    >>> clearly_below(pd.Series([-0.3, -0.1]), pd.Series([0.1, 0.1])).tolist()
+    [True, False]
+    """
+    return diff + CLEAR * _se(se) < 0
+
+
+def clearly_above(diff: pd.Series, se: pd.Series) -> pd.Series:
+    """Where ``diff`` is above 0 by more than :data:`CLEAR` standard errors.
+
+    >>> clearly_above(pd.Series([0.3, 0.1]), pd.Series([0.1, 0.1])).tolist()
+    [True, False]
+    """
+    return diff - CLEAR * _se(se) > 0
+
+
+def _span(values: pd.Series, fmt: str = ".2f") -> str:
+    return f"{values.min():{fmt}}-{values.max():{fmt}}"
+
+
+def _where(index: pd.Index) -> str:
+    return ", ".join(f"{f} (d = {d}, n = {n})" for f, d, n in index)
+
+
+def _need(table: pd.DataFrame, columns: list[str]) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    if table.empty:
+        raise ParameterError("table must hold at least one configuration")
+
+
+_DISTORTION = [
+    "wasserstein_a",
+    "wasserstein_b",
+    "wasserstein_diff",
+    "wasserstein_diff_se",
+    "selectivity_a",
+    "selectivity_b",
+    "effective_share_a",
+]
+
+
+def _distortion_verdict(wins: pd.Series, clean: bool) -> Verdict:
+    if wins.all():
+        return Verdict.HOLDS if clean else Verdict.CAVEAT
+    return Verdict.CAVEAT if wins.mean() >= 0.5 else Verdict.FAILS
+
+
+def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> str:
+    ratio = pairs["selectivity_a"] / pairs["selectivity_b"]
+    losses = _where(pairs.index[~wins.to_numpy()])
+    return (
+        f"{better} below {worse} by more than {CLEAR:g} standard errors of the paired difference "
+        f"in {int(wins.sum())} of {len(pairs)} configurations"
+        + (f" (not in: {losses})" if losses else "")
+        + f"; W1 {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
+        f"{pairs['wasserstein_b'].min():.3f} to {pairs['wasserstein_b'].max():.3f}; selectivity "
+        f"of {better} {ratio.min():.1e} to {ratio.max():.1e} times that of {worse}; effective "
+        f"keys / n of {better} {pairs['effective_share_a'].min():.3f} or more"
+    )
+
+
+def lower_distortion(
+    claim: str, pairs: pd.DataFrame, better: str, worse: str, *, check: str, note: str = ""
+) -> Finding:
+    """The claim "``better`` distorts the shape less than ``worse``" (``a`` = ``better``).
+
+    **Holds** if ``better``'s W1 is clearly below ``worse``'s in every configuration and its
+    attention is never nearly uniform (effective keys above :data:`UNIFORM_SHARE` of ``n``);
+    **holds with a caveat** if it is clearly below everywhere but nearly uniform somewhere,
+    where the lower distortion is the trivial one of a softmax that does almost nothing, or
+    clearly below in at least half of the configurations; otherwise **does not hold**.
+    ``note`` is appended to the measured text.
+    """
+    _need(pairs, _DISTORTION)
+    wins = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
+    uniform = pairs["effective_share_a"] > UNIFORM_SHARE
+    verdict = _distortion_verdict(wins, clean=not uniform.any())
+    measured = _describe(pairs, better, worse, wins) + (f"; {note}" if note else "")
+    return Finding(claim, verdict, measured, check)
+
+
+def even_more_so(pairs: pd.DataFrame, reference: pd.DataFrame) -> pd.Series:
+    """Per configuration of ``pairs``: is the gap ``W1_b - W1_a`` clearly larger than the gap of
+    ``reference`` (indexed by ``d, n``, e.g. the standard normal family) at the same ``d, n``?
+
+    >>> idx = pd.MultiIndex.from_tuples([("f", 8, 4)], names=["family", "d", "n"])
+    >>> ref = pd.DataFrame({"wasserstein_diff": [-0.1], "wasserstein_diff_se": [0.01]},
+    ...                    index=pd.MultiIndex.from_tuples([(8, 4)], names=["d", "n"]))
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [-0.3], "wasserstein_diff_se": [0.01]}, idx)
+    >>> even_more_so(pairs, ref).tolist()
+    [True]
+    """
+    _need(pairs, ["wasserstein_diff", "wasserstein_diff_se"])
+    at = [(d, n) for _, d, n in pairs.index]
+    ref = reference.reindex(at)
+    gap = -pairs["wasserstein_diff"].to_numpy() + ref["wasserstein_diff"].to_numpy()
+    se = np.hypot(
+        _se(pairs["wasserstein_diff_se"]).to_numpy(), _se(ref["wasserstein_diff_se"]).to_numpy()
+    )
+    return pd.Series(gap - CLEAR * se > 0, index=pairs.index)
+
+
+def bernhard_other_families(pairs: pd.DataFrame, reference: pd.DataFrame, *, check: str) -> Finding:
+    """Bernhard: the advantage of ``k_total`` over ``sqrt(d)`` in distortion holds "even more so"
+    when the distribution family changes (``a`` = k_total, ``b`` = sqrt_d).
+
+    As :func:`lower_distortion`, and "even more so" (:func:`even_more_so`, against the
+    standard normal ``reference``) must hold in every configuration for a plain **holds**;
+    where it does not, the verdict is at best **holds with a caveat**.
+    """
+    _need(pairs, _DISTORTION)
+    wins = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
+    more = even_more_so(pairs, reference)
+    uniform = pairs["effective_share_a"] > UNIFORM_SHARE
+    by_family = more.groupby(level="family", sort=False).all()
+    not_more = [f for f, ok in by_family.items() if not ok]
+    verdict = _distortion_verdict(wins, clean=not uniform.any() and not not_more)
+    measured = (
+        _describe(pairs, "k_total", "sqrt_d", wins)
+        + f"; gap clearly larger than for N(0, 1) in {int(more.sum())} of {len(more)}"
+        + (f" (not everywhere for: {', '.join(not_more)})" if not_more else "")
+    )
+    return Finding("bernhard-other-families", verdict, measured, check)
+
+
+def bernhard_section5_worse(alternatives: Mapping[str, pd.DataFrame], *, check: str) -> Finding:
+    """Bernhard's section 5: the mean key length, the root sum of squares and the p-norms of
+    the key lengths "did not perform as well" as ``k_total``, read as: distort more.
+
+    ``alternatives`` maps a label to the pairs ``a`` = k_total, ``b`` = the alternative.
+    **Holds** if k_total's W1 is clearly below every alternative's in every configuration and
+    the ranking is not just the ordering of the factors; **holds with a caveat** if it is
+    below everywhere but every alternative is also clearly more selective (a larger factor,
+    so a point further right on the same curve) or k_total's attention is nearly uniform
+    somewhere, or if it is below in at least half of the comparisons; otherwise **does not
+    hold**.
+    """
+    if not alternatives:
+        raise ParameterError("alternatives must name at least one alternative")
+    parts = []
+    for label, pairs in alternatives.items():
+        _need(pairs, [*_DISTORTION, "selectivity_diff", "selectivity_diff_se"])
+        wins = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
+        selective = clearly_below(pairs["selectivity_diff"], pairs["selectivity_diff_se"])
+        uniform = pairs["effective_share_a"] > UNIFORM_SHARE
+        parts.append((label, pairs, wins, selective, uniform))
+    wins = pd.concat([p[2] for p in parts])
+    selective = pd.concat([p[3] for p in parts])
+    uniform = pd.concat([p[4] for p in parts])
+    verdict = _distortion_verdict(wins, clean=not uniform.any() and not selective.all())
+    measured = "; ".join(
+        f"{label}: W1 clearly above k_total's in {int(w.sum())} of {len(w)} configurations, "
+        f"median W1 ratio {float((p['wasserstein_b'] / p['wasserstein_a']).median()):.1f}, "
+        f"median selectivity ratio {float((p['selectivity_b'] / p['selectivity_a']).median()):.0f}"
+        + (f" (not in: {_where(p.index[~w.to_numpy()])})" if not w.all() else "")
+        for label, p, w, _, _ in parts
+    )
+    measured += (
+        f"; clearly more selective than k_total in {int(selective.sum())} of {len(selective)}"
+    )
+    return Finding("bernhard-section5-worse", verdict, measured, check)
+
+
+def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = 0.1) -> pd.Series:
+    """Per configuration, ``worse``, ``better`` or ``same`` for ``a`` = n_sqrt_d against
+    ``b`` = k_total: the paired W1 difference must exceed both :data:`CLEAR` standard errors
+    and ``margin`` times k_total's W1 (near the uniform end both sit on the floor of the
+    curve, where a paired test alone would call differences of 1e-4).
+
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [0.05, -0.05, 0.001],
+    ...                       "wasserstein_diff_se": [0.01, 0.01, 0.0001],
+    ...                       "wasserstein_b": [0.1, 0.1, 0.1]})
+    >>> n_sqrt_d_calls(pairs).tolist()
+    ['worse', 'better', 'same']
+    """
+    _need(pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b"])
+    diff = pairs["wasserstein_diff"]
+    clear = diff.abs() > np.maximum(
+        CLEAR * _se(pairs["wasserstein_diff_se"]), margin * pairs["wasserstein_b"]
+    )
+    calls = np.where(clear, np.where(diff > 0, "worse", "better"), "same")
+    return pd.Series(calls, index=pairs.index, name="call")
+
+
+def bernhard_n_sqrt_d_other(pairs: pd.DataFrame, normal: str, *, check: str) -> Finding:
+    """Bernhard: dividing by ``n sqrt(d)`` "does not behave as well" as ``k_total`` for
+    distributions other than the standard normal (``a`` = n_sqrt_d, ``b`` = k_total).
+
+    With :func:`n_sqrt_d_calls`: **holds** if n_sqrt_d is worse in every configuration of
+    every family other than ``normal``; **holds with a caveat** if it is worse in some;
+    **does not hold** if in none.
+    """
+    _need(
+        pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "factor_a", "factor_b"]
+    )
+    calls = n_sqrt_d_calls(pairs)
+    family = pairs.index.get_level_values("family")
+    others = calls[family != normal]
+    if others.empty:
+        raise ParameterError(f"pairs must hold a family other than {normal!r}")
+    if (others == "worse").all():
+        verdict = Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT if (others == "worse").any() else Verdict.FAILS
+    ratio = (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
+    measured = "; ".join(
+        f"{f}: factor ratio {ratio[f]:.2f}, worse/same/better in "
+        + "/".join(str(int((c == k).sum())) for k in ("worse", "same", "better"))
+        + " settings"
+        for f, c in calls.groupby(family, sort=False)
+    )
+    return Finding("bernhard-n-sqrt-d-other", verdict, measured, check)
+
+
+def vaswani_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per ``n`` of a standard normal grid: the softmax's own gradient without scaling and
+    with ``1/sqrt(d)`` between the smallest and the largest ``d``, with standard errors.
+
+    ``summary`` holds the rows of ``none`` and ``sqrt_d`` with the columns ``rescaling, d,
+    n, jacobian_norm, saturated_share`` and their ``_se``. Columns of the result: the ratio
+    of the unscaled mean Jacobian norm at the last ``d`` to the first and whether it falls
+    clearly (by more than :data:`CLEAR` combined standard errors), the unscaled saturated
+    share at the first and last ``d`` and whether it rises clearly, and under ``1/sqrt(d)``
+    the largest over smallest Jacobian norm across ``d`` and whether it stays within 25 %
+    (up to :data:`CLEAR` standard errors).
+    """
+    columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
+    _need(summary, [*columns, "saturated_share", "saturated_share_se"])
+    rows = []
+    for n, part in summary.groupby("n"):
+        none = part[part["rescaling"] == "none"].sort_values("d")
+        root = part[part["rescaling"] == "sqrt_d"].sort_values("d")
+        if len(none) < 2 or len(root) < 2:
+            raise ParameterError("summary must hold none and sqrt_d at two d or more for each n")
+        first, last = none.iloc[0], none.iloc[-1]
+        j_se = math.hypot(first["jacobian_norm_se"], last["jacobian_norm_se"])
+        s_se = math.hypot(first["saturated_share_se"], last["saturated_share_se"])
+        j_drop = first["jacobian_norm"] - last["jacobian_norm"]
+        s_rise = last["saturated_share"] - first["saturated_share"]
+        low, high = (
+            root.loc[root["jacobian_norm"].idxmin()],
+            root.loc[root["jacobian_norm"].idxmax()],
+        )
+        spread_se = math.hypot(low["jacobian_norm_se"], high["jacobian_norm_se"])
+        rows.append(
+            {
+                "n": n,
+                "none: J last d / first d": last["jacobian_norm"] / first["jacobian_norm"],
+                "none: J falls clearly": bool(j_drop - CLEAR * np.nan_to_num(j_se) > 0),
+                "none: saturated, first d": first["saturated_share"],
+                "none: saturated, last d": last["saturated_share"],
+                "none: saturation rises clearly": bool(s_rise - CLEAR * np.nan_to_num(s_se) > 0),
+                "sqrt_d: J max / min over d": high["jacobian_norm"] / low["jacobian_norm"],
+                "sqrt_d: J stable": bool(
+                    high["jacobian_norm"] - low["jacobian_norm"]
+                    <= 0.25 * low["jacobian_norm"] + CLEAR * np.nan_to_num(spread_se)
+                ),
+                "sqrt_d: saturated, max over d": float(root["saturated_share"].max()),
+            }
+        )
+    return pd.DataFrame(rows).set_index("n")
+
+
+def vaswani_small_gradients(summary: pd.DataFrame, *, threshold: float, check: str) -> Finding:
+    """Vaswani et al. (hedged "We suspect"): for large ``d_k`` the dot products push the
+    softmax into regions of extremely small gradients; ``1/sqrt(d_k)`` counteracts it.
+
+    Read as a claim about the softmax's own gradient, its Jacobian ``ds/dz``, and its
+    saturation (:func:`vaswani_table`), for every ``n``: **holds** if without scaling the
+    mean Jacobian norm clearly falls to below half between the smallest and largest ``d``,
+    the share of saturated rows clearly rises, and under ``1/sqrt(d)`` the Jacobian norm stays
+    within 25 %; **holds with a caveat** if ``1/sqrt(d)`` keeps it stable and the unscaled
+    Jacobian clearly falls or saturation clearly rises, but not all of the first reading,
+    or if the unscaled softmax saturates as said but ``1/sqrt(d)`` does not hold it steady;
+    otherwise **does not hold**.
+    """
+    table = vaswani_table(summary)
+    falls = table["none: J falls clearly"]
+    halves = falls & (table["none: J last d / first d"] < 0.5)
+    rises = table["none: saturation rises clearly"]
+    stable = table["sqrt_d: J stable"]
+    if halves.all() and rises.all() and stable.all():
+        verdict = Verdict.HOLDS
+    elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.FAILS
+    d = sorted(summary["d"].unique())
+    measured = (
+        f"standard normal, d {d[0]} to {d[-1]}: without scaling the mean softmax Jacobian norm "
+        f"falls to {table['none: J last d / first d'].min():.3f} to "
+        f"{table['none: J last d / first d'].max():.3f} of its value at d = {d[0]}, clearly "
+        f"(> {CLEAR:g} se) for {int(falls.sum())} of {len(table)} n; the share of rows with "
+        f"largest probability > {threshold:g} rises from "
+        f"{_span(table['none: saturated, first d'])} to {_span(table['none: saturated, last d'])}, "
+        f"clearly for {int(rises.sum())} of {len(table)}; with 1/sqrt(d) the Jacobian norm varies "
+        f"by a factor {table['sqrt_d: J max / min over d'].max():.2f} at most across d "
+        f"(within 25 % for {int(stable.sum())} of {len(table)} n)"
+    )
+    return Finding("vaswani-small-gradients", verdict, measured, check)
+
+
+def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check: str) -> Finding:
+    """Bernhard (sections 5 and 6): dividing by ``k_total`` decreases the distortion and
+    "helps avoid vanishing gradients", which arise "when individual components resulting from
+    applying softmax approach 0 or 1" (``a`` = k_total, ``b`` = sqrt_d).
+
+    Read in his definition: the share of saturated rows (largest probability above
+    ``threshold``), paired over the same draws. **Does not hold** if k_total saturates clearly
+    more than sqrt_d somewhere and clearly less nowhere, or if sqrt_d saturates somewhere and
+    k_total never clearly less; **not testable here** if neither saturates anywhere (nothing
+    to avoid); **holds with a caveat** if k_total saturates clearly less somewhere and clearly
+    more nowhere but at a price (nearly uniform attention somewhere, or a median gradient
+    ``||ds/dq||`` below half that of sqrt_d), or if its W1 is not clearly below sqrt_d's
+    everywhere, or if it saturates clearly more in some configurations and less in others;
+    **holds** otherwise.
+    """
+    need = ["saturated_share_a", "saturated_share_b", "saturated_share_diff"]
+    need += ["saturated_share_diff_se", "effective_share_a", "gradient_norm_a", "gradient_norm_b"]
+    _need(pairs, [*need, "wasserstein_diff", "wasserstein_diff_se"])
+    less = clearly_below(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
+    more = clearly_above(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
+    uniform = pairs["effective_share_a"] > UNIFORM_SHARE
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
+    lower_w = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
+    price = bool(uniform.any()) or float(ratio.median()) < 0.5
+    if more.any():
+        verdict = Verdict.CAVEAT if less.any() else Verdict.FAILS
+    elif less.any():
+        verdict = Verdict.CAVEAT if (price or not lower_w.all()) else Verdict.HOLDS
+    elif (pairs["saturated_share_b"] > 0).any():
+        verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
+    measured = (
+        f"share of rows with largest probability > {threshold:g}: k_total "
+        f"{_span(pairs['saturated_share_a'], '.3f')}, sqrt(d) "
+        f"{_span(pairs['saturated_share_b'], '.3f')}; k_total "
+        f"clearly less saturated in {int(less.sum())} and clearly more in {int(more.sum())} of "
+        f"{len(pairs)} configurations; W1 clearly lower in {int(lower_w.sum())}; the price: "
+        f"effective keys / n under k_total {pairs['effective_share_a'].min():.3f} or more "
+        f"(nearly uniform in {int(uniform.sum())}), and the gradient reaching q, ||ds/dq|| with "
+        f"the factor, is {ratio.min():.1e} to {ratio.max():.2g} times that of sqrt(d) (median "
+        f"{ratio.median():.2g}; times n: median {float(np.median(ratio.to_numpy() * n)):.2g})"
+    )
+    return Finding("bernhard-vanishing-gradients", verdict, measured, check)
+
+
+def curve_sentence(largest_off_curve: float, tolerance: float = 0.02) -> str:
+    """The sentence on how far the factor rescalings lie from the curve of constant factors.
+
+    >>> curve_sentence(0.004)[:40]
+    'Every rescaling that multiplies the logi'
+    >>> "off the curve" in curve_sentence(0.3)
+    True
+    """
+    if math.isnan(largest_off_curve):
+        return (
+            "Some rescaling lies outside the selectivity range of the grey curve here, so its "
+            "distance from the curve is not measured; widen the range of constant factors."
+        )
+    if largest_off_curve <= tolerance:
+        return (
+            "Every rescaling that multiplies the logits by one factor sits on the grey curve: "
+            "the largest distance of such a point from the curve, in W1, is "
+            f"{largest_off_curve:.3f} over all families, a difference left by averaging over "
+            "draws whose factors differ slightly."
+        )
+    return (
+        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W1, more "
+        f"than the {tolerance:g} that averaging over draws with slightly different factors "
+        "leaves: the curve is too coarse here (few constant factors, or few draws)."
+    )
+
+
+_SUMMARY = {
+    "distortion": {
+        Verdict.HOLDS: "1/k_total distorts the shape less than 1/√d in every configuration "
+        "measured, without making the attention nearly uniform.",
+        Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d (under changed moments, "
+        "other families and over the grid, in the verdicts' words: {verdicts}), and it does so "
+        "at the uniform end of the curve: its lower distortion is that of a softmax that does "
+        "almost nothing.",
+        Verdict.FAILS: "1/k_total does not distort the shape less than 1/√d in most "
+        "configurations measured (verdicts: {verdicts}).",
+    },
+    "section5": {
+        Verdict.HOLDS: "The section 5 alternatives distort more than 1/k_total everywhere, and "
+        "not only because they are larger factors.",
+        Verdict.CAVEAT: 'The section 5 alternatives are "worse" ({verdict}) because they are '
+        "larger factors: points further right on the same curve.",
+        Verdict.FAILS: "The section 5 alternatives do not distort more than 1/k_total in most "
+        "configurations measured.",
+    },
+    "n_sqrt_d": {
+        Verdict.HOLDS: "1/(n√d) distorts more than 1/k_total for every family other than the "
+        "standard normal.",
+        Verdict.CAVEAT: "1/(n√d) distorts more than 1/k_total only for some families and "
+        "settings ({verdict}): it differs from 1/k_total by √E[k_j²], so it is worse where the "
+        "components have a larger second moment and the keys are few.",
+        Verdict.FAILS: "1/(n√d) distorts no more than 1/k_total for any family other than the "
+        "standard normal.",
+    },
+    "vaswani": {
+        Verdict.HOLDS: "The unscaled softmax saturates as d grows and its Jacobian shrinks, "
+        "while 1/√d holds the Jacobian steady, as Vaswani et al. suspect.",
+        Verdict.CAVEAT: "Vaswani et al.'s suspicion is borne out only in part ({verdict}): see "
+        "the measured column of the ledger.",
+        Verdict.FAILS: "Over the grid measured, the unscaled softmax's Jacobian does not clearly "
+        "shrink with d, so Vaswani et al.'s suspicion is not borne out here.",
+    },
+    "vanishing": {
+        Verdict.HOLDS: "1/k_total saturates less than 1/√d, at no price in selectivity or "
+        "gradient.",
+        Verdict.CAVEAT: "In Bernhard's own sense (components near 0 or 1) 1/k_total saturates "
+        "less than 1/√d, and the price is nearly uniform attention and a gradient reaching the "
+        "query about 1/n of that under 1/√d ({verdict}).",
+        Verdict.FAILS: "1/k_total does not saturate less than 1/√d where 1/√d saturates.",
+        Verdict.UNTESTABLE: "Neither 1/k_total nor 1/√d saturates in any configuration "
+        "measured, so whether 1/k_total helps avoid saturation cannot be told here.",
+    },
+}
+
+
+def summary_bullets(findings: Mapping[str, Finding]) -> str:
+    """The chapter's summary as Markdown bullets, one per topic, chosen by the verdicts.
+
+    ``findings`` maps claim keys to the findings of this chapter's rules.
+
+    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
+    ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
+    ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
+    >>> summary_bullets(f).count("- ")
+    5
+    """
+    keys = {
+        "section5": "bernhard-section5-worse",
+        "n_sqrt_d": "bernhard-n-sqrt-d-other",
+        "vaswani": "vaswani-small-gradients",
+        "vanishing": "bernhard-vanishing-gradients",
+    }
+    distortion = [
+        findings[c]
+        for c in ("bernhard-other-moments", "bernhard-other-families", "bernhard-d-n-range")
+    ]
+    verdicts = {f.verdict for f in distortion}
+    if verdicts == {Verdict.HOLDS}:
+        topic = Verdict.HOLDS
+    elif Verdict.FAILS in verdicts:
+        topic = Verdict.FAILS
+    else:
+        topic = Verdict.CAVEAT
+    words = ", ".join(f.verdict.value for f in distortion)
+    lines = [_SUMMARY["distortion"][topic].format(verdicts=words)]
+    for topic_name, claim in keys.items():
+        verdict = findings[claim].verdict
+        lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value))
+    return "\n".join(f"- {line}" for line in lines)
+
+
+def _wins(pairs: pd.DataFrame, metric: str = "wasserstein") -> pd.Series:
+    return clearly_below(pairs[f"{metric}_diff"], pairs[f"{metric}_diff_se"])
+
+
+def families_sentence(moments: pd.DataFrame, others: pd.DataFrame, reference: pd.DataFrame) -> str:
+    """The result of the family comparison (``a`` = k_total, ``b`` = sqrt_d), in words."""
+    more = even_more_so(others, reference)
+    by_family = more.groupby(level="family", sort=False).all()
+    not_more = ", ".join(by_family[~by_family].index) or "none"
+    share = min(moments["effective_share_a"].min(), others["effective_share_a"].min())
+    return (
+        f"With changed moments, 1/k_total distorts clearly less than 1/√d in "
+        f"{int(_wins(moments).sum())} of {len(moments)} configurations; for the other families "
+        f"in {int(_wins(others).sum())} of {len(others)}. The gap is clearly larger than for "
+        f"standard normal components in {int(more.sum())} of {len(more)} configurations; the "
+        f"families where it is not clearly larger everywhere: {not_more}. In these "
+        f"configurations 1/k_total keeps at least {share:.3f} of the keys effectively in play."
+    )
+
+
+def grid_sentence(pairs: pd.DataFrame) -> str:
+    """The result of the standard normal grid (``a`` = k_total, ``b`` = sqrt_d), in words."""
+    w = pairs["wasserstein_a"] / pairs["wasserstein_b"]
+    s = pairs["selectivity_a"] / pairs["selectivity_b"]
+    low = pairs["effective_share_a"].idxmin()
+    return (
+        f"1/k_total distorts clearly less than 1/√d in {int(_wins(pairs).sum())} of {len(pairs)} "
+        f"cells, with a ratio of distortions from {w.min():.2f} to {w.max():.2f}; the selectivity "
+        f"ratio is at most {s.max():.0e}, and the effective share of keys under 1/k_total is at "
+        f"least {pairs['effective_share_a'].min():.3f} (lowest at d = {low[1]}, n = {low[2]})."
+    )
+
+
+def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per alternative of section 5 (pairs ``a`` = k_total, ``b`` = the alternative): the
+    counts and median ratios that :func:`bernhard_section5_worse` reads."""
+    return pd.DataFrame(
+        {
+            label: {
+                "W1 clearly above k_total's": int(_wins(p).sum()),
+                "clearly more selective": int(_wins(p, "selectivity").sum()),
+                "configurations": len(p),
+                "median W1 ratio to k_total": float(
+                    (p["wasserstein_b"] / p["wasserstein_a"]).median()
+                ),
+                "median selectivity ratio": float(
+                    (p["selectivity_b"] / p["selectivity_a"]).median()
+                ),
+            }
+            for label, p in alternatives.items()
+        }
+    ).T
+
+
+def n_sqrt_d_by_family(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per family: the counts of :func:`n_sqrt_d_calls` and the mean factor ratio
+    ``c(n sqrt d) / c(k_total)`` (pairs ``a`` = n_sqrt_d, ``b`` = k_total)."""
+    calls = n_sqrt_d_calls(pairs)
+    family = pairs.index.get_level_values("family")
+    table = calls.groupby(family, sort=False).value_counts().unstack(fill_value=0)
+    table = table.reindex(columns=["worse", "same", "better"], fill_value=0)
+    table["c(n√d) / c(k_total)"] = (
+        (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
+    )
+    return table
+
+
+def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
+    """Which families 1/(n√d) distorts more than 1/k_total for, and at which n, in words."""
+    table = n_sqrt_d_by_family(pairs)
+    others = table.drop(index=normal, errors="ignore")
+    every = others["worse"] == others[["worse", "same", "better"]].sum(axis=1)
+    some = ~every & (others["worse"] > 0)
+    calls = n_sqrt_d_calls(pairs)
+    by_n = (calls == "worse").groupby(pairs.index.get_level_values("n")).sum()
+    normal_calls = (
+        "/".join(str(int(table.loc[normal, c])) for c in ["worse", "same", "better"])
+        if normal in table.index
+        else "not measured"
+    )
+    return (
+        f"1/(n√d) distorts more than 1/k_total in every setting for: "
+        f"{', '.join(others.index[every]) or 'none'}; in some settings for: "
+        f"{', '.join(others.index[some]) or 'none'}; in none for: "
+        f"{', '.join(others.index[others['worse'] == 0]) or 'none'} (the standard normal itself "
+        f"is worse/same/better in {normal_calls} settings). Counted by the number of keys, the "
+        f'"worse" calls are {", ".join(f"{int(c)} at n = {n}" for n, c in by_n.items())}.'
+    )
+
+
+def vanishing_price_sentence(pairs: pd.DataFrame) -> str:
+    """Saturation and its price under k_total against sqrt_d (``a`` = k_total), in words."""
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
+    return (
+        f"The largest saturated share under 1/k_total is {pairs['saturated_share_a'].max():.3f}, "
+        f"against {pairs['saturated_share_b'].max():.3f} under 1/√d. The price: the effective "
+        f"share of keys under 1/k_total is at least {pairs['effective_share_a'].min():.3f}, and "
+        f"the gradient reaching the query is {ratio.min():.0e} to {ratio.max():.2f} times that "
+        f"under 1/√d, about 1/n of it (the ratio times n has median "
+        f"{float(np.median(ratio.to_numpy() * n)):.2g})."
+    )
+
+
+def lowest_sentence(
+    w_matrix: pd.DataFrame, s_matrix: pd.DataFrame, labels: Mapping[str, str]
+) -> str:
+    """How often k_total has the lowest distortion and the lowest selectivity of all
+    rescalings (rows) across the families (columns), and which others are lowest elsewhere.
+
+    >>> w = pd.DataFrame({"f": [0.1, 0.5], "g": [0.3, 0.2]}, index=["k_total", "sqrt_d"])
+    >>> lowest_sentence(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})[:60]
+    '1/k_total has the lowest W1 of all rescalings in 1 of 2 fami'
+    """
+    w_low, s_low = w_matrix.idxmin(axis=0), s_matrix.idxmin(axis=0)
+    others = sorted({labels[r] for r in pd.concat([w_low, s_low]) if r != "k_total"})
+    where = (
+        f"where another rescaling is lower, it is {', '.join(others)}"
+        if others
+        else "no other rescaling is lower in any family"
+    )
+    return (
+        f"1/k_total has the lowest W1 of all rescalings in {int((w_low == 'k_total').sum())} of "
+        f"{w_matrix.shape[1]} families and the lowest selectivity in "
+        f"{int((s_low == 'k_total').sum())}; {where}."
+    )
