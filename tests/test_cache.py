@@ -51,3 +51,12 @@ def test_a_library_change_changes_every_chapters_key(tmp_path, monkeypatch):
     softmax = package / "softmax.py"
     softmax.write_text(softmax.read_text() + "\n# an edit\n")
     assert code_fingerprint(chapter) != before[0] and run_key(chapter, {"n": 1}) != before[1]
+
+
+def test_scratch_left_by_a_killed_run_is_removed_by_the_next(tmp_path):
+    chapter = write_chapter(tmp_path / "toy.md")
+    out = tmp_path / "out"
+    orphan = out / ".attncore-run-999999999-toy-abc"  # no such process
+    orphan.mkdir(parents=True)
+    run_chapter(chapter, {}, out, cache=RunCache(tmp_path / "cache"))
+    assert sorted(p.name for p in out.iterdir()) == ["toy"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shlex
 import shutil
 import tempfile
@@ -54,6 +55,8 @@ RUN_FOLDER = "run_folder"
 """The parameter through which a chapter asks for the folder of the runs it reads."""
 
 _GLUE_PREFIX = "application/papermill.record/"
+_SCRATCH = ".attncore-run-"
+"""Prefix of a run's scratch folder in the output folder, followed by the process id."""
 
 
 class NotebookFailed(RuntimeError):
@@ -215,7 +218,9 @@ def run_chapter(
         raise ParameterError(f"output {output_dir} cannot be created: {error.strerror}") from None
     start = time.perf_counter()
     try:
-        with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=output_dir) as scratch:
+        _remove_orphans(output_dir)
+        prefix = f"{_SCRATCH}{os.getpid()}-{name}-"
+        with tempfile.TemporaryDirectory(prefix=prefix, dir=output_dir) as scratch:
             folder = Path(scratch) / name
             if stored:
                 shutil.copytree(stored, folder)
@@ -232,6 +237,18 @@ def run_chapter(
     target = output_dir / name
     seconds = time.perf_counter() - start
     return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+
+
+def _remove_orphans(output_dir: Path) -> None:
+    """Remove scratch folders left in ``output_dir`` by runs that were killed (SIGKILL)."""
+    for scratch in output_dir.glob(f"{_SCRATCH}*"):
+        pid = scratch.name.removeprefix(_SCRATCH).split("-", 1)[0]
+        try:
+            os.kill(int(pid), 0)
+        except (ValueError, ProcessLookupError):
+            shutil.rmtree(scratch, ignore_errors=True)
+        except PermissionError:  # alive, another user's
+            pass
 
 
 def _run_into(
