@@ -290,7 +290,9 @@ def _execute(
             nb,
             None,
             parameters=values,
-            cwd=str(cwd),
+            # the kernel's working folder; papermill's own cwd= would chdir the whole process,
+            # which chapters running in parallel threads cannot share
+            resources={"metadata": {"path": str(cwd)}},
             progress_bar=progress,
             log_output=False,
             # the kernel's own log would print ipykernel's notice about its local TCP transport
