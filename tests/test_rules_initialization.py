@@ -87,10 +87,10 @@ def test_weight_growth_sentence_follows_the_exponent(exponent, phrase):
 
 def test_rescaling_scale_sentence_both_ways():
     flat = rescaling_scale_sentence([0.80, 0.82], 0.99, 1.05)
-    assert "does not see the weight scale" in flat and "grow linearly" in flat
+    assert "does not see the weight scale" in flat and "grow linearly with σ_W (" in flat
     assert "stays almost uniform" in flat
     moving = rescaling_scale_sentence([0.5, 0.8], 0.7, 1.6)
-    assert "moves from 0.50 to 0.80" in moving and "power 1.60" in moving
+    assert "moves from 0.50 to 0.80" in moving and "σ_W to the power 1.60 (" in moving
     assert "moves away from uniform" in moving
 
 
@@ -104,9 +104,11 @@ def test_fixed_weights_sentence_both_ways():
 def test_aligned_sentence_both_ways():
     good = aligned_sentence([0.3, 0.5], [0.95, 0.99], [0.2, 0.5], 16384, 1.2)
     assert "grows with the width" in good and "one-hot" in good
-    assert "converges to a width-independent limit" in good
-    bad = aligned_sentence([0.3, 0.5], [0.4, 0.45], [0.2, 0.5], 16384, 6.0)
+    assert "agrees with its width-independent limit" in good
+    bad = aligned_sentence([0.3, 0.5], [0.2, 0.45], [0.2, 0.5], 16384, 6.0)
     assert "does not grow with the width" in bad and "one-hot" not in bad
+    mixed = aligned_sentence([0.3, 0.5], [0.4, 0.45], [0.2, -0.5], 16384, 1.0)
+    assert "only for some ρ" in mixed
     assert "still 6.0 standard errors" in bad
 
 
@@ -115,5 +117,7 @@ def test_beta_search_sentence_both_ways():
     assert "within its tolerance" in clean and "no more than the 5 %" in clean
     noisy = beta_search_sentence(4.0, 4.775, 0.01, 5, 19, NOISY, 18)
     assert "outside its tolerance" in noisy and "noise flips it" in noisy
-    assert "30 %, 0 %" in noisy
-    assert "With" not in beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {}, 18)
+    assert "30 % with 100 items per evaluation and 0 % with 1600" in noisy
+    assert "noisy" not in beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {}, 18)
+    one = beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {100: [0.0] * 10}, 18)
+    assert "is 0 % with 100 items per evaluation (median" in one

@@ -100,7 +100,7 @@ def rescaling_scale_sentence(
     else:
         qk = f"QK-norm’s entropy ratio moves from {low:.2f} to {high:.2f} over the range."
     linear = (
-        "linearly"
+        "linearly with σ_W"
         if abs(k_total_exponent - 1.0) <= EXPONENT_TOLERANCE
         else f"like σ_W to the power {k_total_exponent:.2f}"
     )
@@ -110,7 +110,7 @@ def rescaling_scale_sentence(
         else "attention moves away from uniform"
     )
     return (
-        f"{qk} With 1/k_total the logits grow {linear} with σ_W (it removes the scale of the "
+        f"{qk} With 1/k_total the logits grow {linear} (it removes the scale of the "
         f"keys, not of the query), and {uniform}: entropy ratio {k_total_entropy_end:.3f} at "
         "the largest growth."
     )
@@ -163,10 +163,16 @@ def aligned_sentence(
     >>> "still 5.0 standard errors" in aligned_sentence([0.2], [0.19], [0.5], 4096, 5.0)
     True
     """
-    grows = all(b > a for a, b in zip(sqrt_first, sqrt_last, strict=True))
+    growing = [b > a for a, b in zip(sqrt_first, sqrt_last, strict=True)]
+    grows = all(growing)
     weights = ", ".join(f"{w:.3f}" for w in sqrt_last)
     rhos = ", ".join(f"{r:g}" for r in rho_values)
-    head = "grows with the width" if grows else "does not grow with the width for every ρ"
+    if grows:
+        head = "grows with the width"
+    elif any(growing):
+        head = "grows with the width only for some ρ"
+    else:
+        head = "does not grow with the width"
     toward = ", heading to one-hot attention" if grows and min(sqrt_last) > 0.9 else ""
     first = (
         f"With 1/√d the weight on the aligned key {head}: at d = {max_width:,} it is {weights} "
@@ -174,8 +180,8 @@ def aligned_sentence(
     )
     if mup_z <= 3.0:
         second = (
-            f"With 1/d it converges to a width-independent limit (at the largest width the "
-            f"largest deviation from it is {mup_z:.1f} standard errors)."
+            f"With 1/d it agrees with its width-independent limit: at the largest width the "
+            f"largest deviation from it is {mup_z:.1f} standard errors."
         )
     else:
         second = (
@@ -301,19 +307,18 @@ def beta_search_sentence(
     shares = miss_shares(noisy_errors)
     if not shares:
         return exact
-    items = ", ".join(str(i) for i in shares)
-    missed = ", ".join(f"{100 * s:.0f} %" for s, _ in shares.values())
+    parts = [f"{100 * s:.0f} % with {i} items per evaluation" for i, (s, _) in shares.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     noisy = (
-        f" With {items} items per evaluation, {missed} of the searches end more than "
-        f"{MISS_DECADES:g} decade from the optimum (median {median_evaluations:.0f} "
-        "evaluations)"
+        f" On the noisy objective the share of searches that end more than {MISS_DECADES:g} "
+        f"decade from the optimum is {listed} (median {median_evaluations:.0f} evaluations)"
     )
     if any(significant for _, significant in shares.values()):
         return (
-            f"{exact}{noisy}: more than the {100 * MISS_SHARE:.0f} % a reliable search may "
-            "miss, because a binary search trusts the sign of each comparison and noise flips "
-            "it; with noisy outcomes it needs repeated evaluations or a method that averages "
-            "them."
+            f"{exact}{noisy}: significantly more than the {100 * MISS_SHARE:.0f} % a reliable "
+            "search may miss, because a binary search trusts the sign of each comparison and "
+            "noise flips it; with noisy outcomes it needs repeated evaluations or a method that "
+            "averages them."
         )
     return (
         f"{exact}{noisy}: no more than the {100 * MISS_SHARE:.0f} % a reliable search may "

@@ -1,0 +1,153 @@
+"""The figures of the chapter "Beyond initialization", one function each.
+
+Every rescaling is drawn with its colour, marker and label from
+:func:`attncore.book.plotting.method_style`.
+
+>>> import pandas as pd
+>>> t = pd.DataFrame({"weight growth": [1.0, 2.0], "rescaling": ["sqrt_d"] * 2,
+...                   "sd of scaled logits": [1.0, 4.0], "entropy / ln n": [0.8, 0.5],
+...                   "largest probability": [0.2, 0.6]})
+>>> weight_growth_figure(t, "title").axes[0].get_yscale()
+'log'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from attncore.book.plotting import method_style
+from attncore.sources.chuang import BetaSearchResult
+
+__all__ = [
+    "aligned_keys_figure",
+    "beta_search_figure",
+    "fixed_weights_figure",
+    "weight_growth_figure",
+]
+
+_GROWTH_PANELS = ["sd of scaled logits", "entropy / ln n", "largest probability"]
+
+
+def weight_growth_figure(table: pd.DataFrame, title: str) -> Figure:
+    """Logit sd (log scale), entropy ratio and largest probability against the weight growth,
+    one line per rescaling, with the relaxed formula's ``growth^2`` on the left."""
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharex=True)
+    for name, part in table.groupby("rescaling", sort=False):
+        style = method_style(str(name))
+        for ax, column in zip(axes, _GROWTH_PANELS, strict=True):
+            ax.plot(part["weight growth"], part[column], **style)
+    for ax, column in zip(axes, _GROWTH_PANELS, strict=True):
+        ax.set(xlabel=r"$\sigma_W$ / initial $\sigma_W$", title=column)
+    growth = np.unique(table["weight growth"])
+    axes[0].plot(growth, growth**2, color="grey", ls=":", label=r"$(\sigma_W/\sigma_{init})^2$")
+    axes[0].set_yscale("log")
+    axes[0].legend(fontsize=8)
+    axes[1].set_ylim(0, 1.02)
+    axes[2].set_ylim(0, 1.02)
+    fig.suptitle(title, y=1.02)
+    return fig
+
+
+def fixed_weights_figure(conditional: np.ndarray, structured: Sequence[float]) -> Figure:
+    """The conditional variance over random weight draws (median and 5-95 % range) and for
+    the rank-one and disjoint pairs, against Chuang's value 1."""
+    low, high = np.quantile(conditional, [0.05, 0.95])
+    median = float(np.median(conditional))
+    fig, ax = plt.subplots(figsize=(8, 2.8))
+    labels = [
+        f"{len(conditional):,} random draws\n(median, 5-95% range)",
+        "W_q = W_k,\nrank one",
+        "W_q, W_k write to\ndisjoint coordinates",
+    ]
+    ax.errorbar([median], [0], xerr=[[median - low], [high - median]], fmt="o", capsize=4)
+    ax.scatter(list(structured), [1, 2], color=["C3", "C2"], s=60, zorder=3)
+    ax.axvline(1.0, color="k", lw=1, ls="--", label="Chuang's formula at the initial sd: 1")
+    ax.set(
+        yticks=[0, 1, 2],
+        yticklabels=labels,
+        ylim=(-0.6, 2.6),
+        xlabel=r"Var$(q\cdot k/\sqrt{d_k} \mid W_q, W_k)$ over random tokens",
+    )
+    ax.invert_yaxis()
+    ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def aligned_keys_figure(table: pd.DataFrame, limits: Mapping[float, float], n_keys: int) -> Figure:
+    """Mean weight on the aligned key (``± 2`` standard errors) against the width, one line
+    per scaling and correlation; ``limits`` maps each correlation to its ``1/d`` limit."""
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    dashes = ["-", "--", ":", "-."]
+    rhos = list(dict.fromkeys(table["rho"]))
+    for (rho, scaling), part in table.groupby(["rho", "scaling"], sort=False):
+        style = method_style(str(scaling))
+        style["label"] = rf"{style['label']}, $\rho$ = {rho:g}"
+        ls = dashes[rhos.index(rho) % len(dashes)]
+        ax.errorbar(part["d"], part["weight"], yerr=2 * part["se"], ls=ls, **style)
+        if scaling == "mup":
+            ax.axhline(limits[rho], color=style["color"], lw=0.8, ls=ls, alpha=0.6)
+    ax.axhline(1 / n_keys, color="grey", lw=0.8, label="uniform: 1/n")
+    ax.set(xscale="log", xlabel="width d", ylabel="mean weight on the aligned key", ylim=(0, 1.02))
+    ax.legend(fontsize=8, ncol=2)
+    return fig
+
+
+def beta_search_figure(
+    betas: np.ndarray,
+    values: np.ndarray,
+    search: BetaSearchResult,
+    beta_star: float,
+    noisy: pd.DataFrame,
+    shares: Mapping[int, float],
+    miss_decades: float,
+) -> Figure:
+    """Left: the objective with the points the search evaluated (decade scan, then
+    golden-section search). Right: how far each noisy search ended from the optimum, per
+    subsample size, with the share of misses (``shares``) above each."""
+    fig, (ax, ax_err) = plt.subplots(1, 2, figsize=(12, 4), gridspec_kw={"width_ratios": [3, 2]})
+    ax.plot(betas, values, color="grey", lw=1, label="objective (mean log-likelihood)")
+    seen_betas, seen_values = zip(*search.history, strict=True)
+    scan = search.scan_evaluations
+    ax.scatter(seen_betas[:scan], seen_values[:scan], color="C0", zorder=3, label="decade scan")
+    ax.scatter(
+        seen_betas[scan:],
+        seen_values[scan:],
+        color="C1",
+        s=12,
+        zorder=3,
+        label="golden-section search",
+    )
+    ax.axvline(beta_star, color="C2", ls="--", lw=1, label=rf"$\beta^*$ = {beta_star:g}")
+    ax.axvline(search.beta, color="C3", ls=":", lw=1.5, label=rf"found: {search.beta:.3f}")
+    top = float(values.max())
+    ax.set(
+        xscale="log", xlabel=r"$\beta$", ylabel="mean log-likelihood", ylim=(top - 2.5, top + 0.1)
+    )
+    ax.legend(fontsize=8)
+    for position, (items, part) in enumerate(noisy.groupby("items")):
+        jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(part))  # spreads the dots
+        ax_err.scatter(position + jitter, part["error"], s=8, alpha=0.5, color=f"C{position}")
+        ax_err.text(
+            position,
+            part["error"].max() * 1.3,
+            f"{100 * shares[int(items)]:.0f}% miss",
+            ha="center",
+            fontsize=8,
+        )
+    ax_err.axhline(miss_decades, color="k", lw=1, ls="--", label=f"{miss_decades:g} decade")
+    sizes = sorted(noisy["items"].unique())
+    ax_err.set(
+        xticks=range(len(sizes)),
+        xticklabels=[str(i) for i in sizes],
+        yscale="log",
+        xlabel="items per evaluation",
+        ylabel=r"$|\log_{10}(\beta_{found}/\hat\beta)|$",
+        title="Noisy objective",
+    )
+    ax_err.legend(fontsize=8, loc="lower left")
+    return fig
