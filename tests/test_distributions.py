@@ -178,3 +178,15 @@ def test_bad_input_gives_one_line_parameter_error(make, message):
     with pytest.raises(ParameterError, match=message) as error:
         make()
     assert "\n" not in str(error.value)
+
+
+def test_key_second_moment_matches_a_large_sample():
+    from attncore.distributions import key_second_moment
+
+    rng = np.random.default_rng(0)
+    for model in [
+        Independent(Normal(1.0, 2.0), Normal(1.0, 2.0)),
+        Independent(Laplace(), Laplace()),
+    ]:
+        _, keys = model.sample(rng, 2, 20000, 4)
+        assert abs((keys**2).mean() / key_second_moment(model) - 1) < 0.05

@@ -233,3 +233,17 @@ def test_bad_summaries_and_curves_name_the_parameter():
     with pytest.raises(ParameterError, match="must be > 0"):
         frontier_distortion([0.0, 0.1], [0.2, 0.3], [0.1])
     assert summarize(table)["wasserstein_se"].isna().all()
+
+
+def test_pair_rescalings_pairs_by_replicate():
+    from attncore.simulate.sweep import pair_rescalings
+
+    table = small_sweep()
+    pairs = pair_rescalings(table, "k_total", "sqrt_d", ["wasserstein"])
+    a = table[table["rescaling"] == "k_total"].set_index(["family", "d", "n", "replicate"])
+    b = table[table["rescaling"] == "sqrt_d"].set_index(["family", "d", "n", "replicate"])
+    diff = (a["wasserstein"] - b["wasserstein"]).groupby(level=["family", "d", "n"])
+    np.testing.assert_allclose(pairs["wasserstein_diff"], diff.mean().loc[pairs.index])
+    np.testing.assert_allclose(pairs["wasserstein_diff_se"], diff.sem().loc[pairs.index])
+    with pytest.raises(ParameterError):
+        pair_rescalings(table, "k_total", "no_such", ["wasserstein"])

@@ -1,0 +1,102 @@
+"""The study of every rescaling: its families, its sweeps and the curve of constant factors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attncore.checks import ParameterError
+from attncore.simulate.study import (
+    NORMAL,
+    family_moments,
+    frontier_points,
+    run_study,
+    study_families,
+    study_rescalings,
+)
+from attncore.simulate.sweep import rescaling_sweep, summarize
+
+
+def small_study(**overrides):
+    arguments = dict(
+        d_main=8,
+        n_main=4,
+        n_queries=50,
+        family_settings=[(16, 8)],
+        d_values=[8, 16],
+        n_values=[4, 8],
+        grid_queries=50,
+        n_seeds=2,
+        seed=3,
+        threshold=0.9,
+    )
+    arguments.update(overrides)
+    return run_study(study_families(), study_rescalings(), [0.01, 1.0, 100.0], **arguments)
+
+
+def test_the_study_is_the_sweeps_it_is_made_of():
+    study = small_study()
+    alone = rescaling_sweep(
+        {NORMAL: study_families()[NORMAL]},
+        study_rescalings(),
+        [8],
+        [4],
+        n_queries=50,
+        n_seeds=2,
+        seed=3,
+        gradient=True,
+    )
+    part = study.families.query("family == @NORMAL and d == 8").reset_index(drop=True)
+    np.testing.assert_allclose(part["wasserstein"], alone["wasserstein"])
+    assert set(study.families["d"]) == {8, 16}
+    assert study.grid["family"].unique().tolist() == [NORMAL]
+    assert "N(0, 1) (grid)" in set(study.comparison_table()["family"])
+
+
+def test_every_factor_rescaling_lies_on_the_curve_of_its_draws():
+    curve = np.geomspace(0.001, 100.0, 26)
+    study = run_study(
+        study_families(),
+        study_rescalings(),
+        curve,
+        d_main=16,
+        n_main=8,
+        n_queries=200,
+        family_settings=[],
+        d_values=[16],
+        n_values=[8],
+        grid_queries=50,
+        n_seeds=2,
+        seed=3,
+        threshold=0.9,
+    )
+    curves, points = frontier_points(summarize(study.main))
+    factor = points[points["rescaling"] != "qk_norm"]["off_curve"].abs()
+    assert factor.dropna().max() < 0.05
+    assert len(set(curves["rescaling"])) == 26
+
+
+def test_family_moments_and_errors():
+    table = family_moments(study_families(shift_mean=2.0), 8)
+    assert table.loc["N(2, 1)", "E[k_j^2]"] == 5.0
+    with pytest.raises(ParameterError):
+        run_study(
+            {},
+            study_rescalings(),
+            [1.0],
+            **{
+                k: v
+                for k, v in dict(
+                    d_main=8,
+                    n_main=4,
+                    n_queries=50,
+                    family_settings=[],
+                    d_values=[8],
+                    n_values=[4],
+                    grid_queries=50,
+                    n_seeds=2,
+                    seed=3,
+                    threshold=0.9,
+                ).items()
+            },
+        )
