@@ -72,14 +72,15 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
 
 
 def exact_density(
-    fits: Mapping[int, HistogramFit], pdfs: Mapping[int, Callable[[np.ndarray], np.ndarray]]
+    fits: Mapping[int, HistogramFit], pdf: Callable[[np.ndarray, int], np.ndarray]
 ) -> matplotlib.figure.Figure:
-    """One panel per ``d``: the histogram of ``q.k / sqrt d``, its exact density and N(0, 1)."""
+    """One panel per ``d``: the histogram of ``q.k / sqrt d``, its exact density ``pdf(x, d)``
+    and N(0, 1)."""
     fig, axes = plt.subplots(1, len(fits), figsize=(4 * len(fits), 3.4))
     axes = np.atleast_1d(axes)
     x = np.linspace(-5, 5, 801)
     for ax, (d, fit) in zip(axes, fits.items(), strict=True):
-        exact = pdfs[d](x)
+        exact = pdf(x, d)
         ax.bar(fit.centres, fit.density, width=fit.width, color="C0", alpha=0.45, label="simulated")
         ax.plot(x, exact, color="C3", lw=1.5, label="exact variance-gamma density")
         normal = np.exp(-(x**2) / 2) / np.sqrt(2 * np.pi)

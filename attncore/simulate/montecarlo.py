@@ -25,10 +25,12 @@ gives: Chuang's Proposition 5 counterexamples (:func:`proposition_5_pairs`), the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from attncore.checks import ParameterError, finite_array, positive_int
@@ -41,12 +43,14 @@ __all__ = [
     "MomentEstimate",
     "cauchy_schwarz_ratios",
     "compare_with_closed_form",
+    "comparison_table",
     "estimate_moments",
     "histogram_chi_square",
     "k_total_ratios",
     "largest_listed_covariance",
     "pair_dot_products",
     "proposition_5_pairs",
+    "proposition_5_table",
 ]
 
 _PAIRS_PER_CHUNK = 1 << 21  # query and key components held at once (16 MiB each in float64)
@@ -145,13 +149,16 @@ def estimate_moments(sample: np.ndarray, batches: int = 20) -> MomentEstimate:
 class ClosedFormComparison:
     """An estimate beside the closed forms it is checked against, with z-scores.
 
-    A closed form left as ``None`` is not compared (its z-score is ``nan``).
+    A closed form left as ``None`` is not compared (its z-score is ``nan``). ``others`` are
+    further values the variance is scored against (a source's formula beside the derived
+    one, say), by name; they enter :meth:`row` but not :meth:`worst_z`.
     """
 
     estimate: MomentEstimate
     mean: float | None = None
     var: float | None = None
     kurtosis: float | None = None
+    others: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def z_mean(self) -> float:
@@ -193,6 +200,8 @@ class ClosedFormComparison:
                     f"{name} closed form": exact,
                     f"z ({name})": z,
                 }
+        for name, value in self.others.items():
+            out |= {name: value, f"z ({name})": self.estimate.z_var(value)}
         return out
 
 
@@ -206,12 +215,14 @@ def compare_with_closed_form(
     n_pairs: int | None = None,
     seed: SeedLike | None = None,
     batches: int = 20,
+    others: Mapping[str, float] | None = None,
 ) -> ClosedFormComparison:
     """Simulate (or take ``sample``), estimate, and compare with the closed forms.
 
     Given a model of :mod:`attncore.distributions`, ``n_pairs`` values of ``q.k`` in
     dimension ``d`` are drawn with ``seed`` (:func:`pair_dot_products`); given an array, it
-    is the sample. The z-scores use the standard errors of :func:`estimate_moments`.
+    is the sample. The z-scores use the standard errors of :func:`estimate_moments`;
+    ``others`` are further values to score the variance against (:class:`ClosedFormComparison`).
 
     >>> from attncore.distributions import Independent
     >>> c = compare_with_closed_form(Independent(), 0.0, 8.0, d=8, n_pairs=10_000, seed=1)
@@ -226,7 +237,37 @@ def compare_with_closed_form(
         sample = pair_dot_products(sample_or_model, d, n_pairs, seed)
     est = estimate_moments(sample, batches=batches)
     as_float = [None if v is None else float(v) for v in (mean, var, kurtosis)]
-    return ClosedFormComparison(est, *as_float)
+    extra = {name: float(value) for name, value in (others or {}).items()}
+    return ClosedFormComparison(est, *as_float, others=extra)
+
+
+def comparison_table(
+    cases: Mapping[Hashable, Mapping[str, Any]],
+    n_pairs: int | None = None,
+    seeds: Iterator[SeedLike] | None = None,
+) -> pd.DataFrame:
+    """One :func:`compare_with_closed_form` per case, as a table indexed by the case keys.
+
+    Each case holds the keyword arguments of :func:`compare_with_closed_form`
+    (``sample_or_model``, ``mean``, ``var``, ``kurtosis``, ``d``); a model is drawn with
+    ``n_pairs`` pairs and the next of ``seeds`` (one per model, in the order of ``cases``).
+    The columns are those of :meth:`ClosedFormComparison.row`, then ``worst |z|`` of the
+    mean and the variance.
+
+    >>> from attncore.distributions import Independent
+    >>> case = {"sample_or_model": Independent(), "mean": 0.0}
+    >>> cases = {d: {**case, "var": d, "d": d} for d in (2, 8)}
+    >>> table = comparison_table(cases, 5_000, iter([1, 2]))
+    >>> list(table.index), bool((table["worst |z|"] < 4).all())
+    ([2, 8], True)
+    """
+    rows = {}
+    for key, case in cases.items():
+        model = case["sample_or_model"]
+        extra = {} if isinstance(model, np.ndarray) else {"n_pairs": n_pairs, "seed": next(seeds)}
+        c = compare_with_closed_form(**case, **extra)
+        rows[key] = {**c.row(), "worst |z|": c.worst_z()}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 _LAWS = ("shared sign", "own signs", "pair swap")
@@ -256,6 +297,38 @@ def proposition_5_pairs(
     own = rng.choice([-1.0, 1.0], size=(n_pairs, d_k))
     swap = np.arange(d_k).reshape(-1, 2)[:, ::-1].ravel()
     return q, dict(zip(_LAWS, (shared * q, own * q, q[:, swap]), strict=True))
+
+
+def proposition_5_table(
+    d_k: int, n_pairs: int, seed: SeedLike, laws: Sequence[Any]
+) -> pd.DataFrame:
+    """Each counterexample of ``laws`` simulated (:func:`proposition_5_pairs`) beside its
+    closed form, with the z-score against Chuang's ``d_k`` and the largest listed covariance.
+
+    ``laws`` are :class:`attncore.symbolic.chuang.Counterexample` s (``label``, ``law``,
+    ``independent_pairs``, ``evaluate(d_k)``). Indexed by label; the columns
+    ``independent_pairs, closed_form, simulated, z_closed_form, z_claim`` are those of
+    :class:`attncore.claims.rules.variance.Counterexample`.
+
+    >>> from attncore.symbolic.chuang import proposition_5_counterexamples
+    >>> t = proposition_5_table(8, 4_000, 0, proposition_5_counterexamples())
+    >>> t["closed_form"].tolist(), bool((t["z_closed_form"].abs() < 4).all())
+    ([80.0, 24.0, 16.0], True)
+    """
+    q, keys = proposition_5_pairs(d_k, n_pairs, seed)
+    rows = {}
+    for law in laws:
+        c = compare_with_closed_form(np.einsum("ij,ij->i", q, keys[law.law]), var=law.evaluate(d_k))
+        rows[law.label] = {
+            "independent_pairs": law.independent_pairs,
+            "closed_form": c.var,
+            "simulated": c.estimate.var,
+            "se": c.estimate.var_se,
+            "z_closed_form": c.z_var,
+            "z_claim": c.estimate.z_var(d_k),
+            "largest listed |Cov|": largest_listed_covariance(q, keys[law.law]),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("law")
 
 
 def largest_listed_covariance(q: np.ndarray, k: np.ndarray) -> float:
@@ -318,6 +391,10 @@ class HistogramFit:
     def per_bin(self) -> float:
         """Chi-square per bin used: near 1 when the histogram fits within sampling noise."""
         return self.chi_square / self.bins
+
+    def row(self) -> dict[str, float]:
+        """Bins used, chi-square and chi-square per bin, for a table."""
+        return {"bins": self.bins, "chi-square": self.chi_square, "chi-square / bins": self.per_bin}
 
 
 def histogram_chi_square(

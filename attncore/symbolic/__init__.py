@@ -39,11 +39,12 @@ item of the issue                          functions
 \\operatorname{Var}\\left(\\sum_{i=1}^{d} {k}_{i} {q}_{i}\\right) = d
 """
 
-from attncore.symbolic.chuang import chuang_propositions
+from attncore.symbolic.chuang import chuang_propositions, proposition_5_counterexamples
 from attncore.symbolic.correlated import (
     correlated_dot_mean,
     correlated_dot_variance,
     correlated_logit_scaling,
+    correlated_moments,
 )
 from attncore.symbolic.derivation import Check, Derivation, Step
 from attncore.symbolic.jacobian import (
@@ -64,6 +65,7 @@ from attncore.symbolic.normal_product import (
     normal_dot_product_kurtosis,
     normal_dot_product_mgf,
     normal_dot_product_pdf,
+    normal_scaled_logit_pdf,
 )
 from attncore.symbolic.projected import (
     projected_dot_variance,
@@ -75,6 +77,7 @@ from attncore.symbolic.variance import (
     dot_product_mean,
     dot_product_variance,
     dot_product_variance_general,
+    general_moments,
     scaled_logit_variance,
 )
 
@@ -87,10 +90,12 @@ __all__ = [
     "correlated_dot_mean",
     "correlated_dot_variance",
     "correlated_logit_scaling",
+    "correlated_moments",
     "dot_product_mean",
     "dot_product_variance",
     "dot_product_variance_general",
     "expected_key_length",
+    "general_moments",
     "k_total_approximation",
     "key_length_expansion",
     "key_length_variance",
@@ -99,9 +104,11 @@ __all__ = [
     "normal_dot_product_kurtosis",
     "normal_dot_product_mgf",
     "normal_dot_product_pdf",
+    "normal_scaled_logit_pdf",
     "projected_dot_variance",
     "projected_dot_variance_given_weights",
     "projected_logit_moments",
+    "proposition_5_counterexamples",
     "scaled_logit_variance",
     "self_attention_variance_ratio",
     "softmax_jacobian",

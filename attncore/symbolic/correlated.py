@@ -31,7 +31,12 @@ from attncore.symbolic.moments import (
 )
 from attncore.symbolic.notation import Expectation, Variance, d, dot, i, k, q, rho
 
-__all__ = ["correlated_dot_mean", "correlated_dot_variance", "correlated_logit_scaling"]
+__all__ = [
+    "correlated_dot_mean",
+    "correlated_dot_variance",
+    "correlated_logit_scaling",
+    "correlated_moments",
+]
 
 _z = sp.IndexedBase("z")
 _m4 = sp.Symbol("m_4", positive=True)  # E[q_i^4] beyond the normal case
@@ -167,3 +172,15 @@ def correlated_logit_scaling() -> Derivation:
             "starts near uniform; 1/sqrt(d) is the scale that keeps them O(1) there.",
         ),
     )
+
+
+def correlated_moments(d: int, rho: float) -> dict[str, float]:
+    """``{"mean": E(q.k), "var": Var(q.k)}`` from the derivations, at ``d`` and ``rho``.
+
+    >>> correlated_moments(8, 0.5)
+    {'mean': 4.0, 'var': 10.0}
+    """
+    return {
+        "mean": correlated_dot_mean().evaluate(d=d, rho=rho),
+        "var": correlated_dot_variance().evaluate(d=d, rho=rho),
+    }

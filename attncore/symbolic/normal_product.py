@@ -20,6 +20,7 @@ density (a variance-gamma law)
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import sympy as sp
@@ -58,6 +59,7 @@ __all__ = [
     "normal_dot_product_kurtosis",
     "normal_dot_product_mgf",
     "normal_dot_product_pdf",
+    "normal_scaled_logit_pdf",
 ]
 
 _ASSUMPTIONS = (
@@ -351,3 +353,14 @@ def normal_dot_product_pdf(x: ArrayLike, d: int) -> np.ndarray:
     z = values[~at_zero]
     out[~at_zero] = np.exp(nu * np.log(z) + _log_bessel_k(nu, z) - log_scale)
     return out
+
+
+def normal_scaled_logit_pdf(x: ArrayLike, d: int) -> np.ndarray:
+    """Density of the scaled logit ``q.k / sqrt(d)``: ``sqrt(d) f(sqrt(d) x)`` with ``f``
+    from :func:`normal_dot_product_pdf`.
+
+    >>> bool(normal_scaled_logit_pdf([1.0], 4)[0] == 2 * normal_dot_product_pdf([2.0], 4)[0])
+    True
+    """
+    dim = positive_int("d", d)
+    return math.sqrt(dim) * normal_dot_product_pdf(math.sqrt(dim) * finite_array("x", x), dim)

@@ -43,6 +43,7 @@ __all__ = [
     "dot_product_mean",
     "dot_product_variance",
     "dot_product_variance_general",
+    "general_moments",
     "product_term_steps",
     "scaled_logit_variance",
     "second_moment_step",
@@ -266,3 +267,19 @@ def scaled_logit_variance() -> Derivation:
             "components.",
         ),
     )
+
+
+def general_moments(
+    d: int, mu_q: float, sigma_q: float, mu_k: float, sigma_k: float
+) -> dict[str, float]:
+    """``{"mean": E(q.k), "var": Var(q.k)}`` from :func:`dot_product_mean` and
+    :func:`dot_product_variance_general`, at the given moments.
+
+    >>> general_moments(4, 0.5, 1.0, 0.5, 1.0)
+    {'mean': 1.0, 'var': 6.0}
+    """
+    means = {"d": d, "mu_q": mu_q, "mu_k": mu_k}
+    return {
+        "mean": dot_product_mean().evaluate(**means),
+        "var": dot_product_variance_general().evaluate(**means, sigma_q=sigma_q, sigma_k=sigma_k),
+    }

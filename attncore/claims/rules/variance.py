@@ -12,7 +12,8 @@ the end turn the same numbers into the chapter's glued conclusions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import sympy as sp
 
@@ -118,6 +119,21 @@ class Counterexample:
     simulated: float
     z_closed_form: float
     z_claim: float
+
+    @classmethod
+    def from_table(cls, table: Any) -> list[Counterexample]:
+        """One per row of a table indexed by label with a column per field (as
+        :func:`attncore.simulate.montecarlo.proposition_5_table` returns).
+
+        >>> import pandas as pd
+        >>> t = pd.DataFrame({"independent_pairs": [True], "closed_form": [32.0],
+        ...                   "simulated": [31.0], "z_closed_form": [-1.0], "z_claim": [20.0],
+        ...                   "se": [1.0]}, index=["swap"])
+        >>> Counterexample.from_table(t)[0].label
+        'swap'
+        """
+        names = [f.name for f in fields(cls) if f.name != "label"]
+        return [cls(str(label), **row) for label, row in table[names].iterrows()]
 
     def breaks(self, claim: float, z_limit: float) -> bool:
         """The closed form differs from the claim, the simulation agrees with the closed form
