@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 
 from attncore.checks import ParameterError
 from attncore.distributions import Independent, Laplace, Normal
+from attncore.measures import SATURATION_THRESHOLD
 from attncore.random import make_rng
 from attncore.rescalings import from_callable, get_rescaling
 from attncore.simulate.engine import attention_metrics
 from attncore.softmax import softmax
 
 
-def loop_reference(queries, keys, rescaling, threshold=0.99):
+def loop_reference(queries, keys, rescaling, threshold=SATURATION_THRESHOLD):
     """One query at a time, every quantity from its definition, explicit Jacobian."""
     rescaling = get_rescaling(rescaling)
     c, n = rescaling.factor_for(keys), len(keys)

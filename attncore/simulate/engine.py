@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike, DTypeLike
 
 from attncore.checks import ParameterError, finite_array, positive_int
 from attncore.measures import (
+    SATURATION_THRESHOLD,
     _jk_frobenius_squared,
     _jy_squared,
     check_threshold,
@@ -122,7 +123,7 @@ def attention_metrics(
     *,
     chunk_size: int | None = None,
     dtype: DTypeLike = np.float64,
-    threshold: float = 0.99,
+    threshold: float = SATURATION_THRESHOLD,
     gradient: bool = False,
     columns: Sequence[int] = (),
 ) -> AttentionMetrics:

@@ -29,7 +29,9 @@ from attncore.softmax import effective_keys, entropy, jacobian_frobenius, softma
 __all__ = [
     "ROW_METRICS",
     "JacobianLandmarks",
+    "jacobian_agreement",
     "jacobian_landmarks",
+    "keys_table",
     "saturation_curve",
     "shift_table",
 ]
@@ -178,3 +180,91 @@ def shift_table(rows: ArrayLike, shifts: ArrayLike) -> pd.DataFrame:
             }
         )
     return pd.DataFrame.from_records(records)
+
+
+def keys_table(
+    n_values: ArrayLike,
+    spreads: ArrayLike,
+    n_rows: int,
+    seed: SeedLike,
+    threshold: float = SATURATION_THRESHOLD,
+) -> pd.DataFrame:
+    """:func:`saturation_curve` at ``spreads`` for every number of keys in ``n_values``.
+
+    Adds the columns ``n_keys``, ``uniform_norm`` (the Jacobian norm of uniform attention,
+    ``sqrt(n - 1) / n``), and the two measures relative to uniform attention:
+    ``top_over_uniform`` (``n`` times the largest probability) and ``norm_over_uniform``
+    (the Jacobian norm over ``uniform_norm``), each with its standard error.
+
+    >>> t = keys_table([2, 64], [1.0], n_rows=200, seed=0)
+    >>> t["n_keys"].tolist(), bool((t["top_over_uniform"] >= 1).all())
+    ([2, 64], True)
+    """
+    sizes = [positive_int("n_keys", int(n), minimum=2) for n in np.atleast_1d(n_values)]
+    parts = []
+    for n in sizes:
+        part = saturation_curve(spreads, n_keys=n, n_rows=n_rows, seed=seed, threshold=threshold)
+        uniform = float(np.sqrt(n - 1) / n)
+        part.insert(0, "n_keys", n)
+        part["uniform_norm"] = uniform
+        part["top_over_uniform"] = n * part["max_probability"]
+        part["top_over_uniform_se"] = n * part["max_probability_se"]
+        part["norm_over_uniform"] = part["jacobian_norm"] / uniform
+        part["norm_over_uniform_se"] = part["jacobian_norm_se"] / uniform
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _complex_softmax(z: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis of complex logits, the real parts' maximum subtracted."""
+    e = np.exp(z - z.real.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def jacobian_agreement(
+    n_rows: int, n_keys: int, spreads: ArrayLike, seed: SeedLike, symbolic_n: int = 4
+) -> dict[str, float | int | bool]:
+    """How far ``diag(s) - s s^T`` is from the Jacobian of the softmax computed without it.
+
+    ``n_rows`` rows of ``n_keys`` standard normal logits are drawn for each spread and
+    multiplied by it; the Jacobian of each row is computed by the complex step,
+    ``ds/dz_j = Im softmax(z + i h e_j) / h`` with ``h = 1e-20``, which has no subtractive
+    cancellation and is exact to rounding for an analytic function. Returns the number of
+    rows and keys, ``largest_difference`` (largest absolute difference over all entries),
+    ``rounding`` (``n_keys`` times the machine epsilon, a bound on the rounding of the sums
+    in the softmax) and ``symbolic`` (whether sympy's derivative of the softmax with
+    ``symbolic_n`` outputs equals ``diag(s) - s s^T``, see
+    :func:`attncore.symbolic.jacobian.softmax_jacobian`).
+
+    >>> a = jacobian_agreement(20, 5, [0.1, 10.0], seed=0)
+    >>> a["rows"], a["symbolic"], bool(a["largest_difference"] <= a["rounding"])
+    (40, True, True)
+    """
+    from attncore.symbolic.jacobian import softmax_jacobian
+
+    grid = finite_array("spreads", spreads, ndim=1)
+    n_rows = positive_int("n_rows", n_rows)
+    n_keys = positive_int("n_keys", n_keys, minimum=2)
+    z = make_rng(seed).standard_normal((n_rows, n_keys))
+    step = 1e-20
+    worst = 0.0
+    for spread in grid:
+        rows = spread * z
+        stepped = rows[:, None, :] + 1j * step * np.eye(n_keys)[None, :, :]
+        # row r, step j, output i: d s_i / d z_j, transposed to J_ij
+        numeric = np.swapaxes(_complex_softmax(stepped).imag / step, 1, 2)
+        s = softmax(rows)
+        formula = np.einsum("ri,ij->rij", s, np.eye(n_keys)) - s[:, :, None] * s[:, None, :]
+        worst = max(worst, float(np.abs(numeric - formula).max()))
+    try:
+        softmax_jacobian(symbolic_n)
+        symbolic = True
+    except ArithmeticError:
+        symbolic = False
+    return {
+        "rows": n_rows * grid.size,
+        "keys": n_keys,
+        "largest_difference": worst,
+        "rounding": n_keys * float(np.finfo(float).eps),
+        "symbolic": symbolic,
+    }

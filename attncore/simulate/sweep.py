@@ -47,7 +47,8 @@ from numpy.typing import ArrayLike, DTypeLike
 
 from attncore.checks import ParameterError, finite_array, positive_int, positive_real
 from attncore.distributions import QueryKeyModel
-from attncore.measures import ShapeReference, check_threshold
+from attncore.measures import SATURATION_THRESHOLD, ShapeReference, check_threshold
+from attncore.random import stream
 from attncore.rescalings import Rescaling, from_callable, get_rescaling
 from attncore.simulate.engine import attention_metrics
 
@@ -141,9 +142,7 @@ def draw_generator(seed: int, family: str, d: int, n: int, replicate: int) -> np
     >>> a == draw_generator(1, "normal", 16, 8, 1).standard_normal()
     False
     """
-    seed = positive_int("seed", seed, minimum=0)
-    key = (zlib.crc32(family.encode()), int(d), int(n), int(replicate))
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+    return stream(seed, zlib.crc32(family.encode()), int(d), int(n), int(replicate))
 
 
 def _gradient_names(gradient: bool | Collection[str], table: Mapping[str, Rescaling]) -> set[str]:
@@ -171,7 +170,7 @@ def rescaling_sweep(
     n_seeds: int,
     seed: int,
     gradient: bool | Collection[str] = False,
-    threshold: float = 0.9,
+    threshold: float = SATURATION_THRESHOLD,
     dtype: DTypeLike = np.float64,
 ) -> pd.DataFrame:
     """One row per model (``family``), ``d``, ``n``, replicate and rescaling.

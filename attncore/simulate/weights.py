@@ -28,6 +28,7 @@ import pandas as pd
 
 from attncore.checks import ParameterError, positive_int
 from attncore.distributions import Projected
+from attncore.measures import SATURATION_THRESHOLD
 from attncore.random import SeedLike, make_rng
 from attncore.rescalings import get_rescaling
 from attncore.simulate.engine import attention_metrics
@@ -53,7 +54,7 @@ def weight_growth_table(
     growth: Sequence[float],
     rescalings: Sequence[str],
     streams: Iterator[SeedLike],
-    threshold: float = 0.9,
+    threshold: float = SATURATION_THRESHOLD,
 ) -> pd.DataFrame:
     """Row metrics of every rescaling as both weight sds grow from ``1/sqrt(d_x)``.
 
