@@ -20,6 +20,7 @@ from attncore import softmax as numeric_softmax
 from attncore.checks import ParameterError
 from attncore.distributions import Correlated, Independent, Normal, Projected, Uniform
 from attncore.symbolic import (
+    Check,
     Derivation,
     Step,
     cauchy_schwarz_bound,
@@ -42,6 +43,7 @@ from attncore.symbolic import (
     projected_dot_variance,
     projected_dot_variance_given_weights,
     projected_logit_moments,
+    proposition_5_counterexamples,
     scaled_logit_variance,
     self_attention_variance_ratio,
     softmax_jacobian,
@@ -485,3 +487,49 @@ def test_density_uses_special_functions_that_scipy_evaluates() -> None:
     # The book overlays the numeric pdf; the symbolic form must lambdify to the same numbers.
     value = special.kv(0, 1.0) / math.pi
     assert float(normal_dot_product_pdf(1.0, 1)) == pytest.approx(value, rel=1e-14)
+    symbolic = sp.lambdify((d, x), normal_dot_product_density().rhs, modules="scipy")
+    for dim, point in ((1, 1.0), (2, 0.3), (5, 2.5), (16, 7.0)):
+        assert float(normal_dot_product_pdf(point, dim)) == pytest.approx(
+            float(symbolic(dim, point)), rel=1e-10
+        )
+
+
+def test_chuang_checks_are_residuals_that_vanish_for_propositions_1_to_4() -> None:
+    for p in chuang_propositions()[:4]:
+        assert p.checks, p.title
+        assert all(sp.simplify(r) == 0 for r in p.residuals().values()), p.title
+
+
+def test_chuang_proposition_4_is_proved_by_induction_for_symbolic_n() -> None:
+    p4 = chuang_propositions()[3]
+    residuals = p4.residuals()
+    for name in ("base case n = 1", "one more independent term", "induction step"):
+        assert sp.simplify(residuals[name]) == 0
+    step = next(c for c in p4.checks if c.name == "induction step")
+    assert n in step.lhs.free_symbols  # n stays a symbol: no finite expansion
+    assert "for every n" in p4.verdict
+
+
+def test_chuang_proposition_5_claim_checks_fail_for_every_counterexample() -> None:
+    residuals = chuang_propositions()[4].residuals()
+    assert sp.simplify(residuals["Var of a sum of two products"]) == 0
+    claims = {k: v for k, v in residuals.items() if k.startswith("the claim")}
+    assert len(claims) == 3 and all(sp.simplify(r) != 0 for r in claims.values())
+
+
+def test_pair_swap_counterexample() -> None:
+    steps = {s.name: s for s in chuang_propositions()[4].steps}
+    assert tuple(steps["pair swap: assumptions met"].chain[-1]) == (0, 1, 0)
+    assert steps["pair swap: one coordinate pair"].chain[-1] == 4
+    assert sp.simplify(steps["pair swap: variance"].chain[-1] - 2 * d_k) == 0
+    swap = proposition_5_counterexamples()[2]
+    assert swap.independent_pairs and swap.evaluate(10) == 20.0
+    # d_k = 2 with sympy.stats: q_1, q_2 independent N(0, 1), k = (q_2, q_1)
+    q1, q2 = stats.Normal("q1", 0, 1), stats.Normal("q2", 0, 1)
+    assert stats.variance(q1 * q2 + q2 * q1) == 4  # = 2 d_k
+
+
+def test_check_residual_is_left_undecided() -> None:
+    a = sp.Symbol("a")
+    check = Check("x", (a + 1) ** 2, a**2 + 1)
+    assert sp.expand(check.residual) == 2 * a
