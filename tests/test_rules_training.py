@@ -96,7 +96,7 @@ def test_pace_story_groups_faster_same_slower_and_never():
     assert "about the same pace" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan
     text = pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
-    assert "1/√d does not reach 95%" in text and "β (1200) reach it" in text
+    assert "1/√d does not reach 95%" in text and "β (1200) reaches it" in text
 
 
 def test_k_total_story_names_where_it_learns():
@@ -140,7 +140,18 @@ def test_bernhard_is_a_caveat_or_untestable_never_a_plain_verdict():
     ],
 )
 def test_beta_only_at_init_holds_and_fails(options, verdict):
-    assert chuang_beta_only_at_init(example_runs(**options)).verdict is verdict
+    runs = example_runs(**options)
+    runs["spread at end"] = runs["spread at end"] / runs["spread at init"]
+    runs["spread at init"] = 1.0  # unit variance at initialization, as Chuang assumes
+    assert chuang_beta_only_at_init(runs).verdict is verdict
+
+
+def test_beta_only_at_init_is_a_caveat_when_the_start_is_not_unit_variance():
+    finding = chuang_beta_only_at_init(example_runs())
+    assert (
+        finding.verdict is Verdict.CAVEAT
+        and "far from 1 in: small init, LayerNorm" in finding.measured
+    )
 
 
 def test_beta_only_at_init_caveats():

@@ -23,8 +23,20 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "attncore.training needs PyTorch: pip install 'attncore[torch]' (torch==2.13.0)"
     ) from error
 
-from attncore.training.data import ReversalData, check_reversed, reversal_data
-from attncore.training.experiment import curves_frame, run_methods, summary_frame
+from attncore.training.data import ReversalData, check_reversed, reversal_data, shared_strings
+from attncore.training.experiment import (
+    METHODS,
+    SETUPS,
+    curves_frame,
+    init_table,
+    method_configs,
+    parameter_table,
+    run_methods,
+    runs_frame,
+    search_table,
+    summary_frame,
+    train_setups,
+)
 from attncore.training.init import INITS, initialize, predicted_logit_spread
 from attncore.training.model import (
     ModelConfig,
@@ -42,10 +54,13 @@ from attncore.training.train import (
     build_model,
     learned_scales,
     train_reversal,
+    weight_sds,
 )
 
 __all__ = [
     "INITS",
+    "METHODS",
+    "SETUPS",
     "BetaSearchRun",
     "ModelConfig",
     "ModelScaling",
@@ -57,15 +72,23 @@ __all__ = [
     "build_model",
     "check_reversed",
     "curves_frame",
+    "init_table",
     "initialize",
     "learned_scales",
     "make_scaling",
+    "method_configs",
     "model_scalings",
     "parameter_count",
+    "parameter_table",
     "predicted_logit_spread",
     "reversal_data",
     "run_methods",
+    "runs_frame",
     "search_beta",
+    "search_table",
+    "shared_strings",
     "summary_frame",
     "train_reversal",
+    "train_setups",
+    "weight_sds",
 ]

@@ -25,7 +25,7 @@ import numpy as np
 
 from attncore.checks import ParameterError, positive_int
 
-__all__ = ["ReversalData", "check_reversed", "reversal_data"]
+__all__ = ["ReversalData", "check_reversed", "reversal_data", "shared_strings"]
 
 
 def check_reversed(inputs: np.ndarray, targets: np.ndarray) -> None:
@@ -102,3 +102,13 @@ def reversal_data(
         inputs = rng.integers(0, vocab, size=(size, length), dtype=np.int64)
         splits += [inputs, np.ascontiguousarray(inputs[:, ::-1])]
     return ReversalData(*splits, vocab=vocab, length=length)
+
+
+def shared_strings(a: np.ndarray, b: np.ndarray) -> int:
+    """Number of rows of ``b`` that are also rows of ``a`` (strings seen in training).
+
+    >>> shared_strings(np.array([[1, 2], [3, 4]]), np.array([[3, 4], [4, 3], [3, 4]]))
+    2
+    """
+    seen = {row.tobytes() for row in np.ascontiguousarray(a)}
+    return sum(row.tobytes() in seen for row in np.ascontiguousarray(b))

@@ -24,7 +24,19 @@ from attncore.training.data import ReversalData
 from attncore.training.model import ModelConfig
 from attncore.training.train import TrainResult, train_reversal
 
-__all__ = ["curves_frame", "run_methods", "summary_frame"]
+__all__ = [
+    "METHODS",
+    "SETUPS",
+    "curves_frame",
+    "init_table",
+    "method_configs",
+    "parameter_table",
+    "run_methods",
+    "runs_frame",
+    "search_table",
+    "summary_frame",
+    "train_setups",
+]
 
 
 def run_methods(
@@ -124,4 +136,159 @@ def summary_frame(results: Sequence[TrainResult], budgets: Sequence[int]) -> pd.
                 row[f"test accuracy at {budget} steps"] = float(np.mean([t[0] for t in tests]))
         row["seconds per run"] = float(np.mean([r.seconds for r in runs]))
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+SETUPS: dict[str, dict[str, Any]] = {
+    "no LayerNorm, Keras-like init": {"layer_norm": False, "init": "keras"},
+    "LayerNorm, PyTorch init": {"layer_norm": True, "init": "pytorch"},
+}
+"""The chapter's two setups: what most likely differs from Chuang's unpublished model."""
+
+METHODS: dict[str, tuple[str, ...]] = {
+    "all": ("sqrt_d", "constant", "learned", "k_total", "qk_norm", "qk_norm_learned", "mup"),
+    "core": ("sqrt_d", "constant", "k_total"),
+}
+"""The scalings trained by the chapter (``constant`` is the searched beta)."""
+
+
+def method_configs(
+    methods: Sequence[str], setup: Mapping[str, Any], shape: Mapping[str, Any], beta: float
+) -> dict[str, ModelConfig]:
+    """One configuration per scaling in ``methods``, ``beta`` for ``constant``.
+
+    >>> sorted(method_configs(["sqrt_d", "constant"], SETUPS["LayerNorm, PyTorch init"], {}, 5.0))
+    ['constant', 'sqrt_d']
+    """
+    return {
+        name: ModelConfig(scaling=name, beta=beta if name == "constant" else None, **setup, **shape)
+        for name in methods
+    }
+
+
+def parameter_table(methods: Sequence[str], shape: Mapping[str, Any]) -> pd.DataFrame:
+    """Trained parameters per method (rows) and setup (columns).
+
+    >>> parameter_table(["sqrt_d", "learned"], {}).to_numpy().tolist()
+    [[4741, 4805], [4743, 4807]]
+    """
+    from attncore.training.model import parameter_count
+
+    table = {
+        setup: {
+            name: parameter_count(config)
+            for name, config in method_configs(methods, options, shape, 5.0).items()
+        }
+        for setup, options in SETUPS.items()
+    }
+    return pd.DataFrame(table).loc[list(methods)]
+
+
+def init_table(shape: Mapping[str, Any], inputs: Any, seeds: Sequence[int]) -> pd.DataFrame:
+    """Predicted and measured logit spread and mirrored weight at initialization, for the four
+    combinations of LayerNorm and initialization, with ``1/sqrt(d)`` and ``beta = 5`` (means
+    over ``seeds``; ``inputs`` a tensor of token ids)."""
+    from attncore.training.init import predicted_logit_spread
+    from attncore.training.train import attention_summary, build_model
+
+    rows = []
+    for layer_norm in (False, True):
+        for init in ("keras", "pytorch"):
+            for name, beta in (("sqrt_d", None), ("constant", 5.0)):
+                config = ModelConfig(
+                    scaling=name, beta=beta, layer_norm=layer_norm, init=init, **shape
+                )
+                measured = [attention_summary(build_model(config, s), inputs) for s in seeds]
+                rows.append(
+                    {
+                        "LayerNorm": "yes" if layer_norm else "no",
+                        "initialization": "Keras-like" if init == "keras" else "PyTorch",
+                        "scaling": config.label,
+                        "predicted spread": predicted_logit_spread(config),
+                        "measured spread": float(np.mean([m[0] for m in measured])),
+                        "weight on the mirrored key": float(np.mean([m[1] for m in measured])),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def search_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
+    """One row per search (setup, steps per run): the beta found, its accuracy, the betas that
+    scored as high, and what the search cost."""
+    rows = []
+    for (setup, budget), run in searches.items():
+        history = np.array(run.result.history)
+        top = history[history[:, 1] >= run.result.value - 1e-12, 0]
+        rows.append(
+            {
+                "setup": setup,
+                "steps per run": budget,
+                "β found": run.beta,
+                "its accuracy": run.result.value,
+                "βs that scored as high": f"{top.min():.3g} to {top.max():.3g}"
+                if len(top) > 1
+                else "only this one",
+                "training runs": run.evaluations,
+                "training steps": run.training_steps,
+                "seconds": run.seconds,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def train_setups(
+    methods: Sequence[str],
+    data: ReversalData,
+    *,
+    shape: Mapping[str, Any],
+    searched_beta: Mapping[str, float],
+    seeds: Sequence[int],
+    short_steps: int,
+    long_steps: int,
+    eval_every: int,
+    **train_options: Any,
+) -> dict[str, list[TrainResult]]:
+    """Every method of ``methods`` in every setup of :data:`SETUPS`, once per seed, for
+    ``long_steps`` steps, scored at ``short_steps`` too; ``sqrt_d`` and ``constant`` (the
+    searched beta of the setup) also on the test strings at both budgets."""
+    results = {}
+    for setup, options in SETUPS.items():
+        configs = method_configs(methods, options, shape, searched_beta[setup])
+        common = {
+            "seeds": seeds,
+            "steps": long_steps,
+            "eval_every": eval_every,
+            "eval_at": [short_steps],
+            **train_options,
+        }
+        scored = {n: c for n, c in configs.items() if n in ("sqrt_d", "constant")}
+        rest = {n: c for n, c in configs.items() if n not in scored}
+        runs = run_methods(scored, data, test_at=[short_steps, long_steps], **common)
+        if rest:
+            runs += run_methods(rest, data, **common)
+        results[setup] = sorted(runs, key=lambda r: list(methods).index(r.method))
+    return results
+
+
+def runs_frame(
+    results: Mapping[str, Sequence[TrainResult]], budgets: Sequence[int]
+) -> pd.DataFrame:
+    """One row per run (setup, method, seed), the table the verdict rules of
+    :mod:`attncore.claims.rules.training` read: accuracies at the budgets, test accuracies
+    (NaN where not measured), steps to the target (NaN if never), logit spread, Chuang's
+    sigma_X, sigma_Wq and sigma_Wk at initialization and at the end."""
+    rows = []
+    for setup, runs in results.items():
+        for r in runs:
+            row: dict[str, Any] = {"setup": setup, "method": r.method, "seed": r.seed}
+            for budget in budgets:
+                row[f"accuracy at {budget} steps"] = r.accuracy_at(budget)
+                test = r.test_at(budget)
+                row[f"test accuracy at {budget} steps"] = test[0] if test else np.nan
+            row["steps to target"] = np.nan if r.steps_to_target is None else r.steps_to_target
+            row["spread at init"], row["spread at end"] = r.spreads[0], r.spreads[-1]
+            for when, sds in (("init", r.weight_sds[0]), ("end", r.weight_sds[-1])):
+                for name, value in zip(("sigma_X", "sigma_Wq", "sigma_Wk"), sds, strict=True):
+                    row[f"{name} at {when}"] = value
+            rows.append(row)
     return pd.DataFrame(rows)

@@ -153,7 +153,7 @@ def chuang_string_reversal(
         + (f"in: {'; '.join(where)}" if where else "nowhere")
     )
     if where and verdict is Verdict.CAVEAT:
-        measured += "; " + " ".join(gap_story(runs, s, short, long) for s in setups)
+        measured += ". " + " ".join(gap_story(runs, s, short, long) for s in setups)
     n_seeds = runs.groupby(["setup", "method"]).size().min()
     check = (
         f"validation token accuracy, {n_seeds} seed(s) per method; gap = every seed of 1/sqrt(d)"
@@ -237,9 +237,12 @@ def pace_story(
         head = f"In the setup “{setup}”, 1/√d reaches 95% at step {reference:.0f}"
     parts = [head]
     if groups["faster"]:
-        parts.append(
-            f"{_join(groups['faster'])} {'reach it' if math.isnan(reference) else 'faster'}"
+        verb = (
+            "faster"
+            if not math.isnan(reference)
+            else ("reaches it" if len(groups["faster"]) == 1 else "reach it")
         )
+        parts.append(f"{_join(groups['faster'])} {verb}")
     if groups["same"]:
         parts.append(f"{_join(groups['same'])} at about the same pace")
     if groups["slower"]:
@@ -390,10 +393,17 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
     at the end. A change is a factor of at least :data:`SPREAD_CHANGE` (spread) or
     :data:`WEIGHT_CHANGE` (weights) on every seed. Holds if, in every setup, training moves
     both; holds with a caveat if the spread moves in some setup only, or without the weights
-    moving (then something else than sigma_W moves it); does not hold if the spread moves
-    in no setup (1/√d stays as calibrated as at initialization).
+    moving (then something else than sigma_W moves it), or if the spread is already far from
+    1 at initialization (outside [0.5, 2]: the unit-variance assumption fails before any
+    training); does not hold if the spread moves in no setup (1/√d stays as calibrated as
+    at initialization).
 
-    >>> chuang_beta_only_at_init(example_runs()).verdict.value
+    >>> runs = example_runs()
+    >>> chuang_beta_only_at_init(runs).verdict.value
+    'holds with a caveat'
+    >>> runs["spread at end"] *= 1 / runs["spread at init"]
+    >>> runs["spread at init"] = 1.0
+    >>> chuang_beta_only_at_init(runs).verdict.value
     'holds'
     >>> chuang_beta_only_at_init(example_runs(spread_end=1.0)).verdict.value
     'does not hold'
@@ -435,6 +445,8 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
         if alone:
             measured += f". It moves while sigma_Wq sigma_Wk barely moves in: {', '.join(alone)}"
     far = [s for s in setups if not 0.5 <= _part(runs, s, "sqrt_d")["spread at init"].mean() <= 2]
+    if far and verdict is Verdict.HOLDS:
+        verdict = Verdict.CAVEAT
     if far:
         measured += (
             f". At initialization the spread is already far from 1 in: {', '.join(far)} (the "

@@ -1,0 +1,223 @@
+"""Figures and displayed tables of the training chapter (string reversal).
+
+Every method is drawn with :func:`attncore.book.plotting.method_style`; a learned scaling is
+dashed.
+
+>>> method_label("constant", 5.0)
+'searched β = 5'
+>>> method_label("learned", 5.0)
+'learned β per head'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from attncore.book.plotting import method_style
+
+__all__ = [
+    "attention_figure",
+    "learning_curves_figure",
+    "method_label",
+    "search_figure",
+    "summary_tables",
+]
+
+LEARNED_SCALINGS = ("learned", "qk_norm_learned")
+
+
+def method_label(name: str, beta: float | None = None) -> str:
+    """The label of method ``name``; the searched beta ``constant`` shows its value if given.
+
+    >>> method_label("constant")
+    'searched β'
+    """
+    if name == "constant":
+        if beta is None:
+            return "searched β"
+        return f"searched {method_style('constant', beta=float(f'{beta:.3g}'))['label']}"
+    return method_style(name)["label"].replace(" (g = auto)", "")
+
+
+def _line(name: str) -> dict[str, Any]:
+    style = method_style(name)
+    return {
+        "color": style["color"],
+        "ls": "--" if name in LEARNED_SCALINGS else "-",
+        "label": method_label(name),
+    }
+
+
+def search_figure(
+    searches: Mapping[tuple[str, int], Any], setups: Sequence[str], d_k: int
+) -> Figure:
+    """Every training run of Chuang's search per setup and budget (one colour per budget)."""
+    budgets = list(dict.fromkeys(b for _, b in searches))
+    fig, axes = plt.subplots(1, len(setups), figsize=(12, 4), sharey=True, squeeze=False)
+    for ax, setup in zip(axes[0], setups, strict=True):
+        for j, budget in enumerate(budgets):
+            run = searches[setup, budget]
+            betas, values = np.array(run.result.history).T
+            order = np.argsort(betas)
+            colour = f"C{j}"
+            ax.plot(betas[order], values[order], color=colour, lw=0.8, alpha=0.6)
+            scan = run.result.scan_evaluations
+            ax.scatter(betas[:scan], values[:scan], color=colour, marker="s", s=30, zorder=3)
+            ax.scatter(betas[scan:], values[scan:], color=colour, marker="o", s=14, zorder=3)
+            label = f"{budget} steps per run: β = {run.beta:.3g} ({run.evaluations} runs)"
+            ax.axvline(run.beta, color=colour, ls="--", lw=1.2, label=label)
+        ax.axvline(1 / math.sqrt(d_k), color="k", ls=":", lw=1, label=r"$1/\sqrt{d_k}$")
+        ax.axvline(5.0, color="grey", ls="-.", lw=1, label="Chuang's β ≈ 5")
+        ax.set(xscale="log", xlabel=r"constant $\beta$", title=setup)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1)
+    axes[0, 0].set_ylabel("validation token accuracy after the budget")
+    axes[0, 0].set_ylim(-0.02, 1.05)
+    fig.suptitle(
+        "Chuang's search: squares are the decade scan, dots the bisection, dashed lines the β "
+        "it returns",
+        y=1.02,
+    )
+    return fig
+
+
+def _legend_below(fig: Figure, ax: plt.Axes) -> None:
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncol=len(labels),
+        fontsize=9,
+        frameon=False,
+    )
+
+
+def learning_curves_figure(
+    curves: pd.DataFrame,
+    methods: Sequence[str],
+    searched_beta: Mapping[str, float],
+    short_steps: int,
+    long_steps: int,
+) -> Figure:
+    """Validation token accuracy against the step: mean over seeds, band from worst to best."""
+    setups = list(dict.fromkeys(curves["setup"]))
+    n_seeds = curves["seed"].nunique()
+    fig, axes = plt.subplots(1, len(setups), figsize=(13, 4.6), sharey=True, squeeze=False)
+    for ax, setup in zip(axes[0], setups, strict=True):
+        part = curves[curves["setup"] == setup]
+        for name in methods:
+            band = (
+                part[part["method"] == name]
+                .groupby("step")["token accuracy"]
+                .agg(["mean", "min", "max"])
+            )
+            line = _line(name)
+            ax.plot(band.index, band["mean"], lw=1.8, **line)
+            ax.fill_between(
+                band.index, band["min"], band["max"], color=line["color"], alpha=0.15, lw=0
+            )
+        ax.axvline(short_steps, color="grey", ls=":", lw=1)
+        ax.axhline(0.95, color="grey", ls=(0, (4, 4)), lw=0.8)
+        ax.text(short_steps, 0.5, " short budget", color="grey", fontsize=8)
+        title = f"{setup} (searched β = {searched_beta[setup]:.3g})"
+        ax.set(xlabel="training step", title=title, ylim=(-0.02, 1.03), xlim=(0, long_steps))
+    axes[0, 0].set_ylabel("validation token accuracy")
+    _legend_below(fig, axes[0, 0])
+    fig.suptitle(
+        f"Mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}, band from the worst to the best "
+        "seed; grey dashes: 95 %",
+        y=1.01,
+    )
+    return fig
+
+
+def attention_figure(
+    curves: pd.DataFrame,
+    methods: Sequence[str],
+    searched_beta: Mapping[str, float],
+    short_steps: int,
+    long_steps: int,
+    length: int,
+) -> Figure:
+    """Logit spread (log scale) and weight on the mirrored key during training."""
+    setups = list(dict.fromkeys(curves["setup"]))
+    n_seeds = curves["seed"].nunique()
+    fig, axes = plt.subplots(2, len(setups), figsize=(13, 7), sharex=True, squeeze=False)
+    for column, setup in enumerate(setups):
+        part = curves[curves["setup"] == setup]
+        for name in methods:
+            means = (
+                part[part["method"] == name]
+                .groupby("step")[["logit spread", "mirrored weight"]]
+                .mean()
+            )
+            line = _line(name)
+            axes[0, column].plot(means.index, means["logit spread"], lw=1.6, **line)
+            axes[1, column].plot(means.index, means["mirrored weight"], lw=1.6, **line)
+        axes[0, column].set(
+            yscale="log", title=f"{setup} (searched β = {searched_beta[setup]:.3g})"
+        )
+        axes[1, column].axhline(1 / length, color="grey", ls=":", lw=1)
+        axes[1, column].set(xlabel="training step", ylim=(0, 1.02))
+        for ax in axes[:, column]:
+            ax.axvline(short_steps, color="grey", ls=":", lw=1)
+    axes[0, 0].set_ylabel("spread of the scaled logits")
+    axes[1, 0].set_ylabel("weight on the mirrored key")
+    axes[1, 0].text(
+        long_steps, 1 / length, "uniform 1/L ", ha="right", va="bottom", color="grey", fontsize=8
+    )
+    _legend_below(fig, axes[0, 0])
+    fig.suptitle(
+        f"Attention during training, mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}", y=1.0
+    )
+    return fig
+
+
+def summary_tables(
+    summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
+) -> list[Any]:
+    """The accuracy and attention tables per setup, rounded, as pandas Stylers."""
+    accuracy_names = {
+        f"accuracy at {short_steps} steps": f"acc. {short_steps}",
+        f"worst seed at {short_steps} steps": f"worst {short_steps}",
+        f"accuracy at {long_steps} steps": f"acc. {long_steps}",
+        f"worst seed at {long_steps} steps": f"worst {long_steps}",
+        f"test accuracy at {short_steps} steps": f"test {short_steps}",
+        f"test accuracy at {long_steps} steps": f"test {long_steps}",
+        "steps to target (median)": "95 % at step",
+        "seeds reaching target": "seeds at 95 %",
+        "exact match at end": "exact match",
+    }
+    attention_names = {
+        "logit spread at init": "spread, init",
+        "logit spread at end": "spread, end",
+        "mirrored weight at init": "mirrored, init",
+        "mirrored weight at end": "mirrored, end",
+        "query norm at end": "‖q‖, end",
+        "learned β or g at end": "learned β or g",
+        "seconds per run": "s per run",
+    }
+    special = {
+        "95 % at step": "{:.0f}",
+        "seeds at 95 %": "{}",
+        "s per run": "{:.1f}",
+        "mirrored, init": "{:.3f}",
+        "mirrored, end": "{:.3f}",
+    }
+    styled = []
+    for names, digits in ((accuracy_names, "{:.3f}"), (attention_names, "{:.3g}")):
+        for setup in dict.fromkeys(summary["setup"]):
+            part = summary[summary["setup"] == setup].copy()
+            part["method"] = [method_label(m, searched_beta[setup]) for m in part["method"]]
+            part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
+            formats = {c: special.get(c, digits) for c in part.columns}
+            styled.append(part.style.format(formats, na_rep="–").set_caption(setup))
+    return styled
