@@ -95,7 +95,7 @@ def test_book_has_the_introduction_and_every_chapter(built_book):
         page = html / "book" / "generated" / f"{chapter}.html"
         assert page.is_file(), chapter
         text = page.read_text()
-        assert "Rerun this chapter" in text and "attncore run " + chapter in text
+        assert "Reproduce" in text and "attncore run " + chapter in text
         assert "Traceback" not in text
 
 
@@ -107,7 +107,8 @@ def test_chapter_ran_without_errors_and_made_its_figures(built_book, chapter):
         for output in cell.get("outputs", []):
             assert output["output_type"] != "error", f"{chapter}: {output.get('ename')}"
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
-    assert len(injected) == 1 and "hide-cell" in injected[0].metadata["tags"]
+    assert len(injected) == 1 and "remove-cell" in injected[0].metadata["tags"]
+    assert "## Reproduce" in nb.cells[-1].source
     assert list((built_book / RUNS / chapter / "figures").glob("*.png")), "no figure saved"
 
 

@@ -57,7 +57,9 @@ def test_run_reruns_the_chapter_with_new_parameters(tmp_path):
     nb = nbformat.read(out / "softmax_saturation" / "softmax_saturation.ipynb", as_version=4)
     injected = next(c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", []))
     assert "n_rows = 50" in injected.source and "n_spreads = 5" in injected.source
-    assert "hide-cell" in injected.metadata["tags"]
+    assert "remove-cell" in injected.metadata["tags"]
+    reproduce = nb.cells[-1]
+    assert "## Reproduce" in reproduce.source and "-p n_rows 50" in reproduce.source
     assert (out / "softmax_saturation" / "figures" / "saturation_curves.png").is_file()
     manifest = json.loads((out / "softmax_saturation" / "manifest.json").read_text())
     assert manifest["parameters"]["n_rows"] == 50 and manifest["parameters"]["n_spreads"] == 5

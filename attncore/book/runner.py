@@ -119,20 +119,35 @@ def rerun_command(chapter: str, parameters: dict[str, Any]) -> str:
     return shlex.join(words)
 
 
-def _present_parameters(nb: nbformat.NotebookNode, command: str) -> None:
-    for index, cell in enumerate(nb.cells):
+def _reproduce_section(
+    name: str, values: dict[str, Any], declared: dict[str, Parameter]
+) -> nbformat.NotebookNode:
+    """The chapter's closing *Reproduce* section: the command and the parameters it ran with."""
+    rows = [
+        f"| `{p_name}` | `{_literal(value)}` | {declared[p_name].help.replace('|', '/')} |"
+        for p_name, value in values.items()
+        if p_name != RUN_FOLDER
+    ]
+    cell = nbformat.v4.new_markdown_cell(
+        f"(sec-reproduce-{name.replace('_', '-')})=\n## Reproduce\n\n"
+        "From the repository root, this command reruns this page with the parameters it ran "
+        "with; `attncore params " + name + "` lists what each may be.\n\n"
+        f"```bash\n{rerun_command(name, values)}\n```\n\n"
+        "| parameter | value | what it is, and allowed values |\n|---|---|---|\n" + "\n".join(rows)
+    )
+    cell.metadata["tags"] = ["reproduce"]
+    return cell
+
+
+def _present_parameters(
+    nb: nbformat.NotebookNode, name: str, values: dict[str, Any], declared: dict[str, Parameter]
+) -> None:
+    """Hide papermill's injected cell and end the chapter with its *Reproduce* section."""
+    for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
         if "injected-parameters" in tags:
-            cell.metadata["tags"] = [*tags, "hide-cell"]
-            note = nbformat.v4.new_markdown_cell(
-                "```{admonition} Rerun this chapter\n:class: tip\n"
-                "The parameters this page ran with are in the collapsed cell above. "
-                "From the repository root, this command reruns it with the same parameters:\n\n"
-                f"    {command}\n```"
-            )
-            note.metadata["tags"] = ["rerun-command"]
-            nb.cells.insert(index + 1, note)
-            break
+            cell.metadata["tags"] = [*tags, "remove-cell"]
+    nb.cells.append(_reproduce_section(name, values, declared))
 
 
 def _failure(name: str, nb: nbformat.NotebookNode, error: Exception) -> NotebookFailed:
@@ -225,7 +240,7 @@ def run_chapter(
             if stored:
                 shutil.copytree(stored, folder)
             else:
-                _run_into(folder, source, nb, values, key, progress)
+                _run_into(folder, source, nb, declared, values, key, progress)
                 if cache:
                     cache.put(key, folder)
             publish(folder, output_dir / name)
@@ -255,6 +270,7 @@ def _run_into(
     folder: Path,
     source: Path,
     nb: nbformat.NotebookNode,
+    declared: dict[str, Parameter],
     values: dict[str, Any],
     key: str,
     progress: bool,
@@ -265,7 +281,7 @@ def _run_into(
     start = time.perf_counter()
     folder.mkdir()
     executed = _execute(name, nb, values, folder, progress)
-    _present_parameters(executed, rerun_command(name, values))
+    _present_parameters(executed, name, values, declared)
     nbformat.write(executed, folder / f"{name}.ipynb")
     write_manifest(
         folder,
