@@ -3,7 +3,7 @@
 Chuang (chuang2023scaling, section 2) proposes to try ``beta in {10^N, 10^-N}`` for
 ``N = 0, 1, 2, ...`` and then to narrow the range by a binary search, "during the training";
 he reports that on string reversal the search ends at a constant beta of about 5 (section
-3). :func:`search_beta` runs :func:`attncore.beta_search.chuang_beta_search` (the decade
+3). :func:`search_beta` runs :func:`attncore.sources.chuang.chuang_beta_search` (the decade
 scan, then a golden-section bisection in ``log10 beta``) with the objective "validation
 token accuracy after ``steps`` training steps with the constant ``beta``". Each evaluation
 trains a fresh model from the same seed, so the search is repeatable and its cost is
