@@ -32,12 +32,14 @@ from attncore.rescalings import row_norms
 from attncore.softmax import _probabilities
 
 __all__ = [
+    "NEAR_ZERO",
     "SATURATION_THRESHOLD",
     "Distortion",
     "ShapeReference",
     "check_threshold",
     "cosine_query_gradient_norm",
     "distortion",
+    "extreme_share",
     "max_probability",
     "query_gradient_norm",
     "saturated_share",
@@ -47,6 +49,9 @@ __all__ = [
 SATURATION_THRESHOLD = 0.9
 """The default largest probability above which a row counts as saturated: the one default
 of every function with a ``threshold`` (a row with 0.9 on one key is nearly one-hot)."""
+
+NEAR_ZERO = 0.1
+"""A probability below ``NEAR_ZERO / n`` (a tenth of the uniform weight) counts as near 0."""
 
 
 def check_threshold(threshold: object) -> float:
@@ -83,6 +88,30 @@ def saturated_share(max_probabilities: ArrayLike, threshold: float = SATURATION_
     """
     top = finite_array("max_probabilities", max_probabilities)
     return float(np.mean(top > check_threshold(threshold)))
+
+
+def extreme_share(
+    probabilities: ArrayLike,
+    n: int,
+    threshold: float = SATURATION_THRESHOLD,
+    near_zero: float = NEAR_ZERO,
+) -> float:
+    """Share of softmax components near 0 or 1: below ``near_zero / n`` or above ``threshold``.
+
+    Bernhard's section 6 places vanishing gradients where "individual components resulting
+    from applying softmax approach 0 or 1"; ``probabilities`` are such components (any
+    shape, e.g. the first component of every query), ``n`` the number of keys of their rows.
+
+    >>> extreme_share([0.001, 0.2, 0.95, 0.5], n=8)
+    0.5
+    """
+    p = finite_array("probabilities", probabilities)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ParameterError(f"n must be an integer >= 2, got {n!r}")
+    low = finite_real("near_zero", near_zero)
+    if not 0.0 < low < 1.0:
+        raise ParameterError(f"near_zero must be a real number in (0, 1), got {near_zero!r}")
+    return float(np.mean((p < low / n) | (p > check_threshold(threshold))))
 
 
 def _jk_frobenius_squared(

@@ -13,6 +13,7 @@ from attncore.measures import (
     SATURATION_THRESHOLD,
     cosine_query_gradient_norm,
     distortion,
+    extreme_share,
     max_probability,
     query_gradient_norm,
     saturated_share,
@@ -141,3 +142,28 @@ def test_bad_input_gives_one_line_parameter_error(call, message):
     with pytest.raises(ParameterError, match=message) as error:
         call()
     assert "\n" not in str(error.value)
+
+
+def test_extreme_share_counts_components_near_zero_or_one():
+    n = 10
+    components = np.array([0.5 / 100, 0.011, 0.1, 0.95, 0.9])
+    # below 1/(10 n) = 0.01: the first; above 0.9: the fourth (0.9 itself is not above)
+    assert extreme_share(components, n) == pytest.approx(2 / 5)
+    assert extreme_share(components, n, threshold=0.5) == pytest.approx(3 / 5)
+    assert extreme_share(components, n, near_zero=0.5) == pytest.approx(3 / 5)
+    uniform = np.full((4, n), 1 / n)
+    assert extreme_share(uniform, n) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n": 1}, r"^n must be an integer >= 2"),
+        ({"n": True}, r"^n must be an integer >= 2"),
+        ({"n": 4, "near_zero": 1.5}, r"^near_zero must be a real number in \(0, 1\)"),
+        ({"n": 4, "threshold": 0.0}, r"^threshold must be"),
+    ],
+)
+def test_extreme_share_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ParameterError, match=message):
+        extreme_share([0.5], **kwargs)

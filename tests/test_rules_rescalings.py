@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -230,3 +231,204 @@ def test_summary_bullets_follow_the_verdicts():
     assert "does not distort the shape less" in text and "does not saturate less" in text
     holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
     assert "as Vaswani et al. suspect" in rules.summary_bullets(holds)
+
+
+# ---- the claims added from the claim-by-claim review --------------------------------------
+
+
+def _grid(j=(0.3, 0.3), h=(0.8, 0.8), sat=(0.0, 0.0), n_h=None, ns=(8, 64), ds=(16, 256)):
+    rows = []
+    for n in ns:
+        for i, d in enumerate(ds):
+            hh = h[i] if n_h is None else n_h[ns.index(n)]
+            rows.append(
+                dict(
+                    rescaling="sqrt_d",
+                    d=d,
+                    n=n,
+                    jacobian_norm=j[i],
+                    jacobian_norm_se=0.001,
+                    normalized_entropy=hh,
+                    normalized_entropy_se=0.001,
+                    saturated_share=sat[i],
+                    saturated_share_se=0.001,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def test_blog_stable_region_reaches_every_outcome():
+    fam = pd.DataFrame(
+        {"normalized_entropy": [0.8, 0.81], "normalized_entropy_se": [0.001] * 2},
+        index=["N", "other"],
+    )
+    assert rules.blog_stable_region(_grid(), fam, normal="N", check="c").verdict == Verdict.HOLDS
+    moved = _grid(n_h=(0.7, 0.9))
+    assert rules.blog_stable_region(moved, fam, normal="N", check="c").verdict == Verdict.CAVEAT
+    far = fam.assign(normalized_entropy=[0.8, 0.5])
+    assert rules.blog_stable_region(_grid(), far, normal="N", check="c").verdict == Verdict.CAVEAT
+    unstable = _grid(j=(0.3, 0.1))
+    finding = rules.blog_stable_region(unstable, None, normal="N", check="c")
+    assert finding.verdict == Verdict.FAILS and "not at n = 8, 64" in finding.measured
+
+
+def _flow(root=(0.2, 0.2), none=(0.5, 0.1), n_root=None):
+    rows = []
+    for k, n in enumerate((8, 64)):
+        for i, d in enumerate((16, 256)):
+            g = root[i] if n_root is None else n_root[k]
+            rows.append(dict(rescaling="sqrt_d", d=d, n=n, gradient_norm=g, gradient_median=g))
+            rows.append(
+                dict(rescaling="none", d=d, n=n, gradient_norm=none[i], gradient_median=none[i])
+            )
+    t = pd.DataFrame(rows)
+    return t.assign(gradient_norm_se=0.001, gradient_median_se=0.001)
+
+
+def test_blog_gradient_flow_reaches_every_outcome():
+    assert rules.blog_gradient_flow(_flow(), check="c").verdict == Verdict.HOLDS
+    assert rules.blog_gradient_flow(_flow(none=(0.2, 0.2)), check="c").verdict == Verdict.CAVEAT
+    assert rules.blog_gradient_flow(_flow(n_root=(0.4, 0.1)), check="c").verdict == Verdict.CAVEAT
+    assert rules.blog_gradient_flow(_flow(root=(0.4, 0.1)), check="c").verdict == Verdict.FAILS
+
+
+def _pairs(**columns):
+    idx = pd.MultiIndex.from_tuples([("f", 16, 8), ("f", 256, 8)], names=["family", "d", "n"])
+    return pd.DataFrame({k: list(v) for k, v in columns.items()}, index=idx)
+
+
+def _alleviate(e_diff, j_diff):
+    return _pairs(
+        extreme_share_a=[0.1, 0.1],
+        extreme_share_b=[0.5, 0.5],
+        extreme_share_diff=e_diff,
+        extreme_share_diff_se=[0.01, 0.01],
+        jacobian_norm_a=[0.3, 0.3],
+        jacobian_norm_b=[0.2, 0.2],
+        jacobian_norm_diff=j_diff,
+        jacobian_norm_diff_se=[0.01, 0.01],
+    )
+
+
+def test_bernhard_sqrt_d_alleviates_reaches_every_outcome():
+    f = rules.bernhard_sqrt_d_alleviates
+    assert f(_alleviate([-0.4, -0.4], [0.1, 0.1]), check="c").verdict == Verdict.HOLDS
+    assert f(_alleviate([-0.4, -0.4], [0.1, 0.0]), check="c").verdict == Verdict.CAVEAT
+    assert f(_alleviate([-0.4, 0.0], [0.0, 0.1]), check="c").verdict == Verdict.FAILS
+
+
+def _scales(w, above, step=None, se=0.01):
+    w = np.asarray(w, float)
+    step = np.diff(w, prepend=w[0]) if step is None else np.asarray(step, float)
+    return pd.DataFrame(
+        {
+            "wasserstein": w,
+            "rise": w - w[0],
+            "rise_se": se,
+            "above_sqrt_d": above,
+            "above_sqrt_d_se": se,
+            "step": step,
+            "step_se": se,
+        },
+        index=pd.Index([1.0, 10.0, 100.0], name="query_scale"),
+    )
+
+
+def test_bernhard_small_logits_reaches_every_outcome():
+    f = rules.bernhard_small_logits
+    holds = f(_scales([0.05, 0.1, 0.6], [-0.4, -0.3, 0.1]), check="c")
+    assert holds.verdict == Verdict.HOLDS and "100 times longer" in holds.measured
+    early = _scales([0.05, 0.5, 0.6], [-0.4, 0.0, 0.1])
+    assert f(early, check="c").verdict == Verdict.HOLDS  # reached at 10, beyond moderate 4
+    assert f(early, moderate=10.0, check="c").verdict == Verdict.CAVEAT
+    bumpy = _scales([0.05, 0.3, 0.2], [-0.4, -0.3, -0.3], step=[0.0, 0.25, -0.1])
+    assert f(bumpy, check="c").verdict == Verdict.CAVEAT
+    assert f(_scales([0.05, 0.05, 0.05], [-0.4] * 3), check="c").verdict == Verdict.FAILS
+    assert f(_scales([0.5, 0.6, 0.9], [0.2, 0.3, 0.5]), check="c").verdict == Verdict.FAILS
+
+
+def test_bernhard_prescaled_same_reaches_both_outcomes():
+    assert rules.bernhard_prescaled_same(1e-17, check="c").verdict == Verdict.HOLDS
+    assert rules.bernhard_prescaled_same(1e-3, check="c").verdict == Verdict.FAILS
+    with pytest.raises(ParameterError):
+        rules.bernhard_prescaled_same(float("nan"), check="c")
+
+
+def _steps(w, e, j):
+    def col(name, values):
+        values = np.asarray(values, float)
+        return {
+            f"{name}_from": values[:-1],
+            f"{name}_to": values[1:],
+            f"{name}_diff": np.diff(values),
+            f"{name}_diff_se": np.full(len(values) - 1, 0.001),
+        }
+
+    return pd.DataFrame(
+        {**col("wasserstein", w), **col("extreme_share", e), **col("jacobian_norm", j)}
+    )
+
+
+def test_bernhard_distortion_signals_reaches_every_outcome():
+    f = rules.bernhard_distortion_signals
+    w = [0.05, 0.1, 0.3, 0.6]
+    assert (
+        f(_steps(w, [0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1]), check="c").verdict
+        == Verdict.HOLDS
+    )
+    peaked = _steps(w, [0.0, 0.1, 0.3, 0.6], [0.2, 0.3, 0.2, 0.1])
+    assert f(peaked, check="c").verdict == Verdict.CAVEAT
+    late = _steps(w, [0.0, 0.1, 0.3, 0.6], [0.3, 0.2, 0.1, 0.2])
+    assert f(late, check="c").verdict == Verdict.FAILS
+    against = _steps(w, [0.6, 0.3, 0.1, 0.0], [0.3, 0.25, 0.2, 0.1])
+    assert f(against, check="c").verdict == Verdict.FAILS
+
+
+def _w_pairs(diff, uniform=0.5):
+    return _pairs(
+        wasserstein_diff=diff,
+        wasserstein_diff_se=[0.01, 0.01],
+        effective_share_a=[uniform, uniform],
+    )
+
+
+def test_bernhard_conclusion_reaches_every_outcome():
+    f = rules.bernhard_conclusion
+    win, lose = _w_pairs([-0.2, -0.2]), _w_pairs([0.2, 0.2])
+    assert f(win, win, check="c").verdict == Verdict.HOLDS
+    assert f(win, _w_pairs([-0.2, -0.2], uniform=0.99), check="c").verdict == Verdict.CAVEAT
+    assert f(lose, win, check="c").verdict == Verdict.CAVEAT
+    assert f(win, lose, check="c").verdict == Verdict.CAVEAT
+    assert f(lose, lose, check="c").verdict == Verdict.FAILS
+
+
+def _abstract(s_diff, e_diff, s_b=(0.3, 0.3), e_b=(0.3, 0.3), grad_a=(0.9, 0.9)):
+    return _pairs(
+        saturated_share_a=[0.0, 0.0],
+        saturated_share_b=s_b,
+        saturated_share_diff=s_diff,
+        saturated_share_diff_se=[0.01, 0.01],
+        extreme_share_a=[0.0, 0.0],
+        extreme_share_b=e_b,
+        extreme_share_diff=e_diff,
+        extreme_share_diff_se=[0.01, 0.01],
+        gradient_norm_a=grad_a,
+        gradient_norm_b=[1.0, 1.0],
+    )
+
+
+def test_bernhard_abstract_reaches_every_outcome():
+    f = rules.bernhard_abstract_more_effective
+    assert f(_abstract([-0.3, -0.3], [-0.3, -0.3]), check="c").verdict == Verdict.HOLDS
+    cheap = _abstract([-0.3, -0.3], [-0.3, -0.3], grad_a=(0.05, 0.05))
+    assert f(cheap, check="c").verdict == Verdict.CAVEAT
+    assert f(_abstract([-0.3, 0.0], [0.0, 0.3]), check="c").verdict == Verdict.CAVEAT
+    assert f(_abstract([0.0, 0.0], [0.0, 0.3]), check="c").verdict == Verdict.FAILS
+    none = _abstract([0.0, 0.0], [0.0, 0.0], s_b=(0.0, 0.0), e_b=(0.0, 0.0))
+    assert f(none, check="c").verdict == Verdict.UNTESTABLE
+
+
+def test_review_findings_cover_the_review_claims():
+    from attncore.claims import CLAIMS
+
+    assert all(CLAIMS[c].chapter == "every_rescaling" for c in rules.REVIEW_EVIDENCE)

@@ -100,3 +100,28 @@ def test_family_moments_and_errors():
                 ).items()
             },
         )
+
+
+def test_review_tables_reuse_the_study_draws_and_measure_what_the_rules_read():
+    from attncore.simulate.study import curve_steps, query_scale_sweep, review_tables
+
+    study = small_study()
+    tables = review_tables(study, study_families()[NORMAL], [0.01, 1.0, 100.0], [1.0, 100.0])
+    assert tables.prescaled_gap < 1e-12
+    # the query-scale sweep shares the main setting's draws: its sqrt_d rows equal the study's
+    scaled = query_scale_sweep(
+        study_families()[NORMAL], [1.0], d=8, n=4, n_queries=50, n_seeds=2, seed=3, threshold=0.9
+    )
+    mine = scaled[scaled["rescaling"] == "sqrt_d"]["wasserstein"].to_numpy()
+    main = study.main.query("family == @NORMAL and rescaling == 'sqrt_d'")["wasserstein"]
+    np.testing.assert_allclose(mine, main.to_numpy())
+    # under 1/k_total, queries 100 times longer distort more
+    assert tables.query_scales.loc[100.0, "rise"] > 0
+    # steps along the curve: the selectivity-driving factor grows, so W1 rises overall
+    steps = curve_steps(study.main, ["curve_000", "curve_001", "curve_002"], ["wasserstein"])
+    assert len(steps) == 2 and steps["wasserstein_diff"].sum() > 0
+    with pytest.raises(ParameterError):
+        curve_steps(study.main, ["curve_000"], ["wasserstein"])
+    with pytest.raises(ParameterError):
+        curve_steps(study.main, ["curve_000", "nope"], ["wasserstein"])
+    assert {"extreme_share_diff", "jacobian_norm_diff_se"} <= set(tables.sqrt_vs_none_grid.columns)

@@ -247,3 +247,15 @@ def test_pair_rescalings_pairs_by_replicate():
     np.testing.assert_allclose(pairs["wasserstein_diff_se"], diff.sem().loc[pairs.index])
     with pytest.raises(ParameterError):
         pair_rescalings(table, "k_total", "no_such", ["wasserstein"])
+
+
+def test_extreme_share_is_the_share_of_first_components_near_zero_or_one():
+    table = small_sweep(gradient=False).set_index(["family", "d", "n", "replicate", "rescaling"])
+    share = table["extreme_share"]
+    assert share.between(0, 1).all()
+    # large unscaled logits push first components to 0 or 1 more often than 1/k_total's
+    at = ("normal", 16, 8)
+    assert (
+        share.loc[(*at, slice(None), "none")].mean()
+        > share.loc[(*at, slice(None), "k_total")].mean()
+    )

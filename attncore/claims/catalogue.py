@@ -187,6 +187,68 @@ CLAIMS: dict[str, Claim] = {
         "As might be expected though, dividing by n sqrt(d) doesn't appear to behave as well "
         "[as dividing by k_total] for distributions other than standard normal.",
     ),
+    "blog-stable-responsive-region": Claim(
+        "every_rescaling",
+        "pranay2025why",
+        "Logic",
+        "This normalization keeps the variance of the scaled dot product around 1, regardless "
+        "of the input dimension d_k. As a result, the softmax stays in a stable, responsive "
+        "region.",
+    ),
+    "blog-gradient-flow-preserved": Claim(
+        "every_rescaling",
+        "pranay2025why",
+        "Logic",
+        "As a result, the softmax stays in a stable, responsive region, and the gradient flow "
+        "is preserved.",
+    ),
+    "bernhard-sqrt-d-alleviates-vanishing": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "2; 3",
+        "Correspondingly, this method helps alleviate the vanishing gradient issue with softmax "
+        "(as has also been demonstrated time and again in its widespread use).",
+    ),
+    "bernhard-small-logits-little-distortion": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "3",
+        "But the previous inequality shows that as long as the lengths of the queries don't "
+        "get too large, then the relative sizes of the components of the vectors to which "
+        "softmax is applied won't be distorted too much.",
+    ),
+    "bernhard-prescaled-softmax-same": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "2",
+        "Viewing the scalar attention as the ordinary dot product q.k and the rescaling as a "
+        '"prescaled softmax" s_K(x) = softmax(x / sqrt(d)) is a minor shift in perspective '
+        "that is unimportant for using the Attention function directly.",
+    ),
+    "bernhard-distortion-signals-vanishing": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "6",
+        "Vanishing gradients arise when individual components resulting from applying softmax "
+        "approach 0 or 1, and this issue can be seen in the distortion of the shapes of the "
+        "distributions of the vector attention components.",
+    ),
+    "bernhard-conclusion-k-total-better": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "6",
+        "Dividing by the square root of the key dimension alleviates this distortion well, "
+        "but, judging from simulations, in many situations dividing by the sum of the key "
+        "lengths appears to preserve the shape of the distribution even better.",
+    ),
+    "bernhard-abstract-more-effective": Claim(
+        "every_rescaling",
+        "bernhard2023alternatives",
+        "Abstract",
+        "We use simulated keys and queries to show that in many situations this [dividing by "
+        "the sum of the key lengths] appears to be more effective at avoiding regions where "
+        "applying softmax leads to vanishing gradients.",
+    ),
     "bernhard-vanishing-gradients": Claim(
         "every_rescaling",
         "bernhard2023alternatives",

@@ -21,9 +21,10 @@ rescaling against the curve of constant factors, and :func:`pair_rescalings` (in
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -40,17 +41,32 @@ from attncore.distributions import (
     Uniform,
     key_second_moment,
 )
-from attncore.rescalings import Rescaling, get_rescaling
-from attncore.simulate.sweep import frontier_distortion, rescaling_sweep, scaled_sqrt_d, summarize
+from attncore.rescalings import Rescaling, from_callable, get_rescaling, inverse_k_total
+from attncore.simulate.engine import attention_metrics
+from attncore.simulate.sweep import (
+    draw_generator,
+    frontier_distortion,
+    pair_rescalings,
+    rescaling_sweep,
+    scaled_sqrt_d,
+    summarize,
+)
+from attncore.softmax import softmax
 
 __all__ = [
     "GRADIENT_NAMES",
     "NORMAL",
+    "ReviewTables",
     "Study",
     "constant_factor_rescalings",
+    "curve_steps",
     "family_moments",
     "frontier_points",
     "nearest",
+    "prescaled_softmax_gap",
+    "query_scale_sweep",
+    "query_scale_table",
+    "review_tables",
     "run_study",
     "study_families",
     "study_rescalings",
@@ -153,6 +169,7 @@ class Study:
     family at every setting of the family comparison (main setting included), without the
     curve; ``grid`` the standard normal grid. ``d_ref`` and ``n_ref`` are the grid's sizes
     nearest ``d_main`` and ``n_main``, where the grid computes every rescaling's gradient.
+    ``settings`` holds the keyword arguments of :func:`run_study` that made it.
     """
 
     main: pd.DataFrame
@@ -160,6 +177,7 @@ class Study:
     grid: pd.DataFrame
     d_ref: int
     n_ref: int
+    settings: dict[str, object] = field(default_factory=dict)
 
     def summaries(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         """Means over replicates with standard errors (:func:`~attncore.simulate.sweep.summarize`)
@@ -245,7 +263,18 @@ def run_study(
             if ds and ns
         ]
     )
-    return Study(main, table, grid, int(d_ref), int(n_ref))
+    settings = dict(
+        d_main=d_main,
+        n_main=n_main,
+        n_queries=n_queries,
+        n_seeds=n_seeds,
+        seed=seed,
+        threshold=threshold,
+        d_values=list(d_values),
+        n_values=list(n_values),
+        grid_queries=grid_queries,
+    )
+    return Study(main, table, grid, int(d_ref), int(n_ref), settings)
 
 
 def frontier_points(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -273,3 +302,221 @@ def frontier_points(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             part["selectivity"], part["wasserstein"], points.loc[at, "selectivity"]
         )
     return curves, points
+
+
+def curve_steps(
+    table: pd.DataFrame, names: Sequence[str], metrics: Sequence[str], family: str = NORMAL
+) -> pd.DataFrame:
+    """Consecutive points of a sequence of rescalings (e.g. the constant factors of the
+    curve, in order), paired draw by draw: one row per step ``names[i] -> names[i + 1]``.
+
+    Columns, for every metric ``m``: ``m_from`` and ``m_to`` (means over replicates),
+    ``m_diff`` (mean paired difference, to minus from) and ``m_diff_se`` (its standard
+    error over the replicates), and ``step`` (``i``).
+
+    >>> toy = pd.DataFrame({"family": "f", "replicate": [0, 0, 1, 1],
+    ...                     "rescaling": ["a", "b"] * 2, "w": [0.1, 0.3, 0.2, 0.3]})
+    >>> row = curve_steps(toy, ["a", "b"], ["w"], family="f").iloc[0]
+    >>> [round(float(row[c]), 3) for c in ["w_from", "w_to", "w_diff", "w_diff_se"]]
+    [0.15, 0.3, 0.15, 0.05]
+    """
+    if len(names) < 2:
+        raise ParameterError("names must hold at least two rescalings")
+    part = table[(table["family"] == family) & table["rescaling"].isin(list(names))]
+    missing = [name for name in names if name not in set(part["rescaling"])]
+    if missing:
+        raise ParameterError(f"rescalings not in the table for {family!r}: {', '.join(missing)}")
+    rows = []
+    for i, (before, after) in enumerate(itertools.pairwise(names)):
+        first = part[part["rescaling"] == before].set_index("replicate")[list(metrics)]
+        second = part[part["rescaling"] == after].set_index("replicate")[list(metrics)]
+        first, second = first.align(second, join="inner")
+        row: dict[str, float] = {"step": i}
+        for m in metrics:
+            diff = second[m] - first[m]
+            row.update({f"{m}_from": first[m].mean(), f"{m}_to": second[m].mean()})
+            row.update({f"{m}_diff": diff.mean(), f"{m}_diff_se": diff.sem(ddof=1)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _scaled_k_total(scale: float) -> Rescaling:
+    def factor(keys: np.ndarray, n: int, d: int) -> float:
+        return scale * inverse_k_total(keys, n, d)
+
+    return from_callable(
+        factor, name=f"k_total_q{scale:g}", label=f"1/k_total, queries × {scale:g}"
+    )
+
+
+def query_scale_sweep(
+    model: QueryKeyModel,
+    scales: Sequence[float],
+    *,
+    d: int,
+    n: int,
+    n_queries: int,
+    n_seeds: int,
+    seed: int,
+    threshold: float,
+    family: str = NORMAL,
+) -> pd.DataFrame:
+    """``1/k_total`` with every query multiplied by each of ``scales`` (keys unchanged), and
+    ``1/sqrt(d)`` on the same draws (the draws of ``family`` at ``(d, n)`` in every sweep).
+
+    Scaling the queries by ``a`` scales the logits ``q . k_i / k_total`` by ``a`` and leaves
+    the standardized dot products unchanged, so the rows are :func:`rescaling_sweep`'s for
+    the factors ``a / k_total``; ``query_scale`` holds ``a`` (NaN for ``sqrt_d``).
+
+    >>> table = query_scale_sweep(study_families()[NORMAL], [1.0, 100.0], d=16, n=8,
+    ...                           n_queries=100, n_seeds=2, seed=0, threshold=0.9)
+    >>> w = table.groupby("rescaling")["wasserstein"].mean()
+    >>> bool(w["k_total_q1"] < w["k_total_q100"]), sorted(set(table["query_scale"].dropna()))
+    (True, [1.0, 100.0])
+    """
+    values = [positive_real("scale", a) for a in scales]
+    if not values:
+        raise ParameterError("scales must hold at least one scale")
+    table = {f"k_total_q{a:g}": _scaled_k_total(a) for a in values}
+    table["sqrt_d"] = get_rescaling("sqrt_d")
+    out = rescaling_sweep(
+        {family: model},
+        table,
+        [d],
+        [n],
+        n_queries=n_queries,
+        n_seeds=n_seeds,
+        seed=seed,
+        threshold=threshold,
+    )
+    scale_of = {f"k_total_q{a:g}": a for a in values}
+    out["query_scale"] = out["rescaling"].map(scale_of)
+    return out
+
+
+def query_scale_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per query scale of a :func:`query_scale_sweep`: the mean W1, paired over the draws
+    against the smallest scale (``rise``), against ``1/sqrt(d)`` (``above_sqrt_d``) and
+    against the previous scale (``step``), each with its standard error (``_se``).
+
+    >>> raw = query_scale_sweep(study_families()[NORMAL], [1.0, 10.0, 100.0], d=16, n=8,
+    ...                         n_queries=100, n_seeds=2, seed=0, threshold=0.9)
+    >>> list(query_scale_table(raw).index)
+    [1.0, 10.0, 100.0]
+    """
+    scaled = table.dropna(subset=["query_scale"])
+    names = list(scaled.sort_values("query_scale")["rescaling"].drop_duplicates())
+    if not names:
+        raise ParameterError("table must hold a query_scale_sweep")
+    by_replicate = table.pivot_table(
+        index="replicate", columns="rescaling", values="wasserstein", aggfunc="mean"
+    )
+    rows = []
+    for i, name in enumerate(names):
+        w = by_replicate[name]
+        row = {"query_scale": float(scaled.loc[scaled["rescaling"] == name, "query_scale"].iloc[0])}
+        row["wasserstein"], row["wasserstein_se"] = w.mean(), w.sem(ddof=1)
+        for key, other in [
+            ("rise", names[0]),
+            ("above_sqrt_d", "sqrt_d"),
+            ("step", names[max(i - 1, 0)]),
+        ]:
+            diff = w - by_replicate[other]
+            row[key], row[f"{key}_se"] = diff.mean(), diff.sem(ddof=1)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("query_scale")
+
+
+def prescaled_softmax_gap(
+    model: QueryKeyModel, *, d: int, n: int, n_queries: int, seed: int
+) -> float:
+    """Bernhard's "prescaled softmax": the largest difference between ``softmax(Q K^T / sqrt(d))``
+    computed directly on the raw dot products and the engine's ``1/sqrt(d)`` attention
+    (which scales the queries before the product), on one draw of ``model``.
+
+    >>> gap = prescaled_softmax_gap(study_families()[NORMAL], d=64, n=32, n_queries=100, seed=0)
+    >>> gap < 1e-12
+    True
+    """
+    rng = draw_generator(seed, "prescaled softmax", d, n, 0)
+    queries, keys = model.sample(rng, n_queries, n, d)
+    direct = softmax((queries @ keys.T) / math.sqrt(d), axis=1)
+    engine = attention_metrics(queries, keys, "sqrt_d", columns=range(n)).columns
+    return float(np.abs(direct - engine).max())
+
+
+@dataclass(frozen=True)
+class ReviewTables:
+    """The measured tables behind the claims added from the claim-by-claim review (the
+    arguments of :func:`attncore.claims.rules.rescalings.review_findings`, by name)."""
+
+    prescaled_gap: float
+    curve_steps: pd.DataFrame
+    query_scales: pd.DataFrame
+    grid: pd.DataFrame
+    family_sqrt_d: pd.DataFrame
+    sqrt_vs_none_grid: pd.DataFrame
+    sqrt_vs_none: pd.DataFrame
+    k_vs_sqrt: pd.DataFrame
+    main: str
+    grid_setting: str
+    every: str
+
+
+def review_tables(
+    study: Study, model: QueryKeyModel, multipliers: Sequence[float], query_scales: Sequence[float]
+) -> ReviewTables:
+    """Every table the review's claims read, from a :class:`Study` run with ``multipliers``
+    plus two small measurements on the study's main setting and seed: the prescaled-softmax
+    gap on one draw of ``model`` and the query-scale sweep (:func:`query_scale_sweep`).
+    ``main``, ``grid_setting`` and ``every`` describe the settings in words.
+
+    >>> study = run_study(study_families(), study_rescalings(), [0.1, 10.0], d_main=8,
+    ...     n_main=4, n_queries=50, family_settings=[], d_values=[8, 16], n_values=[4],
+    ...     grid_queries=50, n_seeds=2, seed=0, threshold=0.9)
+    >>> tables = review_tables(study, study_families()[NORMAL], [0.1, 10.0], [1.0, 10.0])
+    >>> len(tables.curve_steps), list(tables.query_scales.index), tables.prescaled_gap < 1e-12
+    (1, [1.0, 10.0], True)
+    """
+    st = study.settings
+    d_main, n_main, n_queries = int(st["d_main"]), int(st["n_main"]), int(st["n_queries"])
+    n_seeds, seed, threshold = int(st["n_seeds"]), int(st["seed"]), float(st["threshold"])
+    _, family_summary, grid_summary = study.summaries()
+    at_main = (family_summary["d"] == d_main) & (family_summary["n"] == n_main)
+    family_sqrt_d = family_summary[at_main & (family_summary["rescaling"] == "sqrt_d")]
+    comparison = study.comparison_table()
+    k_metrics = ["wasserstein", "selectivity", "effective_share", "saturated_share"]
+    k_metrics += ["extreme_share", "gradient_norm"]
+    scaled = query_scale_sweep(
+        model,
+        query_scales,
+        d=d_main,
+        n=n_main,
+        n_queries=n_queries,
+        n_seeds=n_seeds,
+        seed=seed,
+        threshold=threshold,
+    )
+    return ReviewTables(
+        prescaled_gap=prescaled_softmax_gap(
+            model, d=d_main, n=n_main, n_queries=n_queries, seed=seed
+        ),
+        curve_steps=curve_steps(
+            study.main,
+            list(constant_factor_rescalings(multipliers)),
+            ["wasserstein", "extreme_share", "jacobian_norm"],
+        ),
+        query_scales=query_scale_table(scaled),
+        grid=grid_summary[grid_summary["rescaling"].isin(["none", "sqrt_d"])],
+        family_sqrt_d=family_sqrt_d.set_index("family"),
+        sqrt_vs_none_grid=pair_rescalings(
+            study.grid, "sqrt_d", "none", ["extreme_share", "jacobian_norm"]
+        ),
+        sqrt_vs_none=pair_rescalings(comparison, "sqrt_d", "none", ["wasserstein"]),
+        k_vs_sqrt=pair_rescalings(comparison, "k_total", "sqrt_d", k_metrics),
+        main=f"standard normal, d = {d_main}, n = {n_main}, {n_seeds} draws of {n_queries} queries",
+        grid_setting=f"standard normal grid d in {st['d_values']}, n in {st['n_values']}, "
+        f"{n_seeds} draws of {st['grid_queries']} queries",
+        every="every family at every (d, n) of the family comparison and the standard normal "
+        f"grid, {n_seeds} draws each, paired over draws",
+    )

@@ -47,7 +47,12 @@ from numpy.typing import ArrayLike, DTypeLike
 
 from attncore.checks import ParameterError, finite_array, positive_int, positive_real
 from attncore.distributions import QueryKeyModel
-from attncore.measures import SATURATION_THRESHOLD, ShapeReference, check_threshold
+from attncore.measures import (
+    SATURATION_THRESHOLD,
+    ShapeReference,
+    check_threshold,
+    extreme_share,
+)
 from attncore.random import stream
 from attncore.rescalings import Rescaling, from_callable, get_rescaling
 from attncore.simulate.engine import attention_metrics
@@ -73,6 +78,7 @@ METRICS: dict[str, str] = {
     "effective_share": "mean effective keys / n",
     "max_probability": "mean largest probability",
     "saturated_share": "share of saturated rows",
+    "extreme_share": "share of first components below 1/(10 n) or above the threshold",
     "jacobian_norm": "mean softmax Jacobian norm",
     "gradient_norm": "mean ||ds/dq||",
     "gradient_median": "median ||ds/dq||",
@@ -244,6 +250,9 @@ def rescaling_sweep(
                                 "effective_share": aggregates["mean_effective_keys"] / n,
                                 "max_probability": aggregates["mean_max_probability"],
                                 "saturated_share": aggregates["saturated_share"],
+                                "extreme_share": extreme_share(
+                                    result.columns[:, 0], n, threshold
+                                ),
                                 "jacobian_norm": aggregates["mean_jacobian_frobenius"],
                                 "gradient_norm": math.nan if grad is None else float(grad.mean()),
                                 "gradient_median": (

@@ -32,11 +32,24 @@ from attncore.claims.finding import Finding
 
 __all__ = [
     "CLEAR",
+    "FLAT",
+    "MANY",
+    "REVIEW_EVIDENCE",
+    "SAME_ORDER",
+    "STEADY",
     "UNIFORM_SHARE",
+    "bernhard_abstract_more_effective",
+    "bernhard_conclusion",
+    "bernhard_distortion_signals",
     "bernhard_n_sqrt_d_other",
     "bernhard_other_families",
+    "bernhard_prescaled_same",
     "bernhard_section5_worse",
+    "bernhard_small_logits",
+    "bernhard_sqrt_d_alleviates",
     "bernhard_vanishing_gradients",
+    "blog_gradient_flow",
+    "blog_stable_region",
     "clearly_above",
     "clearly_below",
     "curve_sentence",
@@ -48,6 +61,7 @@ __all__ = [
     "n_sqrt_d_by_family",
     "n_sqrt_d_calls",
     "n_sqrt_d_sentence",
+    "review_findings",
     "section5_table",
     "summary_bullets",
     "vanishing_price_sentence",
@@ -657,3 +671,397 @@ def lowest_sentence(
         f"{w_matrix.shape[1]} families and the lowest selectivity in "
         f"{int((s_low == 'k_total').sum())}; {where}."
     )
+
+
+# ---- the claims added from the claim-by-claim review --------------------------------------
+
+MANY = 0.5
+"""Share of configurations from which "in many situations" counts as borne out."""
+
+STEADY = 1.25
+"""Largest over smallest value across d within which a quantity counts as steady."""
+
+SAME_ORDER = 2.0
+"""Largest over smallest value within which a gradient counts as "of the same order"."""
+
+FLAT = 0.05
+"""Absolute change of entropy / ln n or of a share within which it counts as flat."""
+
+
+def _spread(part: pd.DataFrame, metric: str, ratio: float | None) -> bool:
+    """Does ``metric`` clearly move across the rows of ``part`` (ratio or absolute FLAT)?"""
+    hi, lo = part.loc[part[metric].idxmax()], part.loc[part[metric].idxmin()]
+    se = math.hypot(np.nan_to_num(hi[f"{metric}_se"]), np.nan_to_num(lo[f"{metric}_se"]))
+    if ratio is None:
+        return bool(hi[metric] - lo[metric] - FLAT - CLEAR * se > 0)
+    se = math.hypot(np.nan_to_num(hi[f"{metric}_se"]), ratio * np.nan_to_num(lo[f"{metric}_se"]))
+    return bool(hi[metric] - ratio * lo[metric] - CLEAR * se > 0)
+
+
+def blog_stable_region(
+    summary: pd.DataFrame, families: pd.DataFrame | None = None, *, normal: str, check: str
+) -> Finding:
+    """The blog: with ``1/sqrt(d_k)`` "the softmax stays in a stable, responsive region".
+
+    ``summary`` holds the ``sqrt_d`` rows of a standard normal grid (columns ``d, n,
+    jacobian_norm, normalized_entropy, saturated_share`` with ``_se``); ``families`` the
+    ``sqrt_d`` rows of other families at one ``(d, n)`` (index ``family``), with ``normal``
+    among them. **Does not hold** if at some ``n`` the Jacobian norm moves clearly beyond
+    :data:`STEADY` across ``d``, or entropy / ln n or the saturated share clearly beyond
+    :data:`FLAT`; **holds with a caveat** if steady across ``d`` but entropy / ln n or the
+    saturated share move clearly with ``n``, or another family's entropy / ln n differs
+    clearly by more than :data:`FLAT` from the standard normal's; **holds** otherwise.
+    """
+    need = ["d", "n", "jacobian_norm", "normalized_entropy", "saturated_share"]
+    _need(summary, [*need, *[f"{m}_se" for m in need[2:]]])
+    moving_d = [
+        n
+        for n, part in summary.groupby("n")
+        if _spread(part, "jacobian_norm", STEADY)
+        or _spread(part, "normalized_entropy", None)
+        or _spread(part, "saturated_share", None)
+    ]
+    moving_n = [
+        d
+        for d, part in summary.groupby("d")
+        if _spread(part, "normalized_entropy", None) or _spread(part, "saturated_share", None)
+    ]
+    leaving: list[str] = []
+    if families is not None:
+        ref = families.loc[normal]
+        for family, row in families.drop(index=normal).iterrows():
+            gap = abs(row["normalized_entropy"] - ref["normalized_entropy"]) - FLAT
+            se = math.hypot(
+                np.nan_to_num(row["normalized_entropy_se"]),
+                np.nan_to_num(ref["normalized_entropy_se"]),
+            )
+            if gap - CLEAR * se > 0:
+                leaving.append(str(family))
+    if moving_d:
+        verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.CAVEAT if (moving_n or leaving) else Verdict.HOLDS
+    h = summary["normalized_entropy"]
+    measured = (
+        f"under 1/sqrt(d), compared across d at each n: Jacobian norm within {STEADY:g}x and "
+        f"entropy / ln n and saturated share within {FLAT:g} (up to {CLEAR:g} se) at "
+        f"{summary['n'].nunique() - len(moving_d)} of {summary['n'].nunique()} n"
+        + (f" (not at n = {', '.join(map(str, moving_d))})" if moving_d else "")
+        + f"; across n, entropy / ln n spans {h.min():.2f} to {h.max():.2f} and the saturated "
+        f"share {_span(summary['saturated_share'], '.3f')} (moves clearly at "
+        f"{len(moving_n)} of {summary['d'].nunique()} d); other families whose entropy / ln n "
+        f"differs clearly from the standard normal's: {', '.join(leaving) or 'none'}"
+    )
+    return Finding("blog-stable-responsive-region", verdict, measured, check)
+
+
+def blog_gradient_flow(summary: pd.DataFrame, *, check: str) -> Finding:
+    """The blog: with ``1/sqrt(d_k)`` "the gradient flow is preserved", read as the gradient
+    reaching the query, ``||ds/dq|| = ||c J K||``.
+
+    ``summary`` holds the ``none`` and ``sqrt_d`` rows of a standard normal grid (``d, n,
+    gradient_norm, gradient_median`` with ``_se``). **Does not hold** if at some ``n`` the
+    mean or median gradient under ``1/sqrt(d)`` moves clearly beyond :data:`SAME_ORDER`
+    across ``d``; **holds with a caveat** if it stays of the same order but the unscaled
+    median does not clearly fall from the smallest to the largest ``d`` at every ``n``
+    (nothing to preserve it from), or the ``1/sqrt(d)`` gradient moves clearly beyond
+    :data:`SAME_ORDER` across ``n``; **holds** otherwise.
+    """
+    need = ["rescaling", "d", "n", "gradient_norm", "gradient_median"]
+    _need(summary, [*need, "gradient_norm_se", "gradient_median_se"])
+    root = summary[summary["rescaling"] == "sqrt_d"]
+    none = summary[summary["rescaling"] == "none"]
+    if root.empty or none.empty:
+        raise ParameterError("summary must hold the rows of none and sqrt_d")
+    metrics = ["gradient_norm", "gradient_median"]
+    moving_d = [n for n, p in root.groupby("n") if any(_spread(p, m, SAME_ORDER) for m in metrics)]
+    moving_n = [d for d, p in root.groupby("d") if any(_spread(p, m, SAME_ORDER) for m in metrics)]
+    falls = []
+    for _, part in none.groupby("n"):
+        part = part.sort_values("d")
+        first, last = part.iloc[0], part.iloc[-1]
+        se = math.hypot(
+            np.nan_to_num(first["gradient_median_se"]), np.nan_to_num(last["gradient_median_se"])
+        )
+        falls.append(bool(first["gradient_median"] - last["gradient_median"] - CLEAR * se > 0))
+    if moving_d:
+        verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.CAVEAT if (moving_n or not all(falls)) else Verdict.HOLDS
+    ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
+    measured = (
+        f"median ||ds/dq|| under 1/sqrt(d), largest over smallest across d: "
+        f"{_span(ratio_d)} over the n measured (same order, within {SAME_ORDER:g}x up to "
+        f"{CLEAR:g} se, at {root['n'].nunique() - len(moving_d)} of {root['n'].nunique()} n); "
+        f"unscaled median falls clearly from the smallest to the largest d at {sum(falls)} of "
+        f"{len(falls)} n; under 1/sqrt(d) the gradient moves beyond {SAME_ORDER:g}x across n "
+        f"at {len(moving_n)} of {root['d'].nunique()} d (mean "
+        f"{_span(root['gradient_norm'], '.3g')})"
+    )
+    return Finding("blog-gradient-flow-preserved", verdict, measured, check)
+
+
+def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str) -> Finding:
+    """Bernhard: dividing by ``sqrt(d)`` "helps alleviate the vanishing gradient issue",
+    in his section 6 sense (components near 0 or 1); ``a`` = sqrt_d, ``b`` = none.
+
+    ``pairs`` has ``extreme_share`` and ``jacobian_norm`` pairs. Per configuration,
+    sqrt_d alleviates if it has clearly fewer components near 0 or 1 and a clearly larger
+    Jacobian norm. **Holds** if it does in every configuration, **holds with a caveat** if
+    in at least half, **does not hold** otherwise.
+    """
+    cols = ["extreme_share", "jacobian_norm"]
+    _need(pairs, [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")])
+    fewer = clearly_below(pairs["extreme_share_diff"], pairs["extreme_share_diff_se"])
+    larger = clearly_above(pairs["jacobian_norm_diff"], pairs["jacobian_norm_diff_se"])
+    both = fewer & larger
+    if both.all():
+        verdict = Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT if both.mean() >= 0.5 else Verdict.FAILS
+    measured = (
+        f"1/sqrt(d) against no scaling, paired over draws: clearly fewer first components near "
+        f"0 or 1 in {int(fewer.sum())} and a clearly larger Jacobian norm in {int(larger.sum())} "
+        f"of {len(pairs)} configurations (both in {int(both.sum())}); share near 0 or 1 "
+        f"{_span(pairs['extreme_share_a'], '.3f')} against {_span(pairs['extreme_share_b'], '.3f')}"
+        f"; Jacobian norm {_span(pairs['jacobian_norm_a'], '.3f')} against "
+        f"{_span(pairs['jacobian_norm_b'], '.3f')}"
+    )
+    return Finding("bernhard-sqrt-d-alleviates-vanishing", verdict, measured, check)
+
+
+def bernhard_small_logits(scales: pd.DataFrame, *, moderate: float = 4.0, check: str) -> Finding:
+    """Bernhard (section 3): under ``1/k_total``, "as long as the lengths of the queries don't
+    get too large", the components "won't be distorted too much".
+
+    ``scales`` is :func:`attncore.simulate.study.query_scale_table` (index: the factor ``a``
+    on every query; paired ``rise`` against the smallest, ``above_sqrt_d`` against
+    ``1/sqrt(d)``, ``step`` against the previous, each with ``_se``). "Too large" is not
+    defined, so the rule reports the scale at which W1 reaches 1/sqrt(d)'s. **Does not
+    hold** if W1 at the largest scale is not clearly above its value at the smallest (the
+    query length does not control the distortion) or the unscaled queries already distort
+    clearly more than 1/sqrt(d); **holds with a caveat** if it rises but not monotonically
+    (a step clearly down), or reaches 1/sqrt(d)'s level at queries at most ``moderate``
+    times longer; **holds** otherwise.
+    """
+    need = ["wasserstein", "rise", "rise_se", "above_sqrt_d", "above_sqrt_d_se", "step", "step_se"]
+    _need(scales, need)
+    s = scales.sort_index()
+    rises = bool(clearly_above(s["rise"], s["rise_se"]).iloc[-1])
+    first_above = bool(clearly_above(s["above_sqrt_d"], s["above_sqrt_d_se"]).iloc[0])
+    reached = ~clearly_below(s["above_sqrt_d"], s["above_sqrt_d_se"])
+    crossing = float(s.index[reached.to_numpy()][0]) if reached.any() else math.nan
+    down = clearly_below(s["step"], s["step_se"])
+    if not rises or first_above:
+        verdict = Verdict.FAILS
+    elif down.any() or crossing <= moderate:
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.HOLDS
+    where = (
+        f"at queries {crossing:g} times longer"
+        if reached.any()
+        else f"at no scale up to {s.index.max():g}"
+    )
+    measured = (
+        f"1/k_total with every query multiplied by {s.index.min():g} to {s.index.max():g} (keys "
+        f"fixed): W1 {s['wasserstein'].iloc[0]:.3f} to {s['wasserstein'].iloc[-1]:.3f} (clear "
+        f"rise: {'yes' if rises else 'no'}; steps clearly down: {int(down.sum())}); it reaches "
+        f"the W1 of 1/sqrt(d) on the same draws {where} (the book's 'moderate': {moderate:g})"
+    )
+    return Finding("bernhard-small-logits-little-distortion", verdict, measured, check)
+
+
+def bernhard_prescaled_same(gap: float, *, tolerance: float = 1e-12, check: str) -> Finding:
+    """Bernhard: viewing ``1/sqrt(d)`` as a prescaled softmax ``softmax(x / sqrt(d))`` of the
+    raw dot products changes nothing for the Attention function. **Holds** if the largest
+    difference ``gap`` of the two computations is within ``tolerance``, **does not hold**
+    otherwise.
+
+    >>> bernhard_prescaled_same(1e-16, check="toy").verdict.value
+    'holds'
+    """
+    if not math.isfinite(gap) or gap < 0:
+        raise ParameterError(f"gap must be a finite number >= 0, got {gap!r}")
+    verdict = Verdict.HOLDS if gap <= tolerance else Verdict.FAILS
+    measured = (
+        f"largest difference between softmax(QK^T / sqrt(d)) on the raw dot products and the "
+        f"engine's 1/sqrt(d) attention: {gap:.1e} (tolerance {tolerance:.0e})"
+    )
+    return Finding("bernhard-prescaled-softmax-same", verdict, measured, check)
+
+
+def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
+    """Bernhard (section 6): vanishing gradients (components near 0 or 1) "can be seen in
+    the distortion" of the shapes.
+
+    ``steps`` are consecutive constant factors of the curve, in increasing order
+    (:func:`attncore.simulate.study.curve_steps` with ``wasserstein``, ``extreme_share``
+    and ``jacobian_norm``). On each step where W1 moves clearly, the share near 0 or 1 must
+    not move clearly the other way and the Jacobian norm not clearly the same way.
+    **Holds** if no step breaks this; **holds with a caveat** if only the Jacobian breaks
+    it, and only up to its peak (near the uniform end, where W1 is least while the Jacobian
+    is still below its peak); **does not hold** otherwise.
+    """
+    metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
+    _need(steps, [f"{m}_{s}" for m in metrics for s in ("from", "to", "diff", "diff_se")])
+    w_up = clearly_above(steps["wasserstein_diff"], steps["wasserstein_diff_se"])
+    w_down = clearly_below(steps["wasserstein_diff"], steps["wasserstein_diff_se"])
+    e_up = clearly_above(steps["extreme_share_diff"], steps["extreme_share_diff_se"])
+    e_down = clearly_below(steps["extreme_share_diff"], steps["extreme_share_diff_se"])
+    j_up = clearly_above(steps["jacobian_norm_diff"], steps["jacobian_norm_diff_se"])
+    j_down = clearly_below(steps["jacobian_norm_diff"], steps["jacobian_norm_diff_se"])
+    e_bad = (w_up & e_down) | (w_down & e_up)
+    j_bad = (w_up & j_up) | (w_down & j_down)
+    levels = pd.concat([steps["jacobian_norm_from"], steps["jacobian_norm_to"].iloc[-1:]])
+    peak = int(np.argmax(levels.to_numpy()))
+    before_peak = steps.reset_index(drop=True).index < peak
+    if not (e_bad.any() or j_bad.any()):
+        verdict = Verdict.HOLDS
+    elif not e_bad.any() and not (j_bad.to_numpy() & ~before_peak).any():
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.FAILS
+    measured = (
+        f"along {len(steps) + 1} constant factors, W1 moves clearly on {int((w_up | w_down).sum())}"
+        f" steps; the share of first components near 0 or 1 moves against it on "
+        f"{int(e_bad.sum())}, the Jacobian norm with it on {int(j_bad.sum())} (all of them "
+        f"before its peak: {'yes' if not (j_bad.to_numpy() & ~before_peak).any() else 'no'}; "
+        f"peak {levels.max():.3f} at factor step {peak})"
+    )
+    return Finding("bernhard-distortion-signals-vanishing", verdict, measured, check)
+
+
+def bernhard_conclusion(
+    sqrt_vs_none: pd.DataFrame, k_vs_sqrt: pd.DataFrame, *, check: str
+) -> Finding:
+    """Bernhard's conclusion: ``1/sqrt(d)`` "alleviates this distortion well", and "in many
+    situations" ``1/k_total`` "appears to preserve the shape ... even better".
+
+    ``sqrt_vs_none`` pairs ``a`` = sqrt_d, ``b`` = none; ``k_vs_sqrt`` pairs ``a`` =
+    k_total, ``b`` = sqrt_d (with ``effective_share_a``), W1 over every configuration.
+    **Holds** if each lowers W1 clearly in at least :data:`MANY` of the configurations and
+    k_total's attention is never nearly uniform there; **holds with a caveat** if both do
+    but k_total is nearly uniform somewhere, or if only one of the two parts does; **does
+    not hold** if neither.
+    """
+    _need(sqrt_vs_none, ["wasserstein_diff", "wasserstein_diff_se"])
+    _need(k_vs_sqrt, ["wasserstein_diff", "wasserstein_diff_se", "effective_share_a"])
+    first, second = _wins(sqrt_vs_none), _wins(k_vs_sqrt)
+    parts = [first.mean() >= MANY, second.mean() >= MANY]
+    uniform = k_vs_sqrt["effective_share_a"] > UNIFORM_SHARE
+    if all(parts):
+        verdict = Verdict.CAVEAT if uniform[second].any() else Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT if any(parts) else Verdict.FAILS
+    measured = (
+        f"W1 clearly lower (paired, {CLEAR:g} se): 1/sqrt(d) than no scaling in "
+        f"{int(first.sum())} of {len(first)} configurations, 1/k_total than 1/sqrt(d) in "
+        f"{int(second.sum())} of {len(second)} ('many' read as at least {MANY:.0%}); where "
+        f"1/k_total wins, its attention is nearly uniform (effective keys above "
+        f"{UNIFORM_SHARE:.0%} of n) in {int(uniform[second].sum())}"
+    )
+    return Finding("bernhard-conclusion-k-total-better", verdict, measured, check)
+
+
+def bernhard_abstract_more_effective(pairs: pd.DataFrame, *, check: str) -> Finding:
+    """Bernhard's abstract: "in many situations" ``1/k_total`` "appears to be more effective
+    at avoiding regions where applying softmax leads to vanishing gradients" than
+    ``1/sqrt(d)`` (``a`` = k_total, ``b`` = sqrt_d).
+
+    Per configuration where sqrt_d has saturated rows or components near 0 or 1, k_total
+    avoids them better if it has clearly fewer of either and clearly more of neither.
+    **Not testable here** if sqrt_d has none anywhere; **does not hold** if k_total has
+    clearly more somewhere and fewer nowhere, or fewer nowhere; **holds with a caveat** if
+    fewer in fewer than :data:`MANY` of those configurations, or in many but at a price (a
+    median gradient reaching the query below half that of sqrt_d); **holds** otherwise.
+    """
+    cols = ["saturated_share", "extreme_share"]
+    need = [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")]
+    _need(pairs, [*need, "gradient_norm_a", "gradient_norm_b"])
+    fewer = {m: clearly_below(pairs[f"{m}_diff"], pairs[f"{m}_diff_se"]) for m in cols}
+    more = {m: clearly_above(pairs[f"{m}_diff"], pairs[f"{m}_diff_se"]) for m in cols}
+    better = (fewer[cols[0]] | fewer[cols[1]]) & ~(more[cols[0]] | more[cols[1]])
+    worse = more[cols[0]] | more[cols[1]]
+    present = (pairs["saturated_share_b"] > 0) | (pairs["extreme_share_b"] > 0)
+    ratio = float((pairs["gradient_norm_a"] / pairs["gradient_norm_b"]).median())
+    share = float(better[present].mean()) if present.any() else 0.0
+    if not present.any():
+        verdict = Verdict.UNTESTABLE
+    elif not better.any():
+        verdict = Verdict.FAILS
+    elif share >= MANY and not worse.any():
+        verdict = Verdict.CAVEAT if ratio < 0.5 else Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT
+    measured = (
+        f"1/k_total against 1/sqrt(d), paired: clearly fewer saturated rows or first components "
+        f"near 0 or 1 (and clearly more of neither) in {int(better[present].sum())} of "
+        f"{int(present.sum())} configurations where 1/sqrt(d) has any ({share:.0%}; 'many' read "
+        f"as at least {MANY:.0%}), clearly more in {int(worse.sum())}; the price: the median "
+        f"gradient reaching the query under 1/k_total is {ratio:.2g} times that under 1/sqrt(d)"
+    )
+    return Finding("bernhard-abstract-more-effective", verdict, measured, check)
+
+
+REVIEW_EVIDENCE: dict[str, str] = {
+    "bernhard-prescaled-softmax-same": "sec-measures",
+    "bernhard-distortion-signals-vanishing": "sec-frontier",
+    "bernhard-small-logits-little-distortion": "sec-frontier",
+    "blog-stable-responsive-region": "sec-gradients",
+    "blog-gradient-flow-preserved": "sec-gradients",
+    "bernhard-sqrt-d-alleviates-vanishing": "sec-gradients",
+    "bernhard-abstract-more-effective": "sec-gradients",
+    "bernhard-conclusion-k-total-better": "sec-every-rescaling-summary",
+}
+"""The claims :func:`review_findings` decides, with the chapter's section that shows each."""
+
+
+def review_findings(
+    *,
+    prescaled_gap: float,
+    curve_steps: pd.DataFrame,
+    query_scales: pd.DataFrame,
+    grid: pd.DataFrame,
+    family_sqrt_d: pd.DataFrame,
+    sqrt_vs_none_grid: pd.DataFrame,
+    sqrt_vs_none: pd.DataFrame,
+    k_vs_sqrt: pd.DataFrame,
+    normal: str,
+    main: str,
+    grid_setting: str,
+    every: str,
+) -> dict[str, Finding]:
+    """The findings of :data:`REVIEW_EVIDENCE`'s claims from the tables of
+    :func:`attncore.simulate.study.review_tables` (passed by name). ``main``,
+    ``grid_setting`` and ``every`` describe the main setting, the standard normal grid and
+    every configuration, for the check texts."""
+    return {
+        "bernhard-prescaled-softmax-same": bernhard_prescaled_same(
+            prescaled_gap, check=f"one draw at the main setting ({main})"
+        ),
+        "bernhard-distortion-signals-vanishing": bernhard_distortion_signals(
+            curve_steps, check=f"consecutive constant factors f/sqrt(d), paired over draws ({main})"
+        ),
+        "bernhard-small-logits-little-distortion": bernhard_small_logits(
+            query_scales, check=f"queries scaled, keys of the same draws fixed ({main})"
+        ),
+        "blog-stable-responsive-region": blog_stable_region(
+            grid[grid["rescaling"] == "sqrt_d"],
+            family_sqrt_d,
+            normal=normal,
+            check=f"{grid_setting}; every family at the main setting ({main})",
+        ),
+        "blog-gradient-flow-preserved": blog_gradient_flow(grid, check=grid_setting),
+        "bernhard-sqrt-d-alleviates-vanishing": bernhard_sqrt_d_alleviates(
+            sqrt_vs_none_grid,
+            check=f"{grid_setting}; 'demonstrated time and again in its widespread use' is not "
+            "testable here",
+        ),
+        "bernhard-abstract-more-effective": bernhard_abstract_more_effective(
+            k_vs_sqrt, check=every
+        ),
+        "bernhard-conclusion-k-total-better": bernhard_conclusion(
+            sqrt_vs_none, k_vs_sqrt, check=every
+        ),
+    }
