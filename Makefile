@@ -1,13 +1,19 @@
 # Two entry points: `make book` builds the book, `make test` runs every check CI runs.
-# Both create .venv and install the pinned dependencies of pyproject.toml when needed.
+# Both create .venv and install the locked dependency set (requirements.lock) when needed.
 PYTHON ?= python3
 PROFILE ?= full
 VENV := .venv
 BIN := $(VENV)/bin
-# The stamp changes with pyproject.toml, so editing a pin reinstalls.
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+LOCK := requirements.lock
+# torch is installed on its own: its build differs by machine (the CPU wheel here and on the
+# Pages runner, where the default index would serve the CUDA build), so the lock leaves it out.
+TORCH := $(shell grep -oE 'torch==[0-9.]+' pyproject.toml)
+# The stamp changes with pyproject.toml and the lock, so editing either reinstalls.
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
+LOCK_ARGS := pyproject.toml --extra book --extra test --extra torch --generate-hashes \
+	--python-version 3.11 --python-platform x86_64-unknown-linux-gnu --quiet
 
-.PHONY: book test lint clean chromium
+.PHONY: book test lint clean chromium lock
 
 book: $(STAMP)
 	@start=$$(date +%s); \
@@ -22,11 +28,23 @@ test: $(STAMP) chromium
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[book,test,torch]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet $(TORCH)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	rm -f $(VENV)/.installed-* && touch $@
+
+# Refresh the lock from pyproject.toml's pins (uv reads the index's hashes; nothing is built).
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==0.13.8
+	$(BIN)/uv pip compile $(LOCK_ARGS) -o $(LOCK).all
+	$(BIN)/uv pip compile $(LOCK_ARGS) -o $(LOCK) $$(grep -oE \
+	  '^(torch|triton|nvidia-[a-z0-9-]+|cuda-[a-z0-9-]+)==' $(LOCK).all | \
+	  sed 's/==//; s/^/--no-emit-package /')
+	rm -f $(LOCK).all
 
 # The browser tests open the built pages in Debian's headless Chromium.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
