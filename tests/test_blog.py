@@ -78,3 +78,24 @@ def test_worked_example_returns_the_unrounded_outputs():
     np.testing.assert_allclose(example["s"], [0.25, 0.75])
     np.testing.assert_allclose(example["s_scaled"], [0.1, 0.9])
     np.testing.assert_allclose(example["J_scaled"], jacobian(np.array([0.1, 0.9])))
+
+
+def test_variance_ratio_is_the_square_of_the_factor_exactly():
+    from attncore.sources.blog import variance_ratio
+
+    assert variance_ratio(blog.y, blog.factor) == (64.0, 64.0)
+    exact, approximate = variance_ratio([0.3, -1.7, 2.9], 0.1)
+    assert exact == pytest.approx(0.01, rel=1e-15) and approximate == pytest.approx(0.01)
+
+
+def test_variance_ratio_refuses_a_constant_vector():
+    from attncore.sources.blog import variance_ratio
+
+    with pytest.raises(ValueError, match="constant"):
+        variance_ratio([1.0, 1.0], 8.0)
+
+
+def test_scaled_variance_identity_for_several_sizes():
+    from attncore.sources.blog import scaled_variance_identity
+
+    assert scaled_variance_identity(2) and scaled_variance_identity(5)

@@ -182,3 +182,66 @@ def test_published_agreement_sentence_both_ways():
 def test_samples_differ_sentence_both_ways():
     assert "not the same sample" in rules.samples_differ_sentence([0.2, 0.3], 0.1)
     assert "cannot tell" in rules.samples_differ_sentence([0.01, 0.02], 0.1)
+
+
+# --- the other components -------------------------------------------------------------------
+
+
+def components(
+    first_shift: float = 0.0, ks: float = 0.0, n_seeds: int = 8, n_keys: int = 5
+) -> pd.DataFrame:
+    """Per-draw component rows: noisy statistics, key 1 shifted by ``first_shift``, every
+    other key at KS distance ``ks`` from key 1."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for seed in range(n_seeds):
+        for key in range(1, n_keys + 1):
+            shift = first_shift if key == 1 else 0.0
+            length = 4.0 + rng.normal(0, 0.3)  # exchangeable keys; sd follows key length
+            rows.append(
+                {
+                    "seed": seed,
+                    "panel": "1b",
+                    "key": key,
+                    "key_length": length,
+                    "mean": 0.2 + shift + rng.normal(0, 0.01),
+                    "sd": 0.1 + (length - 4.0) / 10,
+                    "skewness": 2.0 + shift + rng.normal(0, 0.1),
+                    "ks_to_first": 0.0 if key == 1 else ks,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_other_components_hold_when_alike_in_law_and_within_draws():
+    result = rules.assess_other_components_similar(components(), ks_critical=0.09)
+    assert result.finding.verdict is Verdict.HOLDS
+    assert "no more components differ" in result.conclusion
+
+
+def test_other_components_caveat_when_a_draw_s_components_differ():
+    result = rules.assess_other_components_similar(components(ks=0.3), ks_critical=0.09)
+    assert result.finding.verdict is Verdict.CAVEAT
+    assert "1b (100 %)" in result.conclusion and "holds in law" in result.conclusion
+
+
+def test_other_components_do_not_hold_when_key_one_differs_in_law():
+    result = rules.assess_other_components_similar(components(first_shift=1.0), ks_critical=0.09)
+    assert result.finding.verdict is Verdict.FAILS
+    assert "key 1 differs" in result.finding.measured
+
+
+@pytest.mark.parametrize("kwargs", [{"n_seeds": 1}, {"n_keys": 1}])
+def test_other_components_not_testable_without_two_draws_and_keys(kwargs):
+    finding = rules.other_components_similar(components(**kwargs), ks_critical=0.09)
+    assert finding.verdict is Verdict.UNTESTABLE
+
+
+def test_other_components_on_simulated_draws():
+    from attncore.random import spawn
+    from attncore.sources.bernhard import ks_critical
+    from attncore.sources.bernhard_components import component_sweep
+
+    table = component_sweep(spawn(1, 6), n_queries=200, n_keys=8, d_small=16, d_large=256)
+    finding = rules.other_components_similar(table, ks_critical=ks_critical(200))
+    assert finding.verdict in {Verdict.HOLDS, Verdict.CAVEAT}

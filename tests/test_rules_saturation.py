@@ -242,3 +242,192 @@ def test_unscaled_sentence_follows_the_numbers(norms, ending):
         index=[64, 512],
     )
     assert ending in rules.unscaled_sentence(marked, peak_norm=0.3)
+
+
+# --- the Jacobian formula -------------------------------------------------------------------
+
+AGREEMENT = {
+    "rows": 40,
+    "keys": 4,
+    "largest_difference": 1e-16,
+    "rounding": 9e-16,
+    "symbolic": True,
+}
+
+
+def test_jacobian_formula_holds_to_rounding():
+    finding = rules.jacobian_formula(AGREEMENT)
+    assert finding.verdict is Verdict.HOLDS
+    assert "agrees with it to rounding" in rules.jacobian_formula_sentence(AGREEMENT)
+
+
+@pytest.mark.parametrize(
+    "change", [{"largest_difference": 1e-3}, {"symbolic": False}], ids=["numeric", "symbolic"]
+)
+def test_jacobian_formula_does_not_hold_if_either_check_fails(change):
+    agreement = {**AGREEMENT, **change}
+    assert rules.jacobian_formula(agreement).verdict is Verdict.FAILS
+    sentence = rules.jacobian_formula_sentence(agreement)
+    assert ("more than rounding" in sentence) or ("is not diag" in sentence)
+
+
+def test_jacobian_formula_on_a_real_measurement():
+    from attncore.simulate.saturation import jacobian_agreement
+
+    agreement = jacobian_agreement(10, 6, [0.1, 30.0], seed=3)
+    assert rules.jacobian_formula(agreement).verdict is Verdict.HOLDS
+
+
+# --- the variance factor --------------------------------------------------------------------
+
+
+def test_variance_factor_holds_for_exactly_64():
+    assert rules.variance_factor(64.0, 64.0, 8.0, True).verdict is Verdict.HOLDS
+    assert "exactly 64" in rules.variance_factor_sentence(64.0, 8.0)
+
+
+@pytest.mark.parametrize(
+    "args", [(63.0, 63.0, 8.0, True), (64.0, 64.0, 8.0, False), (49.0, 49.0, 7.0, True)]
+)
+def test_variance_factor_does_not_hold_otherwise(args):
+    assert rules.variance_factor(*args).verdict is Verdict.FAILS
+
+
+def test_variance_factor_sentence_names_a_wrong_ratio():
+    assert rules.variance_factor_sentence(63.0, 8.0).endswith("63, not 8^2 = 64.")
+
+
+# --- the variance skews the softmax ---------------------------------------------------------
+
+MARKED = {8.0: 64, 22.6: 512}
+
+
+def keys(values: dict[int, list[float]], se: float = 0.005) -> pd.DataFrame:
+    """A keys table at the spreads 1, 8 and 22.6 with the given mean largest probabilities."""
+    rows = [
+        {"n_keys": n, "spread": s, "max_probability": p, "max_probability_se": se}
+        for n, ps in values.items()
+        for s, p in zip([1.0, 8.0, 22.6], ps, strict=True)
+    ]
+    return pd.DataFrame(rows)
+
+
+def rising_curve(values=(0.2, 0.6, 0.99)) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"spread": [1.0, 10.0, 100.0], "max_probability": values, "max_probability_se": [0.005] * 3}
+    )
+
+
+def test_skews_holds_when_every_marked_row_is_as_peaked_as_the_post():
+    table = keys({4: [0.5, 0.97, 0.99], 16: [0.3, 0.96, 0.98]})
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    assert finding.verdict is Verdict.HOLDS
+    assert "everywhere measured" in rules.skew_sentence(table, MARKED, 0.95)
+
+
+def test_skews_caveat_when_many_keys_stay_below_the_post():
+    table = keys({4: [0.5, 0.97, 0.99], 1024: [0.02, 0.67, 0.88]})
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "n = 1024 at spread 8 (d = 64)" in finding.measured
+    sentence = rules.skew_sentence(table, MARKED, 0.95)
+    assert "reaches the post's 0.95 for n = 4 at d = 64" in sentence
+    assert "below it for n = 1024 at d = 64, n = 1024 at d = 512" in sentence
+
+
+def test_skews_sentence_when_no_marked_row_is_peaked_enough():
+    table = keys({1024: [0.02, 0.67, 0.88]})
+    assert "stays clearly below" in rules.skew_sentence(table, MARKED, 0.95)
+
+
+def test_skews_within_standard_errors_of_the_level_counts_as_reached():
+    table = keys({4: [0.5, 0.945, 0.96]}, se=0.01)
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    assert finding.verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize(
+    ("curve", "table"),
+    [
+        (rising_curve((0.2, 0.9, 0.5)), keys({4: [0.5, 0.97, 0.99]})),
+        (rising_curve(), keys({4: [0.5, 0.5, 0.5]})),
+    ],
+    ids=["curve-falls", "no-rise-for-some-n"],
+)
+def test_skews_does_not_hold_when_the_largest_probability_does_not_rise(curve, table):
+    finding = rules.variance_skews_softmax(curve, table, MARKED, level=0.95)
+    assert finding.verdict is Verdict.FAILS
+
+
+def test_skews_rule_on_simulated_rows():
+    from attncore.simulate.saturation import keys_table
+
+    marked = {float(np.sqrt(64)): 64, float(np.sqrt(512)): 512}
+    curve = saturation_curve(np.geomspace(0.1, 30, 9), n_keys=8, n_rows=300, seed=0)
+    few = keys_table([2], [1.0, *marked], n_rows=2000, seed=0)
+    many = keys_table([2, 1024], [1.0, *marked], n_rows=300, seed=0)
+    assert rules.variance_skews_softmax(curve, few, marked, 0.95).verdict is Verdict.HOLDS
+    assert rules.variance_skews_softmax(curve, many, marked, 0.95).verdict is Verdict.CAVEAT
+
+
+# --- the number of keys ---------------------------------------------------------------------
+
+
+def at_unit(top_over: list[float], norm_over: list[float], sizes=(2, 4096)) -> pd.DataFrame:
+    """A keys table at spread 1 with the given measures relative to uniform attention."""
+    n = np.asarray(sizes, dtype=float)
+    uniform = np.sqrt(n - 1) / n
+    return pd.DataFrame(
+        {
+            "n_keys": list(sizes),
+            "spread": 1.0,
+            "max_probability": np.asarray(top_over) / n,
+            "max_probability_se": 0.001 / n,
+            "top_over_uniform": top_over,
+            "top_over_uniform_se": 0.001,
+            "jacobian_norm": np.asarray(norm_over) * uniform,
+            "jacobian_norm_se": 0.001 * uniform,
+            "norm_over_uniform": norm_over,
+            "norm_over_uniform_se": 0.001,
+            "entropy_ratio": [0.78, 0.94][: len(sizes)],
+        }
+    )
+
+
+def test_depends_on_n_holds_when_the_rows_change_relative_to_uniform():
+    table = at_unit([1.45, 24.0], [0.73, 1.64])
+    assert rules.depends_on_n(table).verdict is Verdict.HOLDS
+    sentence = rules.n_dependence_sentence(table)
+    assert "from n = 2 to n = 4096 keys" in sentence and "from 1.45 to 24 times" in sentence
+
+
+def test_depends_on_n_caveat_when_only_the_uniform_scale_changes():
+    finding = rules.depends_on_n(at_unit([1.5, 1.6], [1.0, 1.1]))
+    assert finding.verdict is Verdict.CAVEAT
+    assert "relative to uniform attention the rows change little" in finding.measured
+
+
+def test_depends_on_n_does_not_hold_when_nothing_changes():
+    table = at_unit([1.5, 1.6], [1.0, 1.1], sizes=(64, 65))
+    assert rules.depends_on_n(table).verdict is Verdict.FAILS
+
+
+def test_depends_on_n_needs_a_material_change_beyond_noise():
+    table = at_unit([1.0, 2.5], [1.0, 1.0], sizes=(64, 65))
+    # a factor of 2.5, but within two standard errors, relative to uniform and in absolute terms
+    table["top_over_uniform_se"] = 1.0
+    table["max_probability_se"] = 1.0 / 64
+    assert rules.depends_on_n(table).verdict is Verdict.FAILS
+
+
+def test_depends_on_n_not_testable_with_one_n():
+    table = at_unit([1.5, 1.5], [1.0, 1.0], sizes=(64, 64))
+    finding = rules.depends_on_n(table)
+    assert finding.verdict is Verdict.UNTESTABLE and "only n = 64" in finding.measured
+
+
+def test_depends_on_n_on_simulated_rows():
+    from attncore.simulate.saturation import keys_table
+
+    table = keys_table([2, 4096], [1.0], n_rows=200, seed=0)
+    assert rules.depends_on_n(table).verdict is Verdict.HOLDS

@@ -103,3 +103,32 @@ def test_default_threshold_is_the_one_of_measures():
         saturation_curve(spread, n_keys=8, n_rows=50, seed=1, threshold=SATURATION_THRESHOLD)
     )
     assert SATURATION_THRESHOLD == 0.9
+
+
+def test_keys_table_is_the_curve_for_each_n():
+    from attncore.simulate.saturation import keys_table
+
+    table = keys_table([4, 32], [1.0, 8.0], n_rows=100, seed=5)
+    alone = saturation_curve([1.0, 8.0], n_keys=32, n_rows=100, seed=5)
+    part = table[table["n_keys"] == 32].reset_index(drop=True)
+    assert np.array_equal(part["jacobian_norm"], alone["jacobian_norm"])
+    assert np.allclose(part["top_over_uniform"], 32 * alone["max_probability"])
+    assert np.allclose(part["norm_over_uniform"] * np.sqrt(31) / 32, alone["jacobian_norm"])
+
+
+def test_keys_table_refuses_a_single_key():
+    from attncore.simulate.saturation import keys_table
+
+    with pytest.raises(ParameterError, match="n_keys"):
+        keys_table([1], [1.0], n_rows=10, seed=0)
+
+
+def test_jacobian_agreement_detects_a_wrong_formula(monkeypatch):
+    from attncore.simulate import saturation
+
+    good = saturation.jacobian_agreement(5, 4, [1.0], seed=0)
+    assert good["largest_difference"] <= good["rounding"] and good["symbolic"]
+    # a softmax that is not the one differentiated: the complex step sees the difference
+    monkeypatch.setattr(saturation, "softmax", lambda z: np.full(z.shape, 1 / z.shape[-1]))
+    bad = saturation.jacobian_agreement(5, 4, [1.0], seed=0)
+    assert bad["largest_difference"] > 1e-3

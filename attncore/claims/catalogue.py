@@ -74,6 +74,37 @@ CLAIMS: dict[str, Claim] = {
         "In highly skewed distributions, most s_i values are close to 0, so their derivatives "
         "become very small.",
     ),
+    "blog-jacobian-formula": Claim(
+        "softmax_saturation",
+        "pranay2025why",
+        "Logic",
+        "The derivative of the softmax is s_i(1 - s_i) for i = j and -s_i s_j for i != j, "
+        "compactly softmax' = diag(s) - s s^T.",
+    ),
+    "blog-variance-skews-softmax": Claim(
+        "softmax_saturation",
+        "pranay2025why",
+        "Logic",
+        "A higher variance causes the output of the softmax to become very skewed. In other "
+        "words, the softmax outputs are extremely close to 1 for one position and near 0 for "
+        "others.",
+    ),
+    "blog-variance-factor-64": Claim(
+        "softmax_saturation",
+        "pranay2025why",
+        "Logic",
+        "Since variance scales with the square of the scaling factor, the new vector has "
+        "8^2 = 64 times the original variance.",
+    ),
+    "bernhard-softmax-depends-on-n": Claim(
+        "softmax_saturation",
+        "bernhard2023alternatives",
+        "2",
+        "... notice that it is impossible to apply softmax without knowing how many keys are in "
+        "K. As such, we might not be able to avoid all of the softmax-related difficulties by "
+        "adjusting the scalar attention function, since this function has nothing to do with "
+        "K, only with individual keys.",
+    ),
     "blog-scaled-variance": Claim(
         "why_sqrt_d",
         "pranay2025why",
@@ -148,6 +179,12 @@ CLAIMS: dict[str, Claim] = {
         "4, Figure 2",
         "Pre-dividing by k_total before the softmax preserves the shape of the distribution "
         "much better than pre-dividing by sqrt(d) (d = 256).",
+    ),
+    "bernhard-other-components-similar": Claim(
+        "bernhard_figures",
+        "bernhard2023alternatives",
+        "2; 4",
+        "By symmetry, the other components should look similar.",
     ),
     "bernhard-other-moments": Claim(
         "every_rescaling",

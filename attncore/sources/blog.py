@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from attncore.checks import finite_array, finite_real
 from attncore.softmax import jacobian, softmax
 
-__all__ = ["BLOG_WORKED_EXAMPLE", "WorkedExample", "digit_matches", "worked_example"]
+__all__ = [
+    "BLOG_WORKED_EXAMPLE",
+    "WorkedExample",
+    "digit_matches",
+    "scaled_variance_identity",
+    "variance_ratio",
+    "worked_example",
+]
 
 
 @dataclass(frozen=True)
@@ -100,3 +108,48 @@ def digit_matches(
         label: bool(np.array_equal(np.round(computed[key], decimals), np.asarray(values)))
         for label, (key, values, decimals) in printed.items()
     }
+
+
+def variance_ratio(y: Sequence[float], factor: float) -> tuple[float, float]:
+    """``Var(factor y) / Var(y)`` for the entries of ``y``, exactly and in floating point.
+
+    The exact ratio uses rational arithmetic on the floats as stored (no rounding at all);
+    the second is numpy's ``var`` ratio. Population and sample variance give the same ratio.
+
+    >>> variance_ratio([0.2, 0.4, 0.1, 0.8], 8.0)
+    (64.0, 64.0)
+    """
+    logits = finite_array("y", y, ndim=1)
+    c = finite_real("factor", factor)
+    if np.ptp(logits) == 0:
+        raise ValueError("y must not be constant: its variance is 0")
+
+    def variance(values: list[Fraction]) -> Fraction:
+        mean = sum(values, Fraction(0)) / len(values)
+        return sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
+
+    exact = [Fraction(float(v)) for v in logits]
+    ratio = variance([Fraction(c) * v for v in exact]) / variance(exact)
+    return float(ratio), float(np.var(c * logits) / np.var(logits))
+
+
+def scaled_variance_identity(n_values: int = 4) -> bool:
+    """Whether sympy derives ``Var(cY) = c^2 Var(Y)`` for a general random variable ``Y``
+    taking ``n_values`` symbolic values with symbolic probabilities (summing to 1).
+
+    >>> scaled_variance_identity()
+    True
+    """
+    import sympy as sp
+
+    c = sp.Symbol("c", real=True)
+    values = sp.symbols(f"y_1:{n_values + 1}", real=True)
+    weights = sp.symbols(f"p_1:{n_values}", positive=True)
+    probabilities = [*weights, 1 - sum(weights)]
+
+    def variance(xs: list[sp.Expr]) -> sp.Expr:
+        mean = sum(p * x for p, x in zip(probabilities, xs, strict=True))
+        return sum(p * (x - mean) ** 2 for p, x in zip(probabilities, xs, strict=True))
+
+    residual = variance([c * v for v in values]) - c**2 * variance(list(values))
+    return bool(sp.expand(residual) == 0)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
@@ -42,10 +43,12 @@ __all__ = [
     "Estimate",
     "Z",
     "assess_k_total_better",
+    "assess_other_components_similar",
     "assess_sqrt_d_helps",
     "assess_unscaled_distorts",
     "estimate",
     "k_total_better",
+    "other_components_similar",
     "published_agreement_sentence",
     "samples_differ_sentence",
     "sqrt_d_helps",
@@ -453,3 +456,112 @@ def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -
     if share >= 0.5:
         return f"{text}: they are not the same sample."
     return f"{text}: most draws cannot tell the two samples apart."
+
+
+COMPONENT_STATISTICS = ("mean", "sd", "skewness")
+"""The statistics of a component compared between key 1 and the other keys."""
+
+LAW_LEVEL = 0.01
+"""Family-wise level of the in-law comparison of key 1 with the other keys: the keys are
+exchangeable by construction, so a false "does not hold" should be rare (1 run in 100)."""
+
+NOMINAL_LEVEL = 0.05
+"""The level of the KS critical value: the share of components that would pass it by chance
+if they were independent samples of one law."""
+
+
+def assess_other_components_similar(components: pd.DataFrame, ks_critical: float) -> Assessment:
+    """Bernhard: "By symmetry, the other components should look similar."
+
+    ``components`` is :func:`attncore.sources.bernhard_components.component_sweep` (one row
+    per draw, panel and key). Two readings, both measured:
+
+    - *in law*: over draws, the mean, standard deviation and skewness of component 1 minus
+      those of the other components (averaged over the other keys of the same draw) has
+      mean 0. A mean clearly away from 0, beyond a two-sided Student t band (draws - 1
+      degrees of freedom) at the family-wise level :data:`LAW_LEVEL`, Bonferroni-corrected
+      over every panel and statistic, breaks the symmetry: **does not hold**;
+    - *within one draw*, which is what one figure shows: the share of components whose KS
+      distance from component 1 exceeds ``ks_critical``. If in some panel it is clearly
+      (:data:`Z` standard errors over draws) above :data:`NOMINAL_LEVEL`, the components of
+      one fixed key set differ beyond chance: **holds with a caveat** (the correlation of a
+      component's standard deviation with the length of its key is reported as the reason);
+    - otherwise **holds**; **not testable** with fewer than two draws or keys.
+
+    >>> rows = [{"seed": s, "panel": "1b", "key": k, "key_length": 4.0, "mean": 0.1,
+    ...          "sd": 0.1 + (s + k) % 3 / 100, "skewness": 1.0, "ks_to_first": 0.0}
+    ...         for s in range(5) for k in (1, 2, 3)]
+    >>> assess_other_components_similar(pd.DataFrame(rows), 0.09).finding.verdict.value
+    'holds'
+    """
+    claim = "bernhard-other-components-similar"
+    what = (
+        "every key's component over the queries against key 1's: in law over draws (paired "
+        "differences of mean, sd and skewness, Bonferroni-corrected Student t bands) "
+        f"and within a draw (share of KS distances above the {100 * NOMINAL_LEVEL:.0f} % "
+        "critical value)"
+    )
+    draws = components["seed"].nunique() if len(components) else 0
+    keys = components["key"].nunique() if len(components) else 0
+    if draws < 2 or keys < 2:
+        return _untestable(claim, f"{draws} draw(s) of {keys} key(s)", what)
+    panels = sorted(components["panel"].unique())
+    # Student t (draws - 1 degrees of freedom): the standard errors come from few draws
+    level = LAW_LEVEL / 2 / (len(panels) * len(COMPONENT_STATISTICS))
+    z_law = float(stats.t.ppf(1 - level, df=draws - 1))
+    broken, shares, lengths = [], {}, {}
+    for panel in panels:
+        part = components[components["panel"] == panel]
+        first = part[part["key"] == 1].set_index("seed").sort_index()
+        others = part[part["key"] != 1]
+        rest = others.groupby("seed")[list(COMPONENT_STATISTICS)].mean().sort_index()
+        for statistic in COMPONENT_STATISTICS:
+            e = estimate(first[statistic] - rest[statistic])
+            if abs(e.mean) > z_law * e.se:
+                broken.append(f"{panel} {statistic} ({e.mean:.3g} ± {e.se:.2g})")
+        shares[panel] = estimate(
+            others.assign(d=others["ks_to_first"] > ks_critical).groupby("seed")["d"].mean()
+        )
+        lengths[panel] = float(
+            part.groupby("seed")[["sd", "key_length"]]
+            .apply(lambda g: g["sd"].corr(g["key_length"], method="spearman"))
+            .mean()
+        )
+    within = "; ".join(
+        f"{p}: {_pct(s.mean)} ± {_pct(s.se)} of the other components beyond the KS critical "
+        f"value, rank correlation of sd with key length {lengths[p]:.2f}"
+        for p, s in shares.items()
+    )
+    measured = f"{draws} draws of {keys} keys; within a draw, {within}"
+    differing = [p for p, s in shares.items() if s.above(NOMINAL_LEVEL)]
+    if broken:
+        measured += "; key 1 differs from the others in law: " + ", ".join(broken)
+        conclusion = (
+            "Over draws, the first component differs systematically from the others ("
+            + ", ".join(broken)
+            + "): the symmetry the paper relies on does not show here."
+        )
+        return Assessment(Finding(claim, Verdict.FAILS, measured, what), conclusion)
+    head = (
+        "Over draws, the first component has the same mean, spread and skewness as the others "
+        "within the standard errors: the symmetry holds in law."
+    )
+    if differing:
+        listed = ", ".join(f"{p} ({_pct(shares[p].mean)})" for p in differing)
+        conclusion = (
+            f"{head} Within one draw, however, more components differ from the first than "
+            f"chance would make them in panels {listed}; their spread goes with the length of "
+            "their key (rank correlations above), so one figure shows one key's component, "
+            "not a typical one."
+        )
+        return Assessment(Finding(claim, Verdict.CAVEAT, measured, what), conclusion)
+    conclusion = (
+        f"{head} Within one draw no more components differ from the first than chance "
+        f"would make them (at most {_pct(max(s.mean for s in shares.values()))} per panel)."
+    )
+    return Assessment(Finding(claim, Verdict.HOLDS, measured, what), conclusion)
+
+
+def other_components_similar(components: pd.DataFrame, ks_critical: float) -> Finding:
+    """The finding of :func:`assess_other_components_similar`."""
+    return assess_other_components_similar(components, ks_critical).finding

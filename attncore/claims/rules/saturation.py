@@ -16,14 +16,20 @@ import math
 from collections.abc import Mapping
 from typing import Protocol
 
+import numpy as np
 import pandas as pd
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 
 __all__ = [
+    "MATERIAL_FACTOR",
     "CurveLandmarks",
     "decline_sentence",
+    "depends_on_n",
+    "jacobian_formula",
+    "jacobian_formula_sentence",
+    "n_dependence_sentence",
     "overflow_finding",
     "overflow_sentence",
     "peak_sentence",
@@ -31,7 +37,11 @@ __all__ = [
     "scaling_sentence",
     "shift_finding",
     "shift_sentence",
+    "skew_sentence",
     "unscaled_sentence",
+    "variance_factor",
+    "variance_factor_sentence",
+    "variance_skews_softmax",
     "worked_example_findings",
     "worked_example_sentence",
 ]
@@ -426,4 +436,303 @@ the gradient, as the quote says.'
     return (
         f"At the spread of unscaled logits the mean norm is {shares}, while the mean largest "
         f"probability is {tops}: {end}"
+    )
+
+
+JACOBIAN_ROUNDINGS = 4
+"""``diag(s) - s s^T`` agrees with the complex-step Jacobian when they differ by at most this
+many times the rounding bound of :func:`attncore.simulate.saturation.jacobian_agreement`."""
+
+
+def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
+    """The blog: the softmax derivative is ``s_i(1 - s_i)`` on the diagonal and ``-s_i s_j``
+    off it, compactly ``diag(s) - s s^T``.
+
+    ``agreement`` is :func:`attncore.simulate.saturation.jacobian_agreement`. Holds if sympy's
+    derivative equals the formula and the complex-step Jacobian of every random row agrees
+    with it within :data:`JACOBIAN_ROUNDINGS` times the rounding bound; does not hold
+    otherwise.
+
+    >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
+    ...      "symbolic": True}
+    >>> jacobian_formula(a).verdict.value
+    'holds'
+    """
+    tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
+    numeric_ok = float(agreement["largest_difference"]) <= tolerance
+    symbolic_ok = bool(agreement["symbolic"])
+    measured = (
+        f"sympy's derivative of the softmax {'equals' if symbolic_ok else 'differs from'} "
+        f"diag(s) - s s^T; over {agreement['rows']} random rows of {agreement['keys']} logits "
+        f"the complex-step Jacobian differs from it by at most "
+        f"{float(agreement['largest_difference']):.1e} (tolerance {tolerance:.1e})"
+    )
+    check = (
+        "symbolic differentiation of exp(z_i) / sum_j exp(z_j), and a complex-step Jacobian "
+        "(no formula used) on random rows, from nearly uniform to saturated"
+    )
+    verdict = Verdict.HOLDS if numeric_ok and symbolic_ok else Verdict.FAILS
+    return Finding("blog-jacobian-formula", verdict, measured, check)
+
+
+def jacobian_formula_sentence(agreement: Mapping[str, float | int | bool]) -> str:
+    """The result of :func:`jacobian_formula` in a sentence.
+
+    >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
+    ...      "symbolic": True}
+    >>> jacobian_formula_sentence(a)[:60]
+    'Sympy differentiates the softmax to exactly diag(s) - s s^T,'
+    """
+    tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
+    symbolic = (
+        "Sympy differentiates the softmax to exactly diag(s) - s s^T"
+        if agreement["symbolic"]
+        else "Sympy's derivative of the softmax is not diag(s) - s s^T"
+    )
+    if float(agreement["largest_difference"]) <= tolerance:
+        numeric = "agrees with it to rounding"
+    else:
+        numeric = "differs from it by more than rounding"
+    return (
+        f"{symbolic}, and on {agreement['rows']} random rows of {agreement['keys']} logits the "
+        f"Jacobian computed without the formula (by the complex step) {numeric} (largest "
+        f"difference {float(agreement['largest_difference']):.1e})."
+    )
+
+
+def variance_factor(
+    exact_ratio: float, float_ratio: float, factor: float, symbolic: bool
+) -> Finding:
+    """The blog: "the new vector has 8^2 = 64 times the original variance".
+
+    ``exact_ratio`` is Var(factor y) / Var(y) for the post's ``y`` in exact rational
+    arithmetic, ``float_ratio`` the same in floating point, ``symbolic`` whether
+    Var(cY) = c^2 Var(Y) was derived for a general finite distribution
+    (:func:`attncore.sources.blog.variance_ratio`,
+    :func:`attncore.sources.blog.scaled_variance_identity`). Holds if the exact ratio is
+    ``factor**2 == 64`` and the identity holds; does not hold otherwise.
+
+    >>> variance_factor(64.0, 64.0, 8.0, True).verdict.value
+    'holds'
+    >>> variance_factor(64.0, 64.0, 8.0, False).verdict.value
+    'does not hold'
+    """
+    measured = (
+        f"Var({factor:g} y) / Var(y) = {exact_ratio:g} exactly for the post's y "
+        f"({float_ratio:.15g} in floating point); Var(cY) = c^2 Var(Y) "
+        f"{'derived' if symbolic else 'not derived'} symbolically"
+    )
+    check = "exact rational arithmetic on the post's y, and sympy on a general finite distribution"
+    holds = symbolic and exact_ratio == factor**2 == 64
+    return Finding(
+        "blog-variance-factor-64", Verdict.HOLDS if holds else Verdict.FAILS, measured, check
+    )
+
+
+def variance_factor_sentence(exact_ratio: float, factor: float) -> str:
+    """The measured ratio in a sentence.
+
+    >>> print(variance_factor_sentence(64.0, 8.0))
+    For the post's y, Var(8y) / Var(y) is exactly 64, which is 8^2.
+    >>> print(variance_factor_sentence(63.0, 8.0))
+    For the post's y, Var(8y) / Var(y) is 63, not 8^2 = 64.
+    """
+    head = f"For the post's y, Var({factor:g}y) / Var(y) is"
+    if exact_ratio == factor**2:
+        return f"{head} exactly {exact_ratio:g}, which is {factor:g}^2."
+    return f"{head} {exact_ratio:g}, not {factor:g}^2 = {factor**2:g}."
+
+
+def _clearly_below(table: pd.DataFrame, level: float) -> pd.Series:
+    return table["max_probability"] + 2 * table["max_probability_se"] < level
+
+
+def variance_skews_softmax(
+    curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], level: float
+) -> Finding:
+    """The blog: "A higher variance causes the output of the softmax to become very skewed
+    ... extremely close to 1 for one position and near 0 for others."
+
+    ``curve`` is a :func:`attncore.simulate.saturation.saturation_curve` over a grid of
+    spreads; ``by_keys`` a :func:`attncore.simulate.saturation.keys_table` holding the spread
+    1 and the ``marked`` spreads (spread -> the d whose unscaled logits have it) for several
+    numbers of keys. "Extremely close to 1" is read by the post's own example, whose largest
+    probability ``level`` it calls "extremely peaked" (the book's reading).
+
+    - does not hold: the mean largest probability falls clearly (two standard errors)
+      somewhere along the grid, or for some number of keys it is not clearly higher at the
+      largest marked spread than at spread 1;
+    - holds with a caveat: it rises, but at some marked spread and number of keys it stays
+      clearly below ``level``;
+    - holds: it rises and reaches ``level`` at every marked spread for every number of keys.
+
+    >>> curve = pd.DataFrame({"spread": [1.0, 10.0], "max_probability": [0.3, 0.97],
+    ...                       "max_probability_se": [0.01, 0.01]})
+    >>> keys = pd.DataFrame({"n_keys": [4, 4], "spread": [1.0, 8.0],
+    ...                      "max_probability": [0.5, 0.97], "max_probability_se": [0.01] * 2})
+    >>> variance_skews_softmax(curve, keys, {8.0: 64}, 0.95).verdict.value
+    'holds'
+    """
+    check = (
+        "mean largest probability of rows of iid N(0, spread^2) logits against the spread, and "
+        f"at the spreads of unscaled logits for several numbers of keys; 'extremely close to "
+        f"1' read as at least {level:.2f}, the largest probability of the post's own example "
+        "(book's reading); two standard errors"
+    )
+    values = curve["max_probability"].to_numpy()
+    ses = curve["max_probability_se"].to_numpy()
+    falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
+    top = max(marked)
+    rises = []
+    for _, part in by_keys.groupby("n_keys"):
+        base = part[np.isclose(part["spread"], 1.0)].iloc[0]
+        end = part[np.isclose(part["spread"], top)].iloc[0]
+        gap = end["max_probability"] - base["max_probability"]
+        rises.append(gap > 2 * math.hypot(end["max_probability_se"], base["max_probability_se"]))
+    marked_rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
+    short = marked_rows[_clearly_below(marked_rows, level)]
+    measured = "mean largest probability " + "; ".join(
+        f"n = {n}: "
+        + ", ".join(f"{p.max_probability:.3f} at spread {p.spread:.3g}" for p in part.itertuples())
+        for n, part in by_keys.groupby("n_keys")
+    )
+    if falls.any() or not all(rises):
+        measured += "; it does not rise with the spread everywhere"
+        return Finding("blog-variance-skews-softmax", Verdict.FAILS, measured, check)
+    if short.empty:
+        return Finding("blog-variance-skews-softmax", Verdict.HOLDS, measured, check)
+    missing = ", ".join(
+        f"n = {r.n_keys} at spread {r.spread:.3g} (d = {marked[_nearest(marked, r.spread)]})"
+        for r in short.itertuples()
+    )
+    measured += f"; it rises with the spread but stays clearly below {level:.2f} for {missing}"
+    return Finding("blog-variance-skews-softmax", Verdict.CAVEAT, measured, check)
+
+
+def _nearest(marked: Mapping[float, int], spread: float) -> float:
+    return min(marked, key=lambda m: abs(m - spread))
+
+
+def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: float) -> str:
+    """Where the mean largest probability reaches the post's level at the unscaled spreads.
+
+    >>> keys = pd.DataFrame({"n_keys": [4, 64], "spread": [8.0, 8.0],
+    ...                      "max_probability": [0.97, 0.80], "max_probability_se": [0.01] * 2})
+    >>> print(skew_sentence(keys, {8.0: 64}, 0.95)[61:])
+    reaches the post's 0.95 for n = 4 at d = 64, and stays clearly below it for n = 64 at d = 64.
+    """
+    rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
+    below = _clearly_below(rows, level)
+
+    def where(part: pd.DataFrame) -> str:
+        return ", ".join(
+            f"n = {r.n_keys} at d = {marked[_nearest(marked, r.spread)]}" for r in part.itertuples()
+        )
+
+    head = "At the spread of unscaled logits the mean largest probability"
+    if not below.any():
+        return f"{head} reaches the post's {level:.2f} everywhere measured: {where(rows)}."
+    if below.all():
+        return (
+            f"{head} stays clearly below the post's {level:.2f} everywhere measured: {where(rows)}."
+        )
+    return (
+        f"{head} reaches the post's {level:.2f} for {where(rows[~below])}, and stays clearly "
+        f"below it for {where(rows[below])}."
+    )
+
+
+MATERIAL_FACTOR = 2.0
+"""A measure changes materially with n when its largest mean over the grid of n is at least
+this many times its smallest (the book's reading of Bernhard's point)."""
+
+
+def _material(table: pd.DataFrame, column: str) -> bool:
+    values, ses = table[column].to_numpy(), table[f"{column}_se"].to_numpy()
+    hi, lo = int(values.argmax()), int(values.argmin())
+    noisy = values[hi] - values[lo] <= 2 * math.hypot(ses[hi], ses[lo])
+    return bool(values[lo] > 0 and values[hi] >= MATERIAL_FACTOR * values[lo] and not noisy)
+
+
+def depends_on_n(table: pd.DataFrame) -> Finding:
+    """Bernhard: softmax cannot be applied without knowing how many keys there are, so "we
+    might not be able to avoid all of the softmax-related difficulties by adjusting the
+    scalar attention function".
+
+    ``table`` is a :func:`attncore.simulate.saturation.keys_table` at one spread (1, where
+    ``1/sqrt(d)`` puts standard normal logits, whatever ``d``). A measure changes materially
+    when it changes by at least :data:`MATERIAL_FACTOR` across the grid of n, beyond two
+    standard errors.
+
+    - not testable: fewer than two distinct n;
+    - holds: the largest probability or the Jacobian norm changes materially with n even
+      relative to uniform attention (``n`` times the largest probability, the norm over that
+      of uniform attention);
+    - holds with a caveat: they change materially only in absolute terms, as uniform
+      attention itself does (``1/n``);
+    - does not hold: neither changes materially.
+
+    >>> t = pd.DataFrame({"n_keys": [2, 4096], "spread": [1.0, 1.0],
+    ...     "max_probability": [0.72, 0.006], "max_probability_se": [0.01, 0.0001],
+    ...     "top_over_uniform": [1.45, 24.0], "top_over_uniform_se": [0.02, 0.4],
+    ...     "jacobian_norm": [0.36, 0.026], "jacobian_norm_se": [0.01, 0.0001],
+    ...     "norm_over_uniform": [0.72, 1.64], "norm_over_uniform_se": [0.02, 0.01],
+    ...     "entropy_ratio": [0.77, 0.94]})
+    >>> depends_on_n(t).verdict.value
+    'holds'
+    """
+    check = (
+        "rows of iid N(0, 1) logits (the spread 1/sqrt(d) gives standard normal q and k) for "
+        f"several n; 'materially' read as a change by a factor of at least {MATERIAL_FACTOR:g} "
+        "beyond two standard errors (book's reading)"
+    )
+    sizes = sorted(set(table["n_keys"]))
+    if len(sizes) < 2:
+        return Finding(
+            "bernhard-softmax-depends-on-n",
+            Verdict.UNTESTABLE,
+            f"only n = {', '.join(map(str, sizes))} measured",
+            check,
+        )
+    t = table.sort_values("n_keys")
+    first, last = t.iloc[0], t.iloc[-1]
+    measured = (
+        f"from n = {int(first.n_keys)} to n = {int(last.n_keys)}: mean largest probability "
+        f"{first.max_probability:.3g} to {last.max_probability:.3g} ({first.top_over_uniform:.3g}"
+        f" to {last.top_over_uniform:.3g} times 1/n), mean ||J||_F {first.jacobian_norm:.3g} to "
+        f"{last.jacobian_norm:.3g} ({first.norm_over_uniform:.3g} to {last.norm_over_uniform:.3g}"
+        f" times that of uniform attention), entropy / ln n {first.entropy_ratio:.3g} to "
+        f"{last.entropy_ratio:.3g}"
+    )
+    relative = _material(t, "top_over_uniform") or _material(t, "norm_over_uniform")
+    absolute = _material(t, "max_probability") or _material(t, "jacobian_norm")
+    if relative:
+        verdict = Verdict.HOLDS
+    elif absolute:
+        verdict = Verdict.CAVEAT
+        measured += "; relative to uniform attention the rows change little with n"
+    else:
+        verdict = Verdict.FAILS
+    return Finding("bernhard-softmax-depends-on-n", verdict, measured, check)
+
+
+def n_dependence_sentence(table: pd.DataFrame) -> str:
+    """What changes with the number of keys at one spread, in a sentence.
+
+    >>> t = pd.DataFrame({"n_keys": [2, 4096], "max_probability": [0.72, 0.006],
+    ...     "top_over_uniform": [1.45, 24.0], "jacobian_norm": [0.36, 0.026],
+    ...     "norm_over_uniform": [0.72, 1.64], "entropy_ratio": [0.77, 0.94]})
+    >>> n_dependence_sentence(t)[:80]
+    'At the same spread, going from n = 2 to n = 4096 keys takes the mean largest pro'
+    """
+    t = table.sort_values("n_keys")
+    a, b = t.iloc[0], t.iloc[-1]
+    return (
+        f"At the same spread, going from n = {int(a.n_keys)} to n = {int(b.n_keys)} keys takes "
+        f"the mean largest probability from {a.max_probability:.3g} to {b.max_probability:.3g} "
+        f"(from {a.top_over_uniform:.3g} to {b.top_over_uniform:.3g} times the uniform share 1/n), "
+        f"the mean Jacobian norm from {a.jacobian_norm:.3g} to {b.jacobian_norm:.3g} (from "
+        f"{a.norm_over_uniform:.3g} to {b.norm_over_uniform:.3g} times that of uniform "
+        f"attention) and the entropy over ln n from {a.entropy_ratio:.3g} to "
+        f"{b.entropy_ratio:.3g}."
     )
