@@ -1,6 +1,7 @@
 """The verdict rule on Chuang's beta search and the chapter's conclusions, branch by branch."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from attncore.claims import Verdict
@@ -8,10 +9,14 @@ from attncore.claims.rules.initialization import (
     aligned_sentence,
     beta_search_finding,
     beta_search_sentence,
+    blog_unit_variance_finding,
+    chuang_standard_init_finding,
     exponent_matches,
     fixed_weights_sentence,
     miss_shares,
+    near_unit,
     rescaling_scale_sentence,
+    standard_init_sentence,
     weight_growth_sentence,
 )
 
@@ -121,3 +126,88 @@ def test_beta_search_sentence_both_ways():
     assert "noisy" not in beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {}, 18)
     one = beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {100: [0.0] * 10}, 18)
     assert "is 0 % with 100 items per evaluation (median" in one
+
+
+def init_table(
+    weight=(0.005, 0.008),
+    qk=(0.34, 0.5),
+    mean_z=(1.0, 1.0),
+    cov_z=(1.0, 1.0),
+    corr=(0.001, 0.001),
+    default=(True, True),
+):
+    """A synthetic table of initializer moments, two initializers "a" and "b"."""
+    return pd.DataFrame(
+        {
+            "label": ["a", "b"],
+            "default": list(default),
+            "weight mean z": list(mean_z),
+            "weight variance": list(weight),
+            "weight variance SE": [1e-4, 1e-4],
+            "Q variance": list(qk),
+            "Q variance SE": [0.002, 0.002],
+            "K variance": list(qk),
+            "K variance SE": [0.002, 0.002],
+            "largest |mean z|": list(mean_z),
+            "largest |cov z|": list(cov_z),
+            "largest |corr|": list(corr),
+        }
+    )
+
+
+def test_near_unit_allows_the_tolerance_plus_sampling_error():
+    assert near_unit(1.09, 0.0) and not near_unit(1.11, 0.0)
+    assert near_unit(1.3, 0.06) and not near_unit(0.5, 0.01)
+
+
+@pytest.mark.parametrize(
+    ("weight", "mean_z", "verdict"),
+    [
+        ((1.0, 0.98), (0.5, 1.0), Verdict.HOLDS),
+        ((1.0, 0.008), (0.5, 1.0), Verdict.CAVEAT),
+        ((1.0, 1.0), (0.5, 9.0), Verdict.CAVEAT),  # a nonzero mean is not "zero mean"
+        ((0.005, 0.008), (0.5, 1.0), Verdict.FAILS),
+    ],
+)
+def test_blog_unit_variance_branches(weight, mean_z, verdict):
+    f = blog_unit_variance_finding(init_table(weight=weight, mean_z=mean_z))
+    assert f.verdict is verdict
+    assert f.claim == "blog-init-unit-variance" and "(a)" in f.measured
+
+
+def test_rules_ignore_the_reference_rows_and_need_a_default():
+    t = init_table(weight=(1.0, 0.005), default=(False, True))
+    assert blog_unit_variance_finding(t).verdict is Verdict.FAILS
+    none = init_table(default=(False, False))
+    assert blog_unit_variance_finding(none).verdict is Verdict.UNTESTABLE
+    assert chuang_standard_init_finding(none).verdict is Verdict.UNTESTABLE
+    assert standard_init_sentence(none) == "No library default was measured."
+
+
+@pytest.mark.parametrize(
+    ("qk", "mean_z", "cov_z", "corr", "verdict"),
+    [
+        ((1.0, 1.02), (1.0, 1.0), (1.0, 1.0), (0.001, 0.001), Verdict.HOLDS),
+        ((1.0, 1.02), (1.0, 1.0), (8.0, 1.0), (0.015, 0.001), Verdict.CAVEAT),  # small cov
+        ((0.34, 1.0), (1.0, 1.0), (1.0, 1.0), (0.001, 0.001), Verdict.CAVEAT),  # one unit
+        ((0.34, 0.5), (1.0, 1.0), (1.0, 1.0), (0.001, 0.001), Verdict.FAILS),  # none unit
+        ((1.0, 1.0), (9.0, 1.0), (1.0, 1.0), (0.001, 0.001), Verdict.FAILS),  # nonzero mean
+        ((1.0, 1.0), (1.0, 1.0), (30.0, 1.0), (0.3, 0.001), Verdict.FAILS),  # correlated
+    ],
+)
+def test_chuang_standard_init_branches(qk, mean_z, cov_z, corr, verdict):
+    f = chuang_standard_init_finding(init_table(qk=qk, mean_z=mean_z, cov_z=cov_z, corr=corr))
+    assert f.verdict is verdict
+    assert f.claim == "chuang-standard-init-conditions"
+
+
+def test_standard_init_sentence_follows_the_numbers():
+    bad = standard_init_sentence(init_table(cov_z=(8.0, 1.0), corr=(0.015, 0.001)))
+    assert bad.startswith("No library default measured here draws weights of unit variance")
+    assert "holds for none" in bad and "except for a, whose entries are correlated" in bad
+    good = standard_init_sentence(init_table(weight=(1.0, 1.0), qk=(1.0, 1.0)))
+    assert good.startswith("Every library default measured here draws weights of unit variance")
+    assert "holds for every one" in good and good.endswith("(iv) are 0 within sampling error.")
+    mixed = standard_init_sentence(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0), mean_z=(1, 9)))
+    assert mixed.startswith("Only a of the library defaults")
+    assert "holds for b only" in mixed and "Some means differ from 0" in mixed

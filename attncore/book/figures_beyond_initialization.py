@@ -27,6 +27,7 @@ __all__ = [
     "aligned_keys_figure",
     "beta_search_figure",
     "fixed_weights_figure",
+    "standard_init_figure",
     "weight_growth_figure",
 ]
 
@@ -150,4 +151,67 @@ def beta_search_figure(
         title="Noisy objective",
     )
     ax_err.legend(fontsize=8, loc="lower left")
+    return fig
+
+
+def standard_init_figure(table: pd.DataFrame, d_x: int, d_k: int) -> Figure:
+    """Variance of one weight entry (left) and of the Q and K entries on unit-variance tokens
+    (right) per initializer, log scale, with +-2 standard errors and the documented formula
+    (open marker); the dashed line is the 1 of the blog (left) and of Chuang (right).
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"label": ["a"], "default": [True], "weight variance": [0.01],
+    ...     "weight variance SE": [1e-4], "weight variance (formula)": [0.01],
+    ...     "Q variance": [0.5], "Q variance SE": [0.01], "K variance": [0.5],
+    ...     "K variance SE": [0.01], "Q, K variance (formula)": [0.5]})
+    >>> len(standard_init_figure(t, 8, 4).axes)
+    2
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(12, 0.6 * len(table) + 1.8), sharey=True)
+    y = np.arange(len(table))[::-1]
+    colours = ["black" if d else "grey" for d in table["default"]]
+    panels = [
+        (
+            axes[0],
+            [("weight variance", 0.0)],
+            "weight variance (formula)",
+            "weight (entry of $W_q$, $W_k$)",
+            "blog: 1",
+        ),
+        (
+            axes[1],
+            [("Q variance", 0.12), ("K variance", -0.12)],
+            "Q, K variance (formula)",
+            "Q and K entries",
+            "Chuang: 1",
+        ),
+    ]
+    for ax, columns, formula, title, one in panels:
+        for column, shift in columns:
+            marker = "o" if column != "K variance" else "s"
+            ax.errorbar(
+                table[column], y + shift, xerr=2 * table[f"{column} SE"], fmt="none", ecolor=colours
+            )
+            ax.scatter(
+                table[column],
+                y + shift,
+                c=colours,
+                marker=marker,
+                zorder=3,
+                label=column.split()[0],
+            )
+        ax.scatter(
+            table[formula],
+            y,
+            facecolors="none",
+            edgecolors="tab:red",
+            s=90,
+            zorder=2,
+            label="documented formula",
+        )
+        ax.axvline(1.0, color="grey", ls="--", label=one)
+        ax.set(xscale="log", title=title, xlabel="variance (log scale)")
+        ax.legend(fontsize=8, loc="lower right")
+    axes[0].set_yticks(y, table["label"])
+    fig.suptitle(f"Fresh initializations, unit-variance tokens: d_x = {d_x}, d_k = {d_k}", y=1.02)
     return fig

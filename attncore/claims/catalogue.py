@@ -323,6 +323,26 @@ CLAIMS: dict[str, Claim] = {
         "narrow down the range of the best scaling factor beta during the training after either"
         " each iteration or batch.",
     ),
+    "blog-init-unit-variance": Claim(
+        "beyond_initialization",
+        "pranay2025why",
+        "Logic",
+        "During initialization, weights are typically assigned randomly from a distribution "
+        "with zero mean and unit variance. So, when we generate the query vector q and key "
+        "vector k, the dot product q.k will have a variance proportional to d_k, where d_k is "
+        "the embedding dimension.",
+    ),
+    "chuang-standard-init-conditions": Claim(
+        "beyond_initialization",
+        "chuang2023scaling",
+        "1",
+        "In a standard implementation of a transformer-based model, W_q, W_k, W_v are "
+        "initialised so that (i) they have shapes d_x x d_q, d_x x d_k, d_x x d_v; (ii) the "
+        "inner product of each column of X^t with each column of W_q, W_k or W_v (the entries "
+        "of Q, K, V) has unit variance; (iii) the components of q_i and k_i have zero mean and "
+        "unit variance; (iv) Cov(q_i1, k_i2) = 0 for all i1, i2, and Cov(q_i1, q_i2) = "
+        "Cov(k_i1, k_i2) = 0 for i1 != i2.",
+    ),
     "chuang-string-reversal": Claim(
         "string_reversal",
         "chuang2023scaling",

@@ -1,7 +1,9 @@
 """Verdict rules and conclusions of the chapter "Beyond initialization".
 
 :func:`beta_search_finding` judges Chuang's search for beta (chuang2023scaling, section 2)
-on the book's calibration problem; the ``*_sentence`` functions turn the chapter's
+on the book's calibration problem; :func:`blog_unit_variance_finding` and
+:func:`chuang_standard_init_finding` judge what the blog and Chuang say standard
+initializations do; the ``*_sentence`` functions turn the chapter's
 measurements into the sentences it glues into its prose, so that no result is typed by hand.
 
 >>> weight_growth_sentence(2.01, 9.3, 0.62, 3.0)[:52]
@@ -14,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 from scipy.stats import binom
 
 from attncore.claims.catalogue import Verdict
@@ -25,10 +28,14 @@ __all__ = [
     "aligned_sentence",
     "beta_search_finding",
     "beta_search_sentence",
+    "blog_unit_variance_finding",
+    "chuang_standard_init_finding",
     "exponent_matches",
     "fixed_weights_sentence",
     "miss_shares",
+    "near_unit",
     "rescaling_scale_sentence",
+    "standard_init_sentence",
     "weight_growth_sentence",
 ]
 
@@ -324,3 +331,228 @@ def beta_search_sentence(
         f"{exact}{noisy}: no more than the {100 * MISS_SHARE:.0f} % a reliable search may "
         "miss, within sampling error, at these noise levels."
     )
+
+
+UNIT_TOLERANCE = 0.1
+"""How far from 1 (beyond sampling error) a variance may be and still count as "unit"."""
+
+Z_LIMIT = 4.0
+"""Standard errors beyond which a mean, covariance or variance differs from its target (4
+rather than 2: every table makes many such comparisons)."""
+
+SMALL_CORRELATION = 0.05
+"""A significant correlation no larger than this counts as small (a caveat, not a failure)."""
+
+
+def near_unit(variance: float, se: float) -> bool:
+    """Whether a sampled variance is 1 within :data:`UNIT_TOLERANCE` plus :data:`Z_LIMIT`
+    standard errors.
+
+    >>> near_unit(1.05, 0.001), near_unit(0.5, 0.01), near_unit(1.5, 0.2)
+    (True, False, True)
+    """
+    return abs(variance - 1.0) <= UNIT_TOLERANCE + Z_LIMIT * se
+
+
+def _defaults(table: pd.DataFrame) -> pd.DataFrame:
+    return table[table["default"].astype(bool)]
+
+
+def _listing(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def blog_unit_variance_finding(table: pd.DataFrame) -> Finding:
+    """The verdict on ``blog-init-unit-variance`` from a table of
+    :func:`attncore.simulate.initializers.initializer_moments` (rows with ``default`` true
+    are the library defaults judged; the others are ignored).
+
+    A default draws weights "with zero mean and unit variance" when its sampled weight
+    variance passes :func:`near_unit` and its weight mean is within :data:`Z_LIMIT`
+    standard errors of 0.
+
+    - not testable here: the table holds no default;
+    - holds: every default does;
+    - holds with a caveat: some do, others do not ("typically" is then doubtful);
+    - does not hold: none does.
+
+    >>> t = pd.DataFrame({"label": ["a"], "default": [True], "weight mean z": [0.3],
+    ...                   "weight variance": [0.02], "weight variance SE": [0.001],
+    ...                   "Q variance": [0.5], "K variance": [0.5]})
+    >>> blog_unit_variance_finding(t).verdict.value
+    'does not hold'
+    """
+    check = (
+        "weights drawn as each library default does (its documented formula, re-implemented "
+        "in numpy); a weight variance counts as unit within "
+        f"{UNIT_TOLERANCE:g} plus {Z_LIMIT:g} standard errors over initializations"
+    )
+    rows = _defaults(table)
+    if rows.empty:
+        return Finding(
+            "blog-init-unit-variance",
+            Verdict.UNTESTABLE,
+            "no library default was measured",
+            check,
+        )
+    unit = [
+        near_unit(r["weight variance"], r["weight variance SE"])
+        and abs(r["weight mean z"]) <= Z_LIMIT
+        for _, r in rows.iterrows()
+    ]
+    measured = "weight variance " + _listing(
+        [f"{r['weight variance']:.3g} ({r['label']})" for _, r in rows.iterrows()]
+    )
+    measured += "; on unit-variance tokens the entries of Q have variance " + _listing(
+        [f"{r['Q variance']:.2f}" for _, r in rows.iterrows()]
+    )
+    if all(unit):
+        verdict = Verdict.HOLDS
+    elif any(unit):
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.FAILS
+    return Finding("blog-init-unit-variance", verdict, measured, check)
+
+
+def _covariance_state(row: pd.Series) -> str:
+    """``zero``, ``small`` (significant but at most :data:`SMALL_CORRELATION`) or ``large``."""
+    if row["largest |cov z|"] <= Z_LIMIT:
+        return "zero"
+    return "small" if row["largest |corr|"] <= SMALL_CORRELATION else "large"
+
+
+def chuang_standard_init_finding(table: pd.DataFrame) -> Finding:
+    """The verdict on ``chuang-standard-init-conditions`` from a table of
+    :func:`attncore.simulate.initializers.initializer_moments` (its ``default`` rows).
+
+    Per default: unit variance of the Q and K entries (conditions (ii) and (iii), by
+    :func:`near_unit`), zero means (``largest |mean z|`` at most :data:`Z_LIMIT`) and zero
+    covariances (iv) (``largest |cov z|`` at most :data:`Z_LIMIT`; a significant one no
+    larger than :data:`SMALL_CORRELATION` as a correlation is "small").
+
+    - not testable here: the table holds no default;
+    - does not hold: no default gives unit variance, or some default has a nonzero mean
+      or a correlation above :data:`SMALL_CORRELATION`;
+    - holds with a caveat: some defaults give unit variance and others not, or some
+      covariance is small but significant;
+    - holds: every default meets all four conditions.
+
+    >>> t = pd.DataFrame({"label": ["a"], "default": [True], "Q variance": [1.0],
+    ...     "Q variance SE": [0.01], "K variance": [1.0], "K variance SE": [0.01],
+    ...     "largest |mean z|": [1.0], "largest |cov z|": [1.0], "largest |corr|": [0.001]})
+    >>> chuang_standard_init_finding(t).verdict.value
+    'holds'
+    """
+    check = (
+        "Q = X W_q + b_q and K = X W_k + b_k for standard normal tokens X with weights and "
+        "biases drawn as each library default does (documented formulas, re-implemented in "
+        "numpy); standard errors over initializations; unit variance within "
+        f"{UNIT_TOLERANCE:g} plus {Z_LIMIT:g} standard errors; means and covariances zero "
+        f"within {Z_LIMIT:g} standard errors"
+    )
+    rows = _defaults(table)
+    if rows.empty:
+        return Finding(
+            "chuang-standard-init-conditions",
+            Verdict.UNTESTABLE,
+            "no library default was measured",
+            check,
+        )
+    unit = [
+        near_unit(r["Q variance"], r["Q variance SE"])
+        and near_unit(r["K variance"], r["K variance SE"])
+        for _, r in rows.iterrows()
+    ]
+    zero_mean = [r["largest |mean z|"] <= Z_LIMIT for _, r in rows.iterrows()]
+    covariance = [_covariance_state(r) for _, r in rows.iterrows()]
+    measured = "variance of the Q, K entries " + _listing(
+        [f"{r['Q variance']:.3f}, {r['K variance']:.3f} ({r['label']})" for _, r in rows.iterrows()]
+    )
+    measured += (
+        f"; largest |z| of a mean {rows['largest |mean z|'].max():.1f}, of a covariance "
+        f"{rows['largest |cov z|'].max():.1f} (largest |correlation| "
+        f"{rows['largest |corr|'].max():.3f})"
+    )
+    if not any(unit) or not all(zero_mean) or "large" in covariance:
+        verdict = Verdict.FAILS
+    elif not all(unit) or "small" in covariance:
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.HOLDS
+    return Finding("chuang-standard-init-conditions", verdict, measured, check)
+
+
+def standard_init_sentence(table: pd.DataFrame) -> str:
+    """What the measured defaults show: their weight variances against the blog's 1, and
+    the variance, means and covariances of the Q and K entries against Chuang's conditions.
+
+    >>> t = pd.DataFrame({"label": ["a", "b"], "default": [True, True],
+    ...     "weight variance": [0.005, 0.008], "weight variance SE": [1e-5, 1e-5],
+    ...     "weight mean z": [0.1, 0.2], "Q variance": [0.34, 1.0], "Q variance SE": [0.01] * 2,
+    ...     "K variance": [0.34, 1.0], "K variance SE": [0.01] * 2,
+    ...     "largest |mean z|": [1.0, 1.0], "largest |cov z|": [8.0, 1.0],
+    ...     "largest |corr|": [0.015, 0.002]})
+    >>> print(standard_init_sentence(t))
+    No library default measured here draws weights of unit variance: their variances are \
+0.005 (a) and 0.008 (b). On unit-variance tokens the entries of Q and K have variance 0.34 \
+(a) and 1.00 (b), so Chuang's unit variance holds for b only. Their means are 0 within \
+sampling error; the covariances of condition (iv) are 0 within sampling error except for a, \
+whose entries are correlated by at most 0.015.
+    """
+    rows = _defaults(table)
+    if rows.empty:
+        return "No library default was measured."
+    labels = rows["label"].tolist()
+    unit_w = [
+        near_unit(r["weight variance"], r["weight variance SE"])
+        and abs(r["weight mean z"]) <= Z_LIMIT
+        for _, r in rows.iterrows()
+    ]
+    variances = _listing([f"{r['weight variance']:.3g} ({r['label']})" for _, r in rows.iterrows()])
+    if all(unit_w):
+        first = f"Every library default measured here draws weights of unit variance: {variances}."
+    elif any(unit_w):
+        first = (
+            "Only "
+            + _listing([lab for lab, u in zip(labels, unit_w, strict=True) if u])
+            + f" of the library defaults draws weights of unit variance: {variances}."
+        )
+    else:
+        first = (
+            "No library default measured here draws weights of unit variance: their "
+            f"variances are {variances}."
+        )
+    unit = [
+        near_unit(r["Q variance"], r["Q variance SE"])
+        and near_unit(r["K variance"], r["K variance SE"])
+        for _, r in rows.iterrows()
+    ]
+    qk = _listing([f"{r['Q variance']:.2f} ({r['label']})" for _, r in rows.iterrows()])
+    if all(unit):
+        which = "so Chuang's unit variance holds for every one"
+    elif any(unit):
+        which = (
+            "so Chuang's unit variance holds for "
+            + _listing([lab for lab, u in zip(labels, unit, strict=True) if u])
+            + " only"
+        )
+    else:
+        which = "so Chuang's unit variance holds for none"
+    second = f"On unit-variance tokens the entries of Q and K have variance {qk}, {which}."
+    means = (
+        "Their means are 0 within sampling error"
+        if (rows["largest |mean z|"] <= Z_LIMIT).all()
+        else "Some means differ from 0 beyond sampling error"
+    )
+    off = [
+        (r["label"], r["largest |corr|"])
+        for _, r in rows.iterrows()
+        if r["largest |cov z|"] > Z_LIMIT
+    ]
+    cov = "the covariances of condition (iv) are 0 within sampling error"
+    if off:
+        cov += " except for " + _listing(
+            [f"{lab}, whose entries are correlated by at most {c:.3f}" for lab, c in off]
+        )
+    return f"{first} {second} {means}; {cov}."
