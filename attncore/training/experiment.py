@@ -21,8 +21,9 @@ import pandas as pd
 
 from attncore.checks import ParameterError, positive_int
 from attncore.training.data import ReversalData
+from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig
-from attncore.training.train import TrainResult, train_reversal
+from attncore.training.train import TrainResult
 
 __all__ = [
     "METHODS",
@@ -39,6 +40,18 @@ __all__ = [
 ]
 
 
+_RUN_OPTIONS = ("threads", "device", "cache")
+
+
+def _split(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split keyword arguments into :class:`RunSpec` fields and :func:`train_runs` options."""
+    spec = {k: v for k, v in options.items() if k not in _RUN_OPTIONS}
+    for name in ("eval_at", "test_at"):
+        if name in spec:
+            spec[name] = tuple(spec[name])
+    return spec, {k: v for k, v in options.items() if k in _RUN_OPTIONS}
+
+
 def run_methods(
     methods: Mapping[str, ModelConfig],
     data: ReversalData,
@@ -48,7 +61,10 @@ def run_methods(
     progress: Callable[[TrainResult], None] | None = None,
     **train_options: Any,
 ) -> list[TrainResult]:
-    """Train every ``method`` (name -> config) once per seed with :func:`train_reversal`.
+    """Train every ``method`` (name -> config) once per seed, as :func:`train_reversal` would
+    alone; runs of one shape are trained together (:func:`attncore.training.ensemble.train_runs`,
+    which also takes ``threads``, ``device`` and ``cache``; the other options are those of
+    :func:`train_reversal`).
 
     Every method sees the same seeds, so seed ``s`` gives all methods the same batch order
     (and the same draws of the weights they share in shape).
@@ -57,15 +73,16 @@ def run_methods(
         raise ParameterError("methods must name at least one model configuration")
     if len(seeds) == 0:
         raise ParameterError("seeds must hold at least one seed")
-    results = []
-    for name, config in methods.items():
-        for seed in seeds:
-            result = train_reversal(
-                config, data, steps=steps, seed=seed, method=name, **train_options
-            )
-            if progress is not None:
-                progress(result)
-            results.append(result)
+    fields, options = _split(train_options)
+    specs = [
+        RunSpec(config, seed=seed, steps=steps, method=name, **fields)
+        for name, config in methods.items()
+        for seed in seeds
+    ]
+    results = train_runs(specs, data, **options)
+    if progress is not None:
+        for result in results:
+            progress(result)
     return results
 
 
@@ -250,23 +267,37 @@ def train_setups(
 ) -> dict[str, list[TrainResult]]:
     """Every method of ``methods`` in every setup of :data:`SETUPS`, once per seed, for
     ``long_steps`` steps, scored at ``short_steps`` too; ``sqrt_d`` and ``constant`` (the
-    searched beta of the setup) also on the test strings at both budgets."""
-    results = {}
-    for setup, options in SETUPS.items():
-        configs = method_configs(methods, options, shape, searched_beta[setup])
-        common = {
-            "seeds": seeds,
-            "steps": long_steps,
-            "eval_every": eval_every,
-            "eval_at": [short_steps],
-            **train_options,
-        }
-        scored = {n: c for n, c in configs.items() if n in ("sqrt_d", "constant")}
-        rest = {n: c for n, c in configs.items() if n not in scored}
-        runs = run_methods(scored, data, test_at=[short_steps, long_steps], **common)
-        if rest:
-            runs += run_methods(rest, data, **common)
-        results[setup] = sorted(runs, key=lambda r: list(methods).index(r.method))
+    searched beta of the setup) also on the test strings at both budgets. All runs go to one
+    :func:`~attncore.training.ensemble.train_runs` call, so runs of one shape (across methods,
+    seeds and setups) train together; ``cache`` (a folder) reuses finished runs."""
+    if len(seeds) == 0:
+        raise ParameterError("seeds must hold at least one seed")
+    fields, options = _split(train_options)
+    specs, where = [], []
+    for setup, options_of_setup in SETUPS.items():
+        configs = method_configs(methods, options_of_setup, shape, searched_beta[setup])
+        for name, config in configs.items():
+            scored = name in ("sqrt_d", "constant")
+            for seed in seeds:
+                specs.append(
+                    RunSpec(
+                        config,
+                        seed=seed,
+                        steps=long_steps,
+                        eval_every=eval_every,
+                        eval_at=(short_steps,),
+                        test_at=(short_steps, long_steps) if scored else (),
+                        method=name,
+                        **fields,
+                    )
+                )
+                where.append(setup)
+    if not specs:
+        raise ParameterError("methods must name at least one model configuration")
+    trained = train_runs(specs, data, **options)
+    results: dict[str, list[TrainResult]] = {setup: [] for setup in SETUPS}
+    for setup, result in zip(where, trained, strict=True):
+        results[setup].append(result)
     return results
 
 

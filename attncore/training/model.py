@@ -78,9 +78,13 @@ class FixedFactor(nn.Module):
     def __init__(self, factor: float) -> None:
         super().__init__()
         self.factor = positive_real("factor", factor)
+        # a buffer (float32, as the float the product would be computed in) rather than a
+        # Python number, so that models with different factors share one structure and can be
+        # trained together (attncore.training.ensemble)
+        self.register_buffer("scale", torch.tensor(self.factor, dtype=torch.float32))
 
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        return self.factor * _dots(q, k)
+        return self.scale * _dots(q, k)
 
 
 def _sum_lengths(lengths: torch.Tensor) -> torch.Tensor:

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from attncore.checks import positive_int
 from attncore.sources.chuang import BetaSearchResult, chuang_beta_search
 from attncore.training.data import ReversalData
+from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig
-from attncore.training.train import TrainResult, train_reversal
+from attncore.training.train import TrainResult, train_reversal  # noqa: F401 (docs)
 
 __all__ = ["BetaSearchRun", "search_beta"]
 
@@ -68,6 +70,9 @@ def search_beta(
     seed: int = 0,
     tolerance: float = 0.1,
     max_exponent: int = 3,
+    threads: int = 1,
+    device: str = "cpu",
+    cache: Path | None = None,
     **train_options: Any,
 ) -> BetaSearchRun:
     """Search the constant beta of ``config`` (its other fields fixed) that maximizes the
@@ -75,23 +80,35 @@ def search_beta(
 
     ``tolerance`` is the final bracket in decades of beta (0.1 decade is 26% in beta);
     ``max_exponent`` bounds the decade scan (10^-N .. 10^N); further keyword arguments go
-    to :func:`train_reversal` (``batch_size``, ``lr``, ...).
+    to :func:`train_reversal` (``batch_size``, ``lr``, ...). The candidates of the decade
+    scan (``10^N`` and ``10^-N`` for every ``N`` up to ``max_exponent``) are trained together
+    first (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it
+    asks for them, so its course and result are those of the search run one candidate at a
+    time (up to float32 rounding), though the scan may train candidates it does not ask for.
+    The bisection's candidates depend on the earlier ones and are trained one at a time.
+    ``threads``, ``device`` and ``cache`` go to :func:`~attncore.training.ensemble.train_runs`.
     """
     steps = positive_int("steps", steps)
+    max_exponent = positive_int("max_exponent", max_exponent, minimum=0)
     runs: list[TrainResult | None] = []
+    options = {"threads": threads, "device": device, "cache": cache, "diverged": "none"}
+    fields = {k: tuple(v) if k in ("eval_at", "test_at") else v for k, v in train_options.items()}
 
-    def objective(beta: float) -> float:
+    def spec(beta: float) -> RunSpec:
         trial = replace(config, scaling="constant", beta=beta)
-        try:
-            run = train_reversal(
-                trial, data, steps=steps, seed=seed, eval_every=steps, **train_options
-            )
-        except FloatingPointError:
-            runs.append(None)
-            return 0.0
-        runs.append(run)
-        return run.token_accuracy
+        return RunSpec(trial, seed=seed, steps=steps, eval_every=steps, **fields)
 
     start = time.perf_counter()
+    scan = [10.0 ** float(n) for n in range(max_exponent + 1) for n in dict.fromkeys((n, -n))]
+    ready = dict(zip(scan, train_runs([spec(b) for b in scan], data, **options), strict=True))
+
+    def objective(beta: float) -> float:
+        if beta in ready:
+            run = ready.pop(beta)
+        else:
+            (run,) = train_runs([spec(beta)], data, **options)
+        runs.append(run)
+        return 0.0 if run is None else run.token_accuracy
+
     result = chuang_beta_search(objective, max_exponent=max_exponent, tolerance=tolerance)
     return BetaSearchRun(result, tuple(runs), steps, time.perf_counter() - start)

@@ -38,6 +38,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -55,11 +56,13 @@ from attncore.training.model import (
 )
 
 __all__ = [
+    "DEVICES",
     "TrainResult",
     "accuracy",
     "attention_summary",
     "build_model",
     "learned_scales",
+    "resolve_device",
     "train_reversal",
     "weight_sds",
 ]
@@ -156,6 +159,27 @@ def build_model(config: ModelConfig, seed: int) -> ReversalTransformer:
     return model
 
 
+DEVICES = ("cpu", "cuda", "auto")
+"""The devices training accepts: ``auto`` is CUDA when PyTorch sees a GPU, else the CPU."""
+
+
+def resolve_device(device: str) -> torch.device:
+    """The torch device of ``device`` (one of :data:`DEVICES`).
+
+    >>> resolve_device("cpu")
+    device(type='cpu')
+    >>> resolve_device("auto").type in ("cpu", "cuda")
+    True
+    """
+    if device not in DEVICES:
+        raise ParameterError(f"device must be one of {', '.join(DEVICES)}, got {device!r}")
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ParameterError("device cuda was asked for, but PyTorch sees no GPU")
+    return torch.device(device)
+
+
 def _step(name: str, step: object, steps: int) -> int:
     if isinstance(step, bool) or not isinstance(step, int | np.integer) or not 0 <= step <= steps:
         raise ParameterError(f"{name} must hold steps in [0, {steps}], got {step!r}")
@@ -224,7 +248,7 @@ def _measure(
         hits = logits.argmax(dim=-1) == targets
         token, exact = float(hits.float().mean()), float(hits.all(dim=1).float().mean())
     length = inputs.shape[1]
-    queries = torch.arange(length)
+    queries = torch.arange(length, device=inputs.device)
     spreads, mirrors, norms = [], [], []
     for record in records:
         spreads.append(float(record.logits.std(dim=-1, correction=0).mean()))
@@ -284,6 +308,7 @@ def train_reversal(
     threads: int = 1,
     method: str | None = None,
     callback: Callable[[int, float], None] | None = None,
+    device: str = "cpu",
 ) -> TrainResult:
     """Train ``config`` on ``data`` for ``steps`` Adam steps and measure it.
 
@@ -293,7 +318,8 @@ def train_reversal(
     The validation split is scored at step 0, every ``eval_every`` steps, at the steps
     ``eval_at`` and at the end; the test split at the steps ``test_at``. ``method`` names the run in
     tables (default ``config.label``); ``callback(step, accuracy)`` is called after each
-    evaluation.
+    evaluation. ``device`` is ``"cpu"`` (the default and the tested path), ``"cuda"`` or
+    ``"auto"`` (:func:`resolve_device`); the weights are drawn on the CPU either way.
     """
     seed = _seed(seed)
     steps = positive_int("steps", steps, minimum=0)
@@ -311,6 +337,7 @@ def train_reversal(
     if target > 1:
         raise ParameterError(f"target must be an accuracy in (0, 1], got {target}")
     threads = positive_int("threads", threads)
+    where = resolve_device(device)
     if (config.vocab, config.length) != (data.vocab, data.length):
         raise ParameterError(
             f"config must match the data (vocab {data.vocab}, length {data.length}), got "
@@ -332,6 +359,7 @@ def train_reversal(
             target,
             method,
             callback,
+            where,
         )
     finally:
         torch.set_num_threads(previous_threads)
@@ -350,77 +378,123 @@ def _train(
     target: float,
     method: str | None,
     callback: Callable[[int, float], None] | None,
+    device: torch.device | None = None,
 ) -> TrainResult:
     start = time.perf_counter()
-    model = build_model(config, seed)
+    device = device or torch.device("cpu")
+    model = build_model(config, seed).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    train_x = torch.from_numpy(data.train_inputs)
-    train_y = torch.from_numpy(data.train_targets)
-    val_x = torch.from_numpy(data.val_inputs)
-    val_y = torch.from_numpy(data.val_targets)
-    order_rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1])))
-    curve: dict[str, list[float]] = {
-        "step": [],
-        "acc": [],
-        "exact": [],
-        "spread": [],
-        "mirror": [],
-        "norm": [],
-        "sds": [],
-    }
-    test_x = torch.from_numpy(data.test_inputs)
-    test_y = torch.from_numpy(data.test_targets)
-    test_scores: list[tuple[int, float, float]] = []
-
-    def evaluate(step: int) -> None:
-        measured = _measure(model, val_x, val_y)
-        sds = weight_sds(model, val_x[:100])
-        for key, value in zip(curve, (step, *measured, sds), strict=True):
-            curve[key].append(value)
-        acc = measured[0]
-        if step in tests:
-            test_scores.append((step, *accuracy(model, test_x, test_y)))
-        if callback is not None:
-            callback(step, acc)
-
-    evaluate(0)
+    splits = DeviceData(data, device)
+    order = BatchOrder(seed, len(data.train_inputs), batch_size, device)
+    recorder = Recorder(splits, eval_every, steps, extra, tests, callback)
+    recorder.evaluate(model, 0)
     losses: list[float] = []
-    per_epoch = len(train_x) // batch_size
-    order = torch.empty(0, dtype=torch.long)
     model.train()
     for step in range(1, steps + 1):
-        batch = (step - 1) % per_epoch
-        if batch == 0:
-            order = torch.from_numpy(order_rng.permutation(len(train_x)))
-        index = order[batch * batch_size : (batch + 1) * batch_size]
-        logits = model(train_x[index])
-        loss = F.cross_entropy(logits.reshape(-1, config.vocab), train_y[index].reshape(-1))
+        index = order.next(step)
+        logits = model(splits.train_x[index])
+        loss = F.cross_entropy(logits.reshape(-1, config.vocab), splits.train_y[index].reshape(-1))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
         if not math.isfinite(losses[-1]):
             raise FloatingPointError(f"training of {config.label} diverged at step {step}")
-        if step % eval_every == 0 or step == steps or step in extra:
-            evaluate(step)
-    return TrainResult(
+        if recorder.due(step):
+            recorder.evaluate(model, step)
+    return recorder.result(
+        model,
         method=method or config.label,
         config=config,
         seed=seed,
-        steps=steps,
         batch_size=batch_size,
         lr=lr,
-        parameters=sum(p.numel() for p in model.parameters() if p.requires_grad),
-        eval_steps=tuple(int(s) for s in curve["step"]),
-        val_accuracy=tuple(curve["acc"]),
-        val_exact=tuple(curve["exact"]),
-        spreads=tuple(curve["spread"]),
-        mirror_weights=tuple(curve["mirror"]),
-        query_norms=tuple(curve["norm"]),
-        weight_sds=tuple(curve["sds"]),
-        losses=tuple(losses),
+        losses=losses,
         target=target,
-        test_scores=tuple(test_scores),
-        scales_end=learned_scales(model),
         seconds=time.perf_counter() - start,
     )
+
+
+class DeviceData:
+    """The three splits of ``data`` as tensors on ``device``."""
+
+    def __init__(self, data: ReversalData, device: torch.device) -> None:
+        self.train_x = torch.from_numpy(data.train_inputs).to(device)
+        self.train_y = torch.from_numpy(data.train_targets).to(device)
+        self.val_x = torch.from_numpy(data.val_inputs).to(device)
+        self.val_y = torch.from_numpy(data.val_targets).to(device)
+        self.test_x = torch.from_numpy(data.test_inputs).to(device)
+        self.test_y = torch.from_numpy(data.test_targets).to(device)
+
+
+class BatchOrder:
+    """The batch order of one run: a permutation per epoch from a numpy generator seeded
+    with ``[seed, 1]``, batches taken in order (the same for a run alone or in an ensemble)."""
+
+    def __init__(self, seed: int, samples: int, batch_size: int, device: torch.device) -> None:
+        self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1])))
+        self.samples, self.batch_size, self.device = samples, batch_size, device
+        self.per_epoch = samples // batch_size
+        self.order = torch.empty(0, dtype=torch.long)
+
+    def next(self, step: int) -> torch.Tensor:
+        """Indices of the training strings of ``step`` (steps counted from 1, in order)."""
+        batch = (step - 1) % self.per_epoch
+        if batch == 0:
+            self.order = torch.from_numpy(self.rng.permutation(self.samples)).to(self.device)
+        return self.order[batch * self.batch_size : (batch + 1) * self.batch_size]
+
+
+class Recorder:
+    """The evaluations of one run: when they are due and what they measured."""
+
+    def __init__(
+        self,
+        splits: DeviceData,
+        eval_every: int,
+        steps: int,
+        extra: set[int],
+        tests: set[int],
+        callback: Callable[[int, float], None] | None = None,
+    ) -> None:
+        self.splits, self.eval_every, self.steps = splits, eval_every, steps
+        self.extra, self.tests, self.callback = extra, tests, callback
+        self.curve: dict[str, list] = {
+            k: [] for k in ("step", "acc", "exact", "spread", "mirror", "norm", "sds")
+        }
+        self.test_scores: list[tuple[int, float, float]] = []
+
+    def due(self, step: int) -> bool:
+        """Whether the run is scored after ``step``."""
+        return step % self.eval_every == 0 or step == self.steps or step in self.extra
+
+    def evaluate(self, model: ReversalTransformer, step: int) -> None:
+        """Score ``model`` on the validation strings (and the test strings if asked)."""
+        splits = self.splits
+        measured = _measure(model, splits.val_x, splits.val_y)
+        sds = weight_sds(model, splits.val_x[:100])
+        for key, value in zip(self.curve, (step, *measured, sds), strict=True):
+            self.curve[key].append(value)
+        if step in self.tests:
+            self.test_scores.append((step, *accuracy(model, splits.test_x, splits.test_y)))
+        if self.callback is not None:
+            self.callback(step, measured[0])
+
+    def result(self, model: ReversalTransformer, **fields: Any) -> TrainResult:
+        """The :class:`TrainResult` of the run, ``model`` as trained."""
+        curve = self.curve
+        return TrainResult(
+            steps=self.steps,
+            parameters=sum(p.numel() for p in model.parameters() if p.requires_grad),
+            eval_steps=tuple(int(s) for s in curve["step"]),
+            val_accuracy=tuple(curve["acc"]),
+            val_exact=tuple(curve["exact"]),
+            spreads=tuple(curve["spread"]),
+            mirror_weights=tuple(curve["mirror"]),
+            query_norms=tuple(curve["norm"]),
+            weight_sds=tuple(curve["sds"]),
+            test_scores=tuple(self.test_scores),
+            scales_end=learned_scales(model),
+            losses=tuple(fields.pop("losses")),
+            **fields,
+        )

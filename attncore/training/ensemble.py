@@ -1,0 +1,397 @@
+"""Many training runs at once: runs of one shape trained together as one batched ensemble,
+and an on-disk cache of finished runs.
+
+:func:`train_runs` takes a list of :class:`RunSpec` (model configuration, seed, budget,
+evaluations) and returns one :class:`~attncore.training.train.TrainResult` per spec, in order.
+Runs whose models have the same structure (the same parameter and buffer names and shapes,
+hence the same forward computation: fixed-factor scalings such as ``1/sqrt(d)``, a searched
+``beta`` and ``1/d`` share one) and the same steps, batch size and learning rate are trained
+together: every model is built alone with its own seed (:func:`build_model`), then their
+weights are stacked (``torch.func.stack_module_state``) and one step of all of them is one
+``vmap(grad_and_value(loss))`` over a ``functional_call`` of the model, each model on its own
+batch (its own :class:`~attncore.training.train.BatchOrder`), followed by one
+``torch.optim.Adam`` over the stacked weights. Adam is elementwise, so that is one Adam per
+model, each with its own state, as if alone. Every evaluation scores each model on its own
+with the code of :func:`~attncore.training.train.train_reversal`.
+
+A model trained in an ensemble follows its run alone up to float32 rounding: the batched
+matrix products sum in another order than the single ones, so losses agree to about 1e-6
+(``tests/test_ensemble.py`` checks the losses and accuracies at a few checkpoints), not bit
+for bit. A lone run (a group of one) is trained by :func:`train_reversal`'s own loop.
+
+**Cache.** With ``cache`` a folder, every finished run is stored as JSON under a key made of
+everything that defines it (the spec, a fingerprint of the data, of the source of
+``attncore.training`` and of the registry of rescalings, the torch version, the device type
+and the thread count); a later call with the same key reads it instead of training, so adding
+a method trains only that method. ``seconds`` of a run trained together is the ensemble's
+wall time divided by its models.
+
+>>> from attncore.training.data import reversal_data
+>>> from attncore.training.model import ModelConfig
+>>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
+>>> specs = [RunSpec(ModelConfig(vocab=5, length=4, d_model=8), seed=s, steps=3,
+...                  batch_size=8, eval_every=2) for s in (0, 1)]
+>>> [r.eval_steps for r in train_runs(specs, data)]
+[(0, 2, 3), (0, 2, 3)]
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.func import functional_call, grad_and_value, stack_module_state, vmap
+from torch.nn import functional as F
+
+from attncore.checks import ParameterError, positive_int, positive_real
+from attncore.training.data import ReversalData
+from attncore.training.model import ModelConfig, ReversalTransformer
+from attncore.training.train import (
+    BatchOrder,
+    DeviceData,
+    Recorder,
+    TrainResult,
+    build_model,
+    resolve_device,
+    train_reversal,
+)
+
+__all__ = ["TRAINED", "RunSpec", "cache_key", "train_runs"]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One training run: what :func:`train_reversal` takes besides the data."""
+
+    config: ModelConfig
+    seed: int = 0
+    steps: int = 100
+    batch_size: int = 32
+    lr: float = 1e-3
+    eval_every: int = 100
+    eval_at: tuple[int, ...] = ()
+    test_at: tuple[int, ...] = ()
+    target: float = 0.95
+    method: str | None = None
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`train_reversal` for this run."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields.pop("config")
+        return fields
+
+    def describe(self) -> dict[str, Any]:
+        """Everything that defines the run, as JSON-ready values (sorted steps)."""
+        described = self.options()
+        described["eval_at"] = sorted(set(self.eval_at))
+        described["test_at"] = sorted(set(self.test_at))
+        config = dataclasses.asdict(self.config)
+        config["params"] = dict(sorted(dict(self.config.params).items()))
+        described["config"] = config
+        return described
+
+
+def _sha(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def _source_fingerprint() -> str:
+    """SHA-256 of the source of ``attncore.training`` and the modules its models depend on."""
+    root = Path(__file__).resolve().parent
+    files = sorted(root.glob("*.py"))
+    files += [root.parent / name for name in ("rescalings.py", "checks.py")]
+    return _sha(*(f.name.encode() + f.read_bytes() for f in files))
+
+
+def _data_fingerprint(data: ReversalData) -> str:
+    arrays = (data.train_inputs, data.val_inputs, data.test_inputs)
+    return _sha(
+        f"{data.vocab},{data.length}".encode(), *(np.ascontiguousarray(a).tobytes() for a in arrays)
+    )
+
+
+def cache_key(spec: RunSpec, data_fingerprint: str, device: torch.device, threads: int) -> str:
+    """The cache key of one run: a SHA-256 over the spec, the data, the source of
+    ``attncore.training``, the torch version, the device type and the thread count.
+
+    >>> from attncore.training.model import ModelConfig
+    >>> a = cache_key(RunSpec(ModelConfig(), seed=1), "data", torch.device("cpu"), 1)
+    >>> b = cache_key(RunSpec(ModelConfig(), seed=2), "data", torch.device("cpu"), 1)
+    >>> len(a), a != b
+    (64, True)
+    """
+    described = {
+        "run": spec.describe(),
+        "data": data_fingerprint,
+        "source": _source_fingerprint(),
+        "torch": torch.__version__,
+        "device": device.type,
+        "threads": threads,
+    }
+    return _sha(json.dumps(described, sort_keys=True, default=str).encode())
+
+
+def _to_json(result: TrainResult | None) -> dict[str, Any]:
+    if result is None:
+        return {"diverged": True}
+    stored = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+    stored.pop("config")
+    return stored
+
+
+def _from_json(stored: dict[str, Any], spec: RunSpec) -> TrainResult | None:
+    if stored.get("diverged"):
+        return None
+
+    def tuples(value: Any) -> Any:
+        return tuple(tuples(v) for v in value) if isinstance(value, list) else value
+
+    values = {k: tuples(v) for k, v in stored.items()}
+    return TrainResult(config=spec.config, **values)
+
+
+@dataclass
+class _Cache:
+    folder: Path | None
+    fingerprint: str
+    device: torch.device
+    threads: int
+    keys: dict[int, str] = field(default_factory=dict)
+
+    def path(self, index: int, spec: RunSpec) -> Path:
+        assert self.folder is not None
+        if index not in self.keys:
+            self.keys[index] = cache_key(spec, self.fingerprint, self.device, self.threads)
+        return self.folder / f"{self.keys[index]}.json"
+
+    def load(self, index: int, spec: RunSpec) -> tuple[bool, TrainResult | None]:
+        if self.folder is None:
+            return False, None
+        path = self.path(index, spec)
+        if not path.is_file():
+            return False, None
+        return True, _from_json(json.loads(path.read_text()), spec)
+
+    def store(self, index: int, spec: RunSpec, result: TrainResult | None) -> None:
+        if self.folder is None:
+            return
+        path = self.path(index, spec)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(_to_json(result), allow_nan=True))
+        partial.replace(path)
+
+
+def train_runs(
+    specs: Sequence[RunSpec],
+    data: ReversalData,
+    *,
+    threads: int = 1,
+    device: str = "cpu",
+    cache: Path | None = None,
+    diverged: str = "raise",
+    progress: Callable[[int, TrainResult | None], None] | None = None,
+) -> list[TrainResult | None]:
+    """Train every run of ``specs`` on ``data``, runs of one shape together; one result per
+    spec, in order.
+
+    ``threads`` and ``device`` as in :func:`train_reversal`. ``cache`` (a folder) stores and
+    reuses finished runs. A run whose loss turns non-finite raises
+    :class:`FloatingPointError` with ``diverged="raise"`` and gives None with
+    ``diverged="none"``. ``progress(index, result)`` is called as each run is done (trained or
+    read from the cache).
+    """
+    if diverged not in ("raise", "none"):
+        raise ParameterError(f"diverged must be one of raise, none, got {diverged!r}")
+    threads = positive_int("threads", threads)
+    where = resolve_device(device)
+    for spec in specs:
+        _check(spec, data)
+    store = _Cache(None if cache is None else Path(cache), _data_fingerprint(data), where, threads)
+    results: list[TrainResult | None] = [None] * len(specs)
+    groups: dict[tuple, list[int]] = {}
+    for index, spec in enumerate(specs):
+        found, result = store.load(index, spec)
+        if found:
+            results[index] = _settle(result, spec, diverged)
+            if progress is not None:
+                progress(index, results[index])
+            continue
+        groups.setdefault(_shape_key(spec), []).append(index)
+    previous_threads = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for indices in groups.values():
+            group = [specs[i] for i in indices]
+            trained = _train_group(group, data, where)
+            for index, result in zip(indices, trained, strict=True):
+                store.store(index, specs[index], result)
+                results[index] = _settle(result, specs[index], diverged)
+                if progress is not None:
+                    progress(index, results[index])
+    finally:
+        torch.set_num_threads(previous_threads)
+    return results
+
+
+TRAINED = {"runs": 0}
+"""How many runs :func:`train_runs` trained (rather than read from a cache) since import."""
+
+
+def _settle(result: TrainResult | None, spec: RunSpec, diverged: str) -> TrainResult | None:
+    if result is None and diverged == "raise":
+        raise FloatingPointError(f"training of {spec.config.label} (seed {spec.seed}) diverged")
+    return result
+
+
+def _check(spec: RunSpec, data: ReversalData) -> None:
+    """The checks of :func:`train_reversal`, before anything is trained."""
+    if spec.seed is None or isinstance(spec.seed, bool) or int(spec.seed) < 0:
+        raise ParameterError(f"seed must be an integer >= 0, got {spec.seed!r}")
+    positive_int("steps", spec.steps, minimum=0)
+    batch = positive_int("batch_size", spec.batch_size)
+    if batch > len(data.train_inputs):
+        raise ParameterError(
+            f"batch_size must be in [1, {len(data.train_inputs)}] (the training samples), "
+            f"got {batch}"
+        )
+    positive_real("lr", spec.lr)
+    positive_int("eval_every", spec.eval_every)
+    if (spec.config.vocab, spec.config.length) != (data.vocab, data.length):
+        raise ParameterError(
+            f"config must match the data (vocab {data.vocab}, length {data.length}), got "
+            f"vocab {spec.config.vocab}, length {spec.config.length}"
+        )
+
+
+def _structure(config: ModelConfig) -> tuple:
+    """Names, shapes and types of everything a model of ``config`` computes with."""
+    with torch.device("meta"):
+        model = ReversalTransformer(config)
+    state = [(n, tuple(p.shape), p.requires_grad) for n, p in model.named_parameters()]
+    state += [(n, tuple(b.shape), False) for n, b in model.named_buffers()]
+    modules = [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
+    return tuple(state), tuple(modules)
+
+
+def _module_constants(module: torch.nn.Module) -> str:
+    """The plain attributes of a module that its forward reads (a key norm's name and
+    parameters); buffers and parameters are stacked per model and do not count."""
+    constants = {
+        k: v
+        for k, v in vars(module).items()
+        if not k.startswith("_") and k not in ("training", "factor", "initial", "config")
+    }
+    return json.dumps(constants, sort_keys=True, default=str)
+
+
+def _shape_key(spec: RunSpec) -> tuple:
+    return (_structure(spec.config), spec.steps, spec.batch_size, float(spec.lr))
+
+
+def _train_group(
+    specs: Sequence[RunSpec], data: ReversalData, device: torch.device
+) -> list[TrainResult | None]:
+    """Train ``specs`` (one structure, steps, batch size and learning rate) together."""
+    TRAINED["runs"] += len(specs)
+    if len(specs) == 1:
+        spec = specs[0]
+        options = spec.options()
+        try:
+            return [
+                train_reversal(
+                    spec.config,
+                    data,
+                    **options,
+                    threads=torch.get_num_threads(),
+                    device=device.type,
+                )
+            ]
+        except FloatingPointError:
+            return [None]
+    start = time.perf_counter()
+    first = specs[0]
+    steps, vocab = first.steps, first.config.vocab
+    models = [build_model(spec.config, spec.seed).to(device) for spec in specs]
+    base = copy.deepcopy(models[0]).to("meta")
+    params, buffers = stack_module_state(models)
+    optimizer = torch.optim.Adam(list(params.values()), lr=first.lr)
+    splits = DeviceData(data, device)
+    orders = [BatchOrder(s.seed, len(data.train_inputs), s.batch_size, device) for s in specs]
+    recorders = [
+        Recorder(splits, s.eval_every, steps, set(s.eval_at) | set(s.test_at), set(s.test_at))
+        for s in specs
+    ]
+
+    def loss(p: dict, b: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        logits = functional_call(base, (p, b), (x,))
+        return F.cross_entropy(logits.reshape(-1, vocab), y.reshape(-1))
+
+    step_all = vmap(grad_and_value(loss))
+
+    def evaluate(step: int) -> None:
+        for i, (model, recorder) in enumerate(zip(models, recorders, strict=True)):
+            if step == 0 or (alive[i] and recorder.due(step)):
+                _load(model, params, buffers, i)
+                recorder.evaluate(model, step)
+
+    alive = [True] * len(specs)
+    evaluate(0)
+    losses: list[list[float]] = [[] for _ in specs]
+    for step in range(1, steps + 1):
+        index = torch.stack([order.next(step) for order in orders])
+        grads, values = step_all(params, buffers, splits.train_x[index], splits.train_y[index])
+        for name, parameter in params.items():
+            parameter.grad = grads[name]
+        optimizer.step()
+        for i, value in enumerate(values.tolist()):
+            if alive[i]:
+                losses[i].append(value)
+                alive[i] = math.isfinite(value)
+        if not any(alive):
+            break
+        evaluate(step)
+    seconds = (time.perf_counter() - start) / len(specs)
+    results: list[TrainResult | None] = []
+    for i, spec in enumerate(specs):
+        if not alive[i]:
+            results.append(None)
+            continue
+        _load(models[i], params, buffers, i)
+        results.append(
+            recorders[i].result(
+                models[i],
+                method=spec.method or spec.config.label,
+                config=spec.config,
+                seed=spec.seed,
+                batch_size=spec.batch_size,
+                lr=spec.lr,
+                losses=losses[i],
+                target=spec.target,
+                seconds=seconds,
+            )
+        )
+    return results
+
+
+def _load(model: torch.nn.Module, params: dict, buffers: dict, index: int) -> None:
+    """Copy model ``index`` of the stacked weights into ``model``."""
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            parameter.copy_(params[name][index])
+        for name, buffer in model.named_buffers():
+            buffer.copy_(buffers[name][index])

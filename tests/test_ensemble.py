@@ -1,0 +1,137 @@
+"""Runs trained together follow their runs alone; finished runs are cached per run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from attncore.checks import ParameterError  # noqa: E402
+from attncore.sources.chuang import chuang_beta_search  # noqa: E402
+from attncore.training import ModelConfig, reversal_data, search_beta, train_reversal  # noqa: E402
+from attncore.training.ensemble import TRAINED, RunSpec, train_runs  # noqa: E402
+from attncore.training.experiment import run_methods  # noqa: E402
+from attncore.training.train import resolve_device  # noqa: E402
+
+TINY = {"vocab": 6, "length": 4, "d_model": 8}
+
+# Float32 sums taken in another order (batched against single matrix products) differ in the
+# last bits, about 1e-7 relative per operation; training carries them along without blowing
+# them up at these sizes (../shared/TOOLCHAIN.md measured 5e-7 over 1,200 steps of the
+# chapter's model). 1e-5 leaves room for that and catches any real difference (a wrong batch
+# or a shared optimizer state changes the losses in the first or second digit).
+LOSS_TOLERANCE = 1e-5
+CHECKPOINTS = (0, 10, 30, 59)
+
+
+@pytest.fixture(scope="module")
+def tiny_data():
+    return reversal_data(3, n_train=256, n_val=64, n_test=64, length=4, vocab=6)
+
+
+def one_token(data):
+    """An accuracy step of one validation token: the most an argmax at a near tie may move."""
+    return 1.0 / data.val_targets.size
+
+
+def spec(scaling, seed, steps=60, beta=None, **fields):
+    config = ModelConfig(scaling=scaling, beta=beta, layer_norm=True, init="pytorch", **TINY)
+    options = {"batch_size": 16, "lr": 1e-2, "eval_every": 20, **fields}
+    return RunSpec(config, seed=seed, steps=steps, **options)
+
+
+def assert_same_run(together, alone, data):
+    assert together.method == alone.method and together.seed == alone.seed
+    assert together.eval_steps == alone.eval_steps
+    losses = np.array(together.losses), np.array(alone.losses)
+    assert losses[0].shape == losses[1].shape
+    for step in CHECKPOINTS:
+        assert losses[0][step] == pytest.approx(losses[1][step], abs=LOSS_TOLERANCE)
+    np.testing.assert_allclose(together.val_accuracy, alone.val_accuracy, atol=one_token(data))
+    np.testing.assert_allclose(together.spreads, alone.spreads, rtol=1e-4)
+    for (s1, a1, _), (s2, a2, _) in zip(together.test_scores, alone.test_scores, strict=True):
+        assert s1 == s2 and a1 == pytest.approx(a2, abs=1.0 / data.test_targets.size)
+
+
+def test_models_trained_together_follow_their_runs_alone(tiny_data):
+    """Three fixed factors x two seeds share one ensemble; two learned scalings another."""
+    specs = [
+        spec(scaling, seed, beta=5.0 if scaling == "constant" else None, test_at=(20,))
+        for scaling in ("sqrt_d", "constant", "mup")
+        for seed in (0, 1)
+    ]
+    specs += [spec("learned", seed) for seed in (0, 1)]
+    before = TRAINED["runs"]
+    together = train_runs(specs, tiny_data)
+    assert TRAINED["runs"] - before == len(specs)
+    for run, s in zip(together, specs, strict=True):
+        alone = train_reversal(s.config, tiny_data, **s.options())
+        assert_same_run(run, alone, tiny_data)
+    # each model its own seed: the two seeds of one method differ
+    assert together[0].losses != together[1].losses
+    assert together[-1].scales_end != together[-2].scales_end
+
+
+def test_adding_a_method_trains_only_that_method(tiny_data, tmp_path):
+    seeds = [0, 1]
+    methods = {"sqrt_d": spec("sqrt_d", 0).config, "k_total": spec("k_total", 0).config}
+    options = {"steps": 20, "batch_size": 16, "eval_every": 10, "cache": tmp_path}
+    before = TRAINED["runs"]
+    first = run_methods(methods, tiny_data, seeds=seeds, **options)
+    assert TRAINED["runs"] - before == 4
+    more = {**methods, "qk_norm": spec("qk_norm", 0).config}
+    before = TRAINED["runs"]
+    second = run_methods(more, tiny_data, seeds=seeds, **options)
+    assert TRAINED["runs"] - before == 2  # the two seeds of qk_norm, nothing else
+    assert second[:4] == first  # read back exactly as stored
+    assert [r.method for r in second[4:]] == ["qk_norm", "qk_norm"]
+    before = TRAINED["runs"]
+    run_methods(more, tiny_data, seeds=seeds, **{**options, "steps": 21})
+    assert TRAINED["runs"] - before == 6  # another budget is another run
+
+
+def test_the_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
+    options = {"steps": 8, "batch_size": 16, "tolerance": 0.5, "max_exponent": 2}
+    config = spec("sqrt_d", 0).config
+    run = search_beta(config, tiny_data, **options)
+
+    def objective(beta):
+        trial = replace(config, scaling="constant", beta=beta)
+        return train_reversal(trial, tiny_data, steps=8, batch_size=16, eval_every=8).token_accuracy
+
+    alone = chuang_beta_search(objective, max_exponent=2, tolerance=0.5)
+    assert [b for b, _ in run.result.history] == [b for b, _ in alone.history]
+    np.testing.assert_allclose(
+        [v for _, v in run.result.history], [v for _, v in alone.history], atol=one_token(tiny_data)
+    )
+    assert run.beta == alone.beta and run.evaluations == len(run.runs)
+
+
+def test_a_diverging_run_gives_none_or_raises(tiny_data):
+    """beta = 1e300 is infinite in float32: the logits and the loss are not finite."""
+    diverging, fine = (
+        RunSpec(ModelConfig(scaling="constant", beta=beta, **TINY), steps=5, batch_size=16)
+        for beta in (1e300, 1.0)
+    )
+    together = train_runs([diverging, fine], tiny_data, diverged="none")
+    assert together[0] is None and together[1] is not None  # trained together
+    assert train_runs([diverging], tiny_data, diverged="none") == [None]  # alone
+    with pytest.raises(FloatingPointError, match="diverged"):
+        train_runs([diverging, fine], tiny_data)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda d: resolve_device("tpu"), "device must be one of cpu, cuda, auto"),
+        (lambda d: train_runs([spec("sqrt_d", 0)], d, diverged="x"), "diverged must be one of"),
+        (lambda d: train_runs([spec("sqrt_d", 0, batch_size=999)], d), "batch_size must be in"),
+        (lambda d: train_runs([spec("sqrt_d", -1)], d), "seed must be an integer >= 0"),
+    ],
+)
+def test_bad_options_give_one_line_errors(tiny_data, call, message):
+    with pytest.raises(ParameterError, match=message):
+        call(tiny_data)
