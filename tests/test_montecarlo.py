@@ -85,3 +85,10 @@ def test_histogram_chi_square_rejects_a_wrong_density() -> None:
     wrong = mc.histogram_chi_square(x, lambda v: np.exp(-v * v / 8) / np.sqrt(8 * np.pi), edges)
     assert right.per_bin < 2 < wrong.per_bin
     assert set(right.row()) == {"bins", "chi-square", "chi-square / bins"}
+
+
+def test_scaled_second_moment_is_one_in_the_footnote_setting() -> None:
+    import pandas as pd
+
+    table = pd.DataFrame({"variance closed form": [16.0, 64.0]})
+    assert mc.scaled_second_moment(table, 16).tolist() == [1.0, 4.0]

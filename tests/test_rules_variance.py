@@ -17,13 +17,13 @@ d = sp.Symbol("d", positive=True, integer=True)
 def test_footnote_variance_holds_when_both_routes_agree() -> None:
     f = rules.footnote_variance("vaswani-variance", d - d, {1: 0.5, 64: -2.0}, 4.0, 1000)
     assert f.verdict is Verdict.HOLDS
-    assert "largest |z| of mean and variance 2.00" in f.measured
+    assert "within 2.00 standard errors" in f.measured
 
 
 def test_footnote_variance_fails_when_the_identity_does_not() -> None:
     f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
     assert f.verdict is Verdict.FAILS
-    assert "d/2" in f.measured
+    assert "d/2" in f.measured and "misses" in f.measured
 
 
 def test_footnote_variance_untestable_when_the_routes_disagree() -> None:
@@ -44,20 +44,30 @@ def test_footnote_variance_simplifies_the_residual() -> None:
 
 def test_chuang_proposition_holds_fails_and_untestable() -> None:
     a = sp.Symbol("a")
-    holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1}, "s")
-    assert holds.verdict is Verdict.HOLDS and "all 1 checked lines" in holds.measured
-    fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a}, "s")
+    holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1})
+    assert holds.verdict is Verdict.HOLDS and "simplifies to zero (1 line: x)" in holds.measured
+    fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a})
     assert (
         fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured
     )
-    assert rules.chuang_proposition(1, {}, "s").verdict is Verdict.UNTESTABLE
+    assert rules.chuang_proposition(1, {}).verdict is Verdict.UNTESTABLE
+
+
+def test_measured_texts_are_plain_language() -> None:
+    from attncore.symbolic import chuang_propositions
+
+    for number, p in enumerate(chuang_propositions()[:4], start=1):
+        measured = rules.chuang_proposition(number, p.residuals()).measured
+        assert "Eq(" not in measured and "True" not in measured and "E[X]**2" not in measured
+    f = rules.footnote_variance("vaswani-variance", d - d, {1: 0.5}, 4.0, 1000)
+    assert "simplifies to zero" in f.measured and "Eq(" not in f.measured
 
 
 def test_chuang_proposition_from_the_real_derivations() -> None:
     from attncore.symbolic import chuang_propositions
 
     for number, p in enumerate(chuang_propositions()[:4], start=1):
-        assert rules.chuang_proposition(number, p.residuals(), "s").verdict is Verdict.HOLDS
+        assert rules.chuang_proposition(number, p.residuals()).verdict is Verdict.HOLDS
 
 
 # --- chuang_proposition_5 -----------------------------------------------------------------------
@@ -101,7 +111,7 @@ def test_counterexample_breaks_needs_all_three_conditions() -> None:
 def test_relaxed_variance_holds_with_the_self_factor_as_a_note() -> None:
     f = rules.relaxed_variance([0.5, -1.0], [0.3, 5.0], 1.125, 16, 16, 4.0)
     assert f.verdict is Verdict.HOLDS
-    assert "1.1250 times his formula" in f.measured and "within 5.0 se" in f.measured
+    assert "1.1250 times his formula" in f.measured and "within 5.0 standard errors" in f.measured
 
 
 def test_relaxed_variance_fails_when_two_tokens_miss_the_formula() -> None:
@@ -166,3 +176,53 @@ def test_bound_sentence_both_ways() -> None:
     assert rules.bound_sentence(0.1, 0.003, 0.003).startswith("No simulated ratio exceeds 1")
     above = rules.bound_sentence(1.2, 0.01, 0.003)
     assert above.startswith("A simulated ratio exceeds 1") and "far from" in above
+
+
+# --- the blog's derivation --------------------------------------------------------------------
+
+
+def test_blog_derivation_holds_on_the_real_lines_and_fails_on_a_wrong_one() -> None:
+    from attncore.symbolic.variance import blog_derivation_checks
+
+    residuals = {c.name: c.residual for c in blog_derivation_checks()}
+    assert rules.proof_lines("blog-variance-derivation", residuals).verdict is Verdict.HOLDS
+    wrong = {**residuals, "the mean stays 0": d}
+    fails = rules.proof_lines("blog-variance-derivation", wrong)
+    assert fails.verdict is Verdict.FAILS and "the mean stays 0" in fails.measured
+    assert rules.proof_lines("blog-variance-derivation", {}).verdict is Verdict.UNTESTABLE
+
+
+# --- Chuang's any scalar product ----------------------------------------------------------------
+
+
+def test_any_scalar_product_every_branch() -> None:
+    assert rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0).verdict is Verdict.HOLDS
+    caveat = rules.any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0)
+    assert caveat.verdict is Verdict.CAVEAT and "1.1250 d_k" in caveat.measured
+    assert rules.any_scalar_product(6.0, 1.0, 1.0, 1.125, 16, 4.0).verdict is Verdict.FAILS
+    assert rules.any_scalar_product(0.5, 9.0, 7.0, 1.125, 16, 4.0).verdict is Verdict.UNTESTABLE
+
+
+# --- Chuang's necessary assumptions -------------------------------------------------------------
+
+
+def test_assumptions_necessary_every_branch() -> None:
+    exact, off = sp.Integer(0), d / 3
+    assert rules.assumptions_necessary({"law": (exact, 0.5)}, 4.0).verdict is Verdict.FAILS
+    assert rules.assumptions_necessary({"law": (off, 30.0)}, 4.0).verdict is Verdict.HOLDS
+    assert rules.assumptions_necessary({"law": (exact, 9.0)}, 4.0).verdict is Verdict.UNTESTABLE
+    assert rules.assumptions_necessary({}, 4.0).verdict is Verdict.UNTESTABLE
+
+
+# --- Bernhard's other reasons -------------------------------------------------------------------
+
+
+def test_other_reasons_every_branch() -> None:
+    z = {"means": 0.1, "weights": 0.2}
+    assert rules.other_reasons({"means": 1.5, "weights": 16.0}, z, 4).verdict is Verdict.HOLDS
+    caveat = rules.other_reasons({"means": 1.0, "weights": 16.0}, z, 4)
+    assert caveat.verdict is Verdict.CAVEAT and "not grown for means" in caveat.measured
+    assert rules.other_reasons({"means": 1.0, "weights": 1.02}, z, 4).verdict is Verdict.FAILS
+    bad = rules.other_reasons({"means": 1.5}, {"means": 7.0}, 4)
+    assert bad.verdict is Verdict.UNTESTABLE
+    assert rules.other_reasons({}, {}, 4).verdict is Verdict.UNTESTABLE

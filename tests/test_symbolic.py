@@ -215,8 +215,8 @@ def test_density_is_normalized_with_variance_d_and_kurtosis_3_plus_6_over_d() ->
 
 def test_density_special_cases() -> None:
     steps = {s.name: s for s in normal_dot_product_density().steps}
-    assert steps["d = 1"].chain[-1] == sp.besselk(0, sp.Abs(x)) / sp.pi
-    assert steps["d = 2"].chain[-1] == sp.exp(-sp.Abs(x)) / 2  # a Laplace law
+    assert steps["$d = 1$"].chain[-1] == sp.besselk(0, sp.Abs(x)) / sp.pi
+    assert steps["$d = 2$"].chain[-1] == sp.exp(-sp.Abs(x)) / 2  # a Laplace law
 
 
 def test_density_for_d_1_matches_the_product_density_computed_directly() -> None:
@@ -393,7 +393,7 @@ def test_key_length_variance_and_k_total() -> None:
     spread = steps["relative spread"]
     exact = float(spread.chain[1].subs({d: 64, n: 32}))
     assert exact == pytest.approx(1 / math.sqrt(2 * 32 * 64), rel=1 / 64)
-    assert steps["logits divided by n sqrt(d)"].chain[-1] == n**-2
+    assert steps[r"logits divided by $n\sqrt{d}$"].chain[-1] == n**-2
 
 
 # --- 6: softmax Jacobian and the Cauchy-Schwarz bound ------------------------------------------
@@ -507,7 +507,7 @@ def test_chuang_proposition_4_is_proved_by_induction_for_symbolic_n() -> None:
         assert sp.simplify(residuals[name]) == 0
     step = next(c for c in p4.checks if c.name == "induction step")
     assert n in step.lhs.free_symbols  # n stays a symbol: no finite expansion
-    assert "for every n" in p4.verdict
+    assert "for every $n$" in p4.verdict
 
 
 def test_chuang_proposition_5_claim_checks_fail_for_every_counterexample() -> None:

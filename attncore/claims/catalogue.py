@@ -111,20 +111,53 @@ CLAIMS: dict[str, Claim] = {
         "Logic",
         "Dividing q.k by sqrt(d_k) gives Var(q.k / sqrt(d_k)) = d_k / d_k = 1 for every d_k.",
     ),
+    "blog-variance-derivation": Claim(
+        "why_sqrt_d",
+        "pranay2025why",
+        "Logic",
+        "With each q_i and k_i independent, E[q_i] = E[k_i] = 0 and Var(q_i) = Var(k_i) = 1, "
+        '"each pair q_i k_i is also independent", so Var(q.k) = sum_i Var(q_i k_i) with '
+        'Var(q_i k_i) = E[q_i^2] E[k_i^2] = 1, hence Var(q.k) = d_k: "the variance grows '
+        'linearly with d_k, while the mean remains 0".',
+    ),
+    "bernhard-other-reasons-large-dots": Claim(
+        "why_sqrt_d",
+        "bernhard2023alternatives",
+        "2",
+        "The choice to divide by sqrt(d) was based on the absolute values of the query and key "
+        "dot products growing too large because of their dimension, but there are other reasons "
+        "besides the dimension why the absolute value of these dot products might grow large. "
+        "It would be good to compensate for those too.",
+    ),
+    "chuang-any-scalar-product-dk": Claim(
+        "why_sqrt_d",
+        "chuang2023scaling",
+        "1",
+        "Furthermore, by convention, let d_k = d_q. Then, with the four above conditions "
+        "satisfied, the any scalar products of column vectors in Q^t and K have variance d_k "
+        "(see Appendix).",
+    ),
+    "chuang-assumptions-necessary": Claim(
+        "why_sqrt_d",
+        "chuang2023scaling",
+        "2",
+        "To be able to make sense to use the scaling factor beta = 1/sqrt(d_k) in the "
+        "self-attention function, the four assumptions are necessary.",
+    ),
     "chuang-proposition-1": Claim(
-        "why_sqrt_d", "chuang2023scaling", "6, Proposition 1", "Var[X] = E(X^2) - (EX)^2."
+        "derivations", "chuang2023scaling", "6, Proposition 1", "Var[X] = E(X^2) - (EX)^2."
     ),
     "chuang-proposition-2": Claim(
-        "why_sqrt_d", "chuang2023scaling", "6, Proposition 2", "Cov[X, Y] = EXY - EX EY."
+        "derivations", "chuang2023scaling", "6, Proposition 2", "Cov[X, Y] = EXY - EX EY."
     ),
     "chuang-proposition-3": Claim(
-        "why_sqrt_d",
+        "derivations",
         "chuang2023scaling",
         "6, Proposition 3",
         "If X and Y are independent with zero means, Var[XY] = Var X Var Y.",
     ),
     "chuang-proposition-4": Claim(
-        "why_sqrt_d",
+        "derivations",
         "chuang2023scaling",
         "6, Proposition 4",
         "For independent X_i, Var(sum X_i) = sum Var X_i.",
@@ -145,13 +178,13 @@ CLAIMS: dict[str, Claim] = {
         "(d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k.",
     ),
     "bernhard-cauchy-schwarz": Claim(
-        "why_sqrt_d",
+        "derivations",
         "bernhard2023alternatives",
         "3",
         "By Cauchy-Schwarz, |k_i . q| / k_total <= (||k_i|| / k_total) ||q|| <= ||q||.",
     ),
     "bernhard-n-sqrt-d-normal": Claim(
-        "why_sqrt_d",
+        "derivations",
         "bernhard2023alternatives",
         "5",
         "Dividing by n sqrt(d) seems to behave like dividing by k_total for independent "

@@ -51,6 +51,7 @@ __all__ = [
     "pair_dot_products",
     "proposition_5_pairs",
     "proposition_5_table",
+    "scaled_second_moment",
 ]
 
 _PAIRS_PER_CHUNK = 1 << 21  # query and key components held at once (16 MiB each in float64)
@@ -429,3 +430,16 @@ def histogram_chi_square(
     return HistogramFit(
         0.5 * (edges[1:] + edges[:-1]), counts / (x.size * width), width, chi2, int(keep.sum())
     )
+
+
+def scaled_second_moment(table: pd.DataFrame, dim: int) -> pd.Series:
+    """``E[(q.k / sqrt(dim))^2] = (mean^2 + variance) / dim`` from the closed-form columns of a
+    :func:`comparison_table` (a mean of 0 when the table has no mean column); 1 in the
+    footnote's setting.
+
+    >>> t = pd.DataFrame({"mean closed form": [0.0, 8.0], "variance closed form": [64.0, 80.0]})
+    >>> scaled_second_moment(t, 64).tolist()
+    [1.0, 2.25]
+    """
+    mean = table["mean closed form"] if "mean closed form" in table else 0.0
+    return (mean**2 + table["variance closed form"]) / dim

@@ -8,9 +8,10 @@ symbols. Results are cached, so a notebook can call them freely.
 item of the issue                          functions
 =========================================  ==========================================
 1. Var(q.k) = d                            :func:`dot_product_variance`
-2. general moments, scaled logit           :func:`dot_product_mean`,
+2. general moments, scaled logit, blog     :func:`dot_product_mean`,
                                            :func:`dot_product_variance_general`,
-                                           :func:`scaled_logit_variance`
+                                           :func:`scaled_logit_variance`,
+                                           :func:`blog_derivation_checks`
 3. normal components                       :func:`normal_dot_product_mgf`,
                                            :func:`normal_dot_product_kurtosis`,
                                            :func:`normal_dot_product_characteristic_function`,
@@ -74,6 +75,7 @@ from attncore.symbolic.projected import (
     self_attention_variance_ratio,
 )
 from attncore.symbolic.variance import (
+    blog_derivation_checks,
     dot_product_mean,
     dot_product_variance,
     dot_product_variance_general,
@@ -85,6 +87,7 @@ __all__ = [
     "Check",
     "Derivation",
     "Step",
+    "blog_derivation_checks",
     "cauchy_schwarz_bound",
     "chuang_propositions",
     "correlated_dot_mean",

@@ -44,6 +44,7 @@ from attncore.symbolic.notation import (
     n,
     q,
 )
+from attncore.symbolic.typeset import latex
 
 __all__ = ["Counterexample", "chuang_propositions", "proposition_5_counterexamples"]
 
@@ -79,23 +80,32 @@ def _proposition_1() -> Derivation:
     var = sp.expand(mse.subs(a, best))
     paper = _unevaluated(Expectation(X**2), Expectation(X) ** 2, -2 * Expectation(X) ** 2)
     return Derivation(
-        "Proposition 1: Var[X] = E(X^2) - (EX)^2",
+        r"Proposition 1: $\operatorname{Var}X = \mathbb{E}[X^2] - (\mathbb{E}X)^2$",
         sp.Eq(Variance(X), var),
-        ("X is square integrable (otherwise Var[X] is infinite, as the paper says)",),
+        (
+            r"$X$ is square integrable (otherwise $\operatorname{Var}X$ is infinite, as the paper "
+            r"says)",
+        ),
         (
             Step(
                 "Definition 3",
                 (Expectation((X - a) ** 2), mse),
-                "linearity of expectation; Var[X] is the minimum over a",
+                r"linearity of expectation; $\operatorname{Var}X$ is the minimum over $a$",
             ),
-            Step("minimizer", (a, best), "d/da of E[X^2] - 2a E[X] + a^2 is 0; it is convex in a"),
+            Step(
+                "minimizer",
+                (a, best),
+                r"$\frac{d}{da}(\mathbb{E}[X^2] - 2a\,\mathbb{E}X + a^2) = 0$; it is "
+                "convex in $a$",
+            ),
             Step(
                 "the paper's line",
                 (Variance(X), Expectation((X - Expectation(X)) ** 2), paper, var),
                 "the minimum value; checked identity",
             ),
         ),
-        verdict="Holds, for every square-integrable X ('E[x]' in the proof is a typo for E[X]).",
+        verdict=r"Holds, for every square-integrable $X$ ($\mathbb{E}[x]$ in the proof is a typo "
+        r"for $\mathbb{E}[X]$).",
         checks=(Check("the paper's line", paper, var),),
     )
 
@@ -106,17 +116,18 @@ def _proposition_2() -> Derivation:
     ex, ey, exy = Expectation(X), Expectation(Y), Expectation(X * Y)
     paper = _unevaluated(exy, -ex * ey, -ex * ey, ex * ey)
     return Derivation(
-        "Proposition 2: Cov[X, Y] = EXY - EXEY",
+        r"Proposition 2: $\operatorname{Cov}(X, Y) = \mathbb{E}XY - \mathbb{E}X\,\mathbb{E}Y$",
         sp.Eq(Covariance(X, Y), cov),
-        ("X and Y are square integrable; no independence is assumed",),
+        ("$X$ and $Y$ are square integrable; no independence is assumed",),
         (
             Step(
                 "Definition 4 and the paper's line",
                 (Covariance(X, Y), Expectation((X - ex) * (Y - ey)), paper, cov),
-                "linearity of expectation (E[X] and E[Y] are constants); checked identity",
+                r"linearity of expectation ($\mathbb{E}X$ and $\mathbb{E}Y$ are constants); "
+                r"checked identity",
             ),
         ),
-        verdict="Holds, for any square-integrable X and Y.",
+        verdict="Holds, for any square-integrable $X$ and $Y$.",
         checks=(Check("the paper's line", paper, cov),),
     )
 
@@ -156,9 +167,10 @@ def _proposition_3() -> Derivation:
         Check("zero means, any dependence", any_dependence, _zero_mean_product_variance()),
     )
     return Derivation(
-        "Proposition 3: Var[XY] = Var X Var Y for independent, zero-mean X and Y",
+        r"Proposition 3: $\operatorname{Var}(XY) = \operatorname{Var}X \operatorname{Var}Y$ for "
+        r"independent, zero-mean $X$ and $Y$",
         sp.Eq(Variance(X * Y), result),
-        ("X and Y are independent", "E[X] = E[Y] = 0"),
+        ("$X$ and $Y$ are independent", r"$\mathbb{E}X = \mathbb{E}Y = 0$"),
         (
             Step(
                 "the paper's expansion",
@@ -168,28 +180,31 @@ def _proposition_3() -> Derivation:
             Step(
                 "independence",
                 (sp.Tuple(Covariance(X**2, Y**2), Covariance(X, Y)), vanishing),
-                "E[X^2 Y^2] = E[X^2] E[Y^2] and E[XY] = E[X] E[Y]",
+                r"$\mathbb{E}[X^2 Y^2] = \mathbb{E}[X^2]\,\mathbb{E}[Y^2]$ and $\mathbb{E}[XY] = "
+                r"\mathbb{E}X\,\mathbb{E}Y$",
             ),
             Step(
                 "independent, any means",
                 (Variance(X * Y), independent_form),
                 "the expansion without the two covariances",
             ),
-            Step("zero means", (Variance(X * Y), result), "E[X] = E[Y] = 0"),
+            Step("zero means", (Variance(X * Y), result), r"$\mathbb{E}X = \mathbb{E}Y = 0$"),
             Step(
                 "zero means, any dependence",
                 (Variance(X * Y), any_dependence),
-                "the expansion with E[X] = E[Y] = 0 but without independence",
+                r"the expansion with $\mathbb{E}X = \mathbb{E}Y = 0$ but without independence",
             ),
         ),
         verdict="Holds.",
         checks=checks,
         caveats=(
             "Independence is more than the proof uses: with zero means, "
-            "Var(XY) = Var X Var Y + Cov(X^2, Y^2) - Cov(X, Y)^2 exactly (last step), so "
-            "Cov(X^2, Y^2) = Cov(X, Y)^2 suffices. Zero covariance alone does not: "
-            "X = Z, Y = S Z with Z ~ N(0, 1) and an independent random sign S has "
-            "Cov(X, Y) = 0 but Var(XY) = E[Z^4] = 3 (Proposition 5, d_k = 1).",
+            r"$\operatorname{Var}(XY) = \operatorname{Var}X \operatorname{Var}Y + "
+            r"\operatorname{Cov}(X^2, Y^2) - \operatorname{Cov}(X, Y)^2$ exactly (last step), "
+            r"so $\operatorname{Cov}(X^2, Y^2) = \operatorname{Cov}(X, Y)^2$ suffices. Zero "
+            r"covariance alone does not: $X = Z$, $Y = SZ$ with $Z \sim N(0, 1)$ and an "
+            r"independent random sign $S$ has $\operatorname{Cov}(X, Y) = 0$ but "
+            r"$\operatorname{Var}(XY) = \mathbb{E}Z^4 = 3$ (Proposition 5 with $d_k = 1$).",
         ),
     )
 
@@ -219,9 +234,10 @@ def _proposition_4() -> Derivation:
         Check("the paper's expansion, n = 3", variance(total, [list(three)]), pairs),
     )
     return Derivation(
-        "Proposition 4: Var(sum X_i) = sum Var X_i for independent X_i",
+        r"Proposition 4: $\operatorname{Var}\sum_i X_i = \sum_i \operatorname{Var}X_i$ for "
+        r"independent $X_i$",
         sp.Eq(Variance(sp.Sum(Xi[i], (i, 1, n))), sp.Sum(sifted, (i, 1, n))),
-        ("X_1, ..., X_n are independent and square integrable", "n stays a symbol"),
+        (r"$X_1, \dots, X_n$ are independent and square integrable", "$n$ stays a symbol"),
         (
             Step(
                 "induction: base case",
@@ -235,24 +251,26 @@ def _proposition_4() -> Derivation:
                     one_more,
                     Variance(S_n) + Variance(last),
                 ),
-                "S_n = X_1 + ... + X_n depends on X_1, ..., X_n only, so it is independent of "
-                "X_{n+1}: E[S_n X_{n+1}] = E[S_n] E[X_{n+1}]",
+                r"$S_n = X_1 + \dots + X_n$ depends on $X_1, \dots, X_n$ only, so it is "
+                r"independent of $X_{n+1}$: $\mathbb{E}[S_n X_{n+1}] = "
+                r"\mathbb{E}S_n\,\mathbb{E}X_{n+1}$",
             ),
             Step(
-                "induction: the hypothesis for n",
+                "induction: the hypothesis for $n$",
                 (Variance(S_n) + Variance(last), hypothesis, claim),
-                "Var S_n = sum_{i <= n} Var X_i, then one sum over i = 1..n+1; checked by sympy "
-                "for a symbolic n",
+                r"$\operatorname{Var}S_n = \sum_{i \le n} \operatorname{Var}X_i$, then one sum "
+                r"over $i = 1, \dots, n+1$; checked by sympy for a symbolic $n$",
             ),
             Step(
                 "the paper's expansion",
                 (Variance(sp.Sum(Xi[i], (i, 1, n))), double),
-                "Propositions 1 and 2 and linearity; checked with sympy for n = 3",
+                "Propositions 1 and 2 and linearity; checked with sympy for $n = 3$",
             ),
             Step(
                 "independence",
                 (Covariance(three[0], three[1]), uncorrelated),
-                "E[X_1 X_2] = E[X_1] E[X_2]; so Cov(X_i, X_j) = delta_ij Var X_i",
+                r"$\mathbb{E}[X_1 X_2] = \mathbb{E}X_1\,\mathbb{E}X_2$; so "
+                r"$\operatorname{Cov}(X_i, X_j) = \delta_{ij} \operatorname{Var}X_i$",
             ),
             Step(
                 "diagonal",
@@ -260,14 +278,15 @@ def _proposition_4() -> Derivation:
                     sp.Sum(sp.KroneckerDelta(i, j) * Variance(Xi[i]), (j, 1, n)),
                     sifted,
                 ),
-                "the Kronecker delta keeps j = i, inside the sum over i = 1..n",
+                r"the Kronecker delta keeps $j = i$, inside the sum over $i = 1, \dots, n$",
             ),
         ),
-        verdict="Holds, for every n (by induction on n, with n a symbol).",
+        verdict="Holds, for every $n$ (by induction on $n$, with $n$ a symbol).",
         checks=checks,
         caveats=(
-            "The paper's route (the double sum of covariances) uses only Cov(X_i, X_j) = 0 for "
-            "i != j: pairwise uncorrelated terms suffice.",
+            r"The paper's route (the double sum of covariances) uses only "
+            r"$\operatorname{Cov}(X_i, X_j) = 0$ for $i \ne j$: pairwise uncorrelated terms "
+            r"suffice.",
         ),
     )
 
@@ -289,9 +308,9 @@ def _swap_steps() -> tuple[Step, ...]:
         Step(
             "pair swap: assumptions met",
             (sp.Tuple(Expectation(q[i]), Variance(q[i]), Covariance(q[i], k[i])), listed),
-            "k_{2m-1} = q_{2m}, k_{2m} = q_{2m-1} with q ~ N(0, I) and d_k even: each pair "
-            "(q_i, k_i), (q_i, q_j), (k_i, k_j), i != j, is two distinct components of q, so "
-            "independent, not only uncorrelated",
+            r"$k_{2m-1} = q_{2m}$, $k_{2m} = q_{2m-1}$ with $q \sim N(0, I)$ and $d_k$ even: "
+            r"each pair $(q_i, k_i)$, $(q_i, q_j)$, $(k_i, k_j)$, $i \ne j$, is two distinct "
+            "components of $q$, so independent, not only uncorrelated",
         ),
         Step(
             "pair swap: one coordinate pair",
@@ -300,7 +319,7 @@ def _swap_steps() -> tuple[Step, ...]:
                 Variance(term),
                 term_var,
             ),
-            "q_{2m-1} k_{2m-1} + q_{2m} k_{2m} = 2 q_{2m-1} q_{2m}; independent factors",
+            r"$q_{2m-1} k_{2m-1} + q_{2m} k_{2m} = 2 q_{2m-1} q_{2m}$; independent factors",
         ),
         swap_var,
     )
@@ -345,7 +364,7 @@ def _counterexample_steps() -> tuple[Step, ...]:
                 ),
                 listed,
             ),
-            "k = S q with q ~ N(0, I) and an independent random sign S; i != j",
+            r"$k = Sq$ with $q \sim N(0, I)$ and an independent random sign $S$; $i \ne j$",
         ),
         mean_sum,
         var_sum,
@@ -357,12 +376,12 @@ def _counterexample_steps() -> tuple[Step, ...]:
                 Variance(sum_squares) + Expectation(sum_squares) ** 2,
                 shared_var,
             ),
-            "q.k = S sum q_i^2, E[q.k] = 0 and S^2 = 1",
+            r"$q \cdot k = S \sum_i q_i^2$, $\mathbb{E}[q \cdot k] = 0$ and $S^2 = 1$",
         ),
         Step(
             "own signs: one term",
             (Variance(qi * k[i]), Variance(Si * qi**2), term_var),
-            "k_i = S_i q_i with independent random signs S_i: all covariances are zero too",
+            "$k_i = S_i q_i$ with independent random signs $S_i$: all covariances are zero too",
         ),
         own_var,
         *_swap_steps(),
@@ -406,21 +425,21 @@ def proposition_5_counterexamples() -> tuple[Counterexample, ...]:
             "shared sign",
             steps["shared sign: variance"].chain[-1],
             False,
-            "every Cov(q_i, k_j) is 0, but q_i and k_i are dependent",
+            r"every $\operatorname{Cov}(q_i, k_j)$ is 0, but $q_i$ and $k_i$ are dependent",
         ),
         Counterexample(
             "k_i = S_i q_i (own signs)",
             "own signs",
             steps["own signs: variance"].chain[-1],
             False,
-            "q_i and k_i are uncorrelated but dependent",
+            "$q_i$ and $k_i$ are uncorrelated but dependent",
         ),
         Counterexample(
             "k = coordinate-pair swap of q",
             "pair swap",
             steps["pair swap: variance"].chain[-1],
             True,
-            "every listed pair is independent; q_i and k_j are correlated for j != i, "
+            r"every listed pair is independent; $q_i$ and $k_j$ are correlated for $j \ne i$, "
             "which Proposition 5 does not list",
         ),
     )
@@ -454,12 +473,15 @@ def _proposition_5() -> Derivation:
     own = _step(counterexamples, "own signs: variance").chain[-1]
     swap = _step(counterexamples, "pair swap: variance").chain[-1]
     return Derivation(
-        "Proposition 5: Var(q.k) = d_k under zero means, unit variances, zero covariances",
+        r"Proposition 5: $\operatorname{Var}(q \cdot k) = d_k$ under zero means, unit variances, "
+        r"zero covariances",
         sp.Eq(Variance(dot(q, k, d_k)), d_k),
         (
-            "E[q_i] = E[k_i] = 0 and Var(q_i) = Var(k_i) = 1 for every i",
-            "Cov(q_i, k_i) = 0 for every i",
-            "Cov(q_i, q_j) = 0 and Cov(k_i, k_j) = 0 for i != j",
+            r"$\mathbb{E}q_i = \mathbb{E}k_i = 0$ and $\operatorname{Var}q_i = "
+            r"\operatorname{Var}k_i = 1$ for every $i$",
+            r"$\operatorname{Cov}(q_i, k_i) = 0$ for every $i$",
+            r"$\operatorname{Cov}(q_i, q_j) = 0$ and $\operatorname{Cov}(k_i, k_j) = 0$ for $i "
+            r"\ne j$",
         ),
         (
             Step(
@@ -468,13 +490,13 @@ def _proposition_5() -> Derivation:
                     Variance(dot(q, k, d_k)),
                     sp.Sum(Variance(qi * ki), (i, 1, d_k)) + off_diagonal,
                 ),
-                "Proposition 4's expansion before any covariance is dropped; checked for d_k = 2",
+                "Proposition 4's expansion before any covariance is dropped; checked for $d_k = 2$",
             ),
             Step(
                 "one product, zero means",
                 (Variance(qi * ki), term, term.xreplace(stated)),
                 "Proposition 3's expansion with zero means but no independence; then the "
-                "stated unit variances and Cov(q_i, k_i) = 0",
+                r"stated unit variances and $\operatorname{Cov}(q_i, k_i) = 0$",
             ),
             Step(
                 "exact under the stated assumptions",
@@ -482,35 +504,40 @@ def _proposition_5() -> Derivation:
                 "the two steps above: the claim needs both extra sums to vanish",
             ),
             Step(
-                "sufficient: q independent of k",
+                "sufficient: $q$ independent of $k$",
                 (
                     sp.Tuple(Covariance(qi * ki, qj * kj), Covariance(qi**2, ki**2)),
                     sp.Tuple(cross, squares),
                     sp.Tuple(cross, squares).xreplace(uncorrelated),
                 ),
-                "E[q_i q_j k_i k_j] = E[q_i q_j] E[k_i k_j] = Cov(q_i, q_j) Cov(k_i, k_j), zero "
-                "for i != j; both sums vanish",
+                r"$\mathbb{E}[q_i q_j k_i k_j] = \mathbb{E}[q_i q_j]\,\mathbb{E}[k_i k_j] = "
+                r"\operatorname{Cov}(q_i, q_j) \operatorname{Cov}(k_i, k_j)$, zero for $i \ne j$; "
+                "both sums vanish",
             ),
             *counterexamples,
         ),
         verdict=(
             "Does not follow from the stated assumptions. Zero covariances give neither "
-            "Var(q_i k_i) = Var q_i Var k_i (that needs Cov(q_i^2, k_i^2) = 0) nor "
-            "uncorrelated products (that needs Cov(q_i k_i, q_j k_j) = 0), the two facts the "
+            r"$\operatorname{Var}(q_i k_i) = \operatorname{Var}q_i \operatorname{Var}k_i$ (that "
+            r"needs $\operatorname{Cov}(q_i^2, k_i^2) = 0$) nor uncorrelated products (that needs "
+            r"$\operatorname{Cov}(q_i k_i, q_j k_j) = 0$), the two facts the "
             "proof's second and third equalities use. It holds when the query vector is "
             "independent of the key vector (with the stated moments and within-vector zero "
             "covariances), as in Vaswani et al.'s footnote."
         ),
         caveats=(
-            f"Counterexample, one shared sign: k = S q with q ~ N(0, I): every listed "
-            f"covariance is zero (even Cov(q_i, k_j) for all i, j), yet Var(q.k) = "
-            f"{sp.sstr(shared)}; the scale that keeps the logits O(1) is then 1/d_k.",
-            f"Counterexample, one sign per component: k_i = S_i q_i: the products are "
-            f"independent, but Var(q_i k_i) = 3, so Var(q.k) = {sp.sstr(own)}.",
-            f"Counterexample with every listed pair independent (Chuang writes 'independent in "
-            f"the following ways'): k_{{2m-1}} = q_{{2m}}, k_{{2m}} = q_{{2m-1}} with "
-            f"q ~ N(0, I), d_k even: Var(q.k) = {sp.sstr(swap)}. It makes q_i and k_j correlated "
-            f"for j != i, which Proposition 5 does not exclude.",
+            r"Counterexample, one shared sign: $k = Sq$ with $q \sim N(0, I)$: every listed "
+            r"covariance is zero (even $\operatorname{Cov}(q_i, k_j)$ for all $i, j$), yet "
+            rf"$\operatorname{{Var}}(q \cdot k) = {latex(shared)}$; the scale that keeps the "
+            r"logits $O(1)$ is then $1/d_k$.",
+            "Counterexample, one sign per component: $k_i = S_i q_i$: the products are "
+            r"independent, but $\operatorname{Var}(q_i k_i) = 3$, so "
+            rf"$\operatorname{{Var}}(q \cdot k) = {latex(own)}$.",
+            "Counterexample with every listed pair independent (Chuang writes 'independent in "
+            r"the following ways'): $k_{2m-1} = q_{2m}$, $k_{2m} = q_{2m-1}$ with "
+            rf"$q \sim N(0, I)$, $d_k$ even: $\operatorname{{Var}}(q \cdot k) = {latex(swap)}$. "
+            r"It makes $q_i$ and $k_j$ correlated for $j \ne i$, which Proposition 5 does not "
+            "exclude.",
         ),
         checks=(
             Check("Var of a sum of two products", two, split),

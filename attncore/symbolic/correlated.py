@@ -41,10 +41,11 @@ __all__ = [
 _z = sp.IndexedBase("z")
 _m4 = sp.Symbol("m_4", positive=True)  # E[q_i^4] beyond the normal case
 _ASSUMPTIONS = (
-    "the pairs (q_i, k_i), i = 1, ..., d, are independent of each other",
-    "each pair is bivariate normal with means 0, variances 1 and correlation rho, "
-    "-1 <= rho <= 1: k_i = rho q_i + sqrt(1 - rho^2) z_i with q_i, z_i independent N(0, 1)",
-    "d is a positive integer that stays a symbol",
+    r"the pairs $(q_i, k_i)$, $i = 1, \dots, d$, are independent of each other",
+    r"each pair is bivariate normal with means 0, variances 1 and correlation $\rho$, "
+    r"$-1 \le \rho \le 1$: $k_i = \rho q_i + \sqrt{1 - \rho^2}\, z_i$ with $q_i, z_i$ "
+    "independent $N(0, 1)$",
+    "$d$ is a positive integer that stays a symbol",
 )
 
 
@@ -67,22 +68,23 @@ def _pair_steps() -> tuple[Step, ...]:
         Step(
             "the pair",
             (sp.Tuple(Variance(k[i]), Expectation(q[i] * k[i])), pair, pair.xreplace(laws)),
-            "k_i = rho q_i + sqrt(1 - rho^2) z_i; independence of q_i and z_i",
+            r"$k_i = \rho q_i + \sqrt{1 - \rho^2}\, z_i$; independence of $q_i$ and $z_i$",
         ),
         Step(
             "mean of a product term",
             (Expectation(q[i] * k[i]), mean_term, mean_term.xreplace(laws)),
-            "independence of q_i and z_i; E[q_i^2] = 1",
+            r"independence of $q_i$ and $z_i$; $\mathbb{E}q_i^2 = 1$",
         ),
         Step(
-            "variance of a product term, any law of q_i",
+            "variance of a product term, any law of $q_i$",
             (Variance(q[i] * k[i]), var_term, sp.factor(var_term.xreplace(general))),
-            "independence of q_i and z_i, zero means; E[q_i^4] = m_4 and unit variances",
+            r"independence of $q_i$ and $z_i$, zero means; $\mathbb{E}q_i^4 = m_4$ and unit "
+            r"variances",
         ),
         Step(
             "variance of a product term",
             (Variance(q[i] * k[i]), sp.factor(var_term.xreplace(laws))),
-            "normal q_i: m_4 = 3",
+            "normal $q_i$: $m_4 = 3$",
         ),
     )
 
@@ -97,11 +99,11 @@ def correlated_dot_mean() -> Derivation:
     pair = _pair_steps()
     total = independent_sum_step("mean of the sum", q[i] * k[i], i, d, 1, pair[1].chain[-1])
     return Derivation(
-        "Mean of q.k for correlated coordinates",
+        r"Mean of $q \cdot k$ for correlated coordinates",
         sp.Eq(Expectation(dot(q, k, d)), total.chain[-1]),
         _ASSUMPTIONS,
         (*pair[:2], total),
-        caveats=("Linearity alone gives d rho: neither normality nor independence is needed.",),
+        caveats=(r"Linearity alone gives $d\rho$: neither normality nor independence is needed.",),
     )
 
 
@@ -115,13 +117,13 @@ def correlated_dot_variance() -> Derivation:
     pair = _pair_steps()
     total = independent_sum_step("variance of the sum", q[i] * k[i], i, d, 2, pair[-1].chain[-1])
     return Derivation(
-        "Variance of q.k for correlated coordinates",
+        r"Variance of $q \cdot k$ for correlated coordinates",
         sp.Eq(Variance(dot(q, k, d)), sp.factor(total.chain[-1])),
         _ASSUMPTIONS,
         (*pair, total),
         caveats=(
             "The variance depends on the law beyond its correlation: with the same construction "
-            "and E[q_i^4] = m_4 it is d (1 + rho^2 (m_4 - 2)).",
+            r"and $\mathbb{E}q_i^4 = m_4$ it is $d\,(1 + \rho^2 (m_4 - 2))$.",
         ),
     )
 
@@ -137,39 +139,42 @@ def correlated_logit_scaling() -> Derivation:
     var = correlated_dot_variance().rhs
     by_root, by_d = dot(q, k, d) / sp.sqrt(d), dot(q, k, d) / d
     return Derivation(
-        "Scaling the logits of aligned queries and keys: 1/sqrt(d) against 1/d (muP)",
+        r"Scaling the logits of aligned queries and keys: $1/\sqrt{d}$ against $1/d$ ($\mu$P)",
         sp.Eq(Expectation((by_d - rho) ** 2), sp.factor(var / d**2)),
         _ASSUMPTIONS,
         (
             Step(
-                "1/sqrt(d): mean",
+                r"$1/\sqrt{d}$: mean",
                 (Expectation(by_root), mean / sp.sqrt(d)),
-                "linearity; it grows like sqrt(d) whenever rho != 0",
+                r"linearity; it grows like $\sqrt{d}$ whenever $\rho \ne 0$",
             ),
             Step(
-                "1/sqrt(d): variance",
+                r"$1/\sqrt{d}$: variance",
                 (Variance(by_root), sp.factor(var / d)),
-                "Var(cX) = c^2 Var(X)",
+                r"$\operatorname{Var}(cX) = c^2 \operatorname{Var}X$",
             ),
-            Step("1/d: mean", (Expectation(by_d), mean / d), "linearity"),
+            Step("$1/d$: mean", (Expectation(by_d), mean / d), "linearity"),
             Step(
-                "1/d: mean squared distance to rho",
+                r"$1/d$: mean squared distance to $\rho$",
                 (Expectation((by_d - rho) ** 2), Variance(by_d), sp.factor(var / d**2)),
-                "E[(X - E X)^2] = Var(X), and Var(cX) = c^2 Var(X)",
+                r"$\mathbb{E}[(X - \mathbb{E}X)^2] = \operatorname{Var}X$, and "
+                r"$\operatorname{Var}(cX) = c^2 \operatorname{Var}X$",
             ),
         ),
         verdict=(
-            "With a correlation rho != 0 that does not shrink with d, 1/sqrt(d) lets the logit "
-            "of an aligned key grow like rho sqrt(d), while 1/d keeps it at rho with fluctuations "
-            "of order 1/sqrt(d): the argument for 1/d scaling after training."
+            r"With a correlation $\rho \ne 0$ that does not shrink with $d$, $1/\sqrt{d}$ lets "
+            r"the logit of an aligned key grow like $\rho\sqrt{d}$, while $1/d$ keeps it at "
+            r"$\rho$ with fluctuations of order $1/\sqrt{d}$: the argument for $1/d$ scaling "
+            "after training."
         ),
         caveats=(
             "The softmax ignores a shift shared by all keys: the growth saturates it only when "
-            "the alignment differs between keys (rho for the key to attend to, about 0 for the "
-            "others), so that the logit gaps grow like sqrt(d). In "
-            "attncore.distributions.Correlated every key of a call shares the same alignment.",
-            "At initialization (rho = 0) 1/d shrinks the logits to O(1/sqrt(d)), so the softmax "
-            "starts near uniform; 1/sqrt(d) is the scale that keeps them O(1) there.",
+            r"the alignment differs between keys ($\rho$ for the key to attend to, about 0 for the "
+            r"others), so that the logit gaps grow like $\sqrt{d}$. In "
+            "the book's simulations of correlated pairs every key of a call shares the same "
+            "alignment.",
+            r"At initialization ($\rho = 0$) $1/d$ shrinks the logits to $O(1/\sqrt{d})$, so the "
+            r"softmax starts near uniform; $1/\sqrt{d}$ is the scale that keeps them $O(1)$ there.",
         ),
     )
 

@@ -19,6 +19,7 @@ f{\left(a \right)} = a^{2} + 2 a b + b^{2}
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import ClassVar
@@ -26,6 +27,7 @@ from typing import ClassVar
 import sympy as sp
 
 from attncore.checks import ParameterError
+from attncore.symbolic.typeset import latex, plural
 
 __all__ = ["Check", "Derivation", "Step"]
 
@@ -66,7 +68,7 @@ class Step:
     def latex(self) -> str:
         """The whole chain in LaTeX."""
         joiner = f" {self._symbols[self.relation]} "
-        return joiner.join(sp.latex(part) for part in self.chain)
+        return joiner.join(latex(part) for part in self.chain)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,17 @@ class Derivation:
     verdict: str = ""
     caveats: tuple[str, ...] = ()
     checks: tuple[Check, ...] = ()
+    label: str = ""
+
+    def numbered(self, label: str) -> Derivation:
+        """The same derivation whose statement is shown as the numbered equation ``label``,
+        which pages cite with ``{eq}`label```.
+
+        >>> one = Derivation("One", sp.Eq(sp.Symbol("y"), 1), ("nothing",))
+        >>> "$$ y = 1 $$ (eq-one)" in one.numbered("eq-one").to_markdown()
+        True
+        """
+        return dataclasses.replace(self, label=label)
 
     def residuals(self) -> dict[str, sp.Expr]:
         """``{check name: lhs - rhs}`` for every :class:`Check` of the derivation."""
@@ -115,8 +128,8 @@ class Derivation:
 
     @functools.cached_property
     def latex(self) -> str:
-        """The statement in LaTeX."""
-        return sp.latex(self.statement)
+        """The statement in LaTeX, terms in a reader's order."""
+        return latex(self.statement)
 
     @property
     def lhs(self) -> sp.Basic:
@@ -151,36 +164,35 @@ class Derivation:
         return float(result.evalf())
 
     def to_markdown(self) -> str:
-        """The derivation as Markdown with display math, for a notebook or the book.
+        """The derivation as MyST Markdown: assumptions, the statement as display math
+        (numbered when the derivation has a :attr:`label`), the steps with their reasons, the
+        verdict and the caveats. Texts are Markdown with ``$...$`` math.
 
         >>> one = Derivation("One", sp.Eq(sp.Symbol("y"), 1), ("nothing",), verdict="Holds.")
         >>> print(one.to_markdown())
-        **One**
-        <BLANKLINE>
-        Assumptions:
+        **One.** *Assumptions:*
         <BLANKLINE>
         - nothing
         <BLANKLINE>
-        Statement:
-        <BLANKLINE>
         $$ y = 1 $$
         <BLANKLINE>
-        Verdict: Holds.
+        *Verdict:* Holds.
         <BLANKLINE>
         """
-        lines = [f"**{self.title}**", "", "Assumptions:", ""]
+        lines = [f"**{self.title}.** *Assumptions:*", ""]
         lines += [f"- {a}" for a in self.assumptions]
-        lines += ["", "Statement:", "", f"$$ {self.latex} $$", ""]
+        label = f" ({self.label})" if self.label else ""
+        lines += ["", f"$$ {self.latex} $${label}", ""]
         if self.steps:
-            lines += [f":::{{dropdown}} The derivation, in {len(self.steps)} steps", ""]
+            lines += [f":::{{dropdown}} The derivation, in {plural(len(self.steps), 'step')}", ""]
             for number, step in enumerate(self.steps, start=1):
-                lines += [f"{number}. *{step.name}* ({step.reason}):", "", f"   $$ {step.latex} $$"]
+                lines += [f"{number}. *{step.name}*: {step.reason}.", "", f"   $$ {step.latex} $$"]
                 lines += [""]
             lines += [":::", ""]
         if self.verdict:
-            lines += [f"Verdict: {self.verdict}", ""]
+            lines += [f"*Verdict:* {self.verdict}", ""]
         if self.caveats:
-            lines += ["Caveats:", ""]
+            lines += ["*Caveats:*", ""]
             lines += [f"- {c}" for c in self.caveats]
         return "\n".join(lines).rstrip() + "\n"
 

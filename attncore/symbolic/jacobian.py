@@ -25,6 +25,7 @@ from attncore.checks import ParameterError, positive_int
 from attncore.symbolic.derivation import Derivation, Step
 from attncore.symbolic.moments import sift, solve_linear
 from attncore.symbolic.notation import Expectation, Norm, d, dot, i, j, k, n, q
+from attncore.symbolic.typeset import latex
 
 __all__ = [
     "cauchy_schwarz_bound",
@@ -37,8 +38,9 @@ _MAX_N = 8  # the explicit matrix is for small n; trace and norm are derived for
 _s = sp.IndexedBase("s", positive=True)
 _J = sp.MatrixSymbol("J", n, n)
 _ASSUMPTIONS = (
-    "s = softmax(z): s_i = exp(z_i) / sum_j exp(z_j), so s_i > 0 and sum_i s_i = 1",
-    "J_ij = d s_i / d z_j",
+    r"$s = \operatorname{softmax}(z)$: $s_i = e^{z_i} / \sum_j e^{z_j}$, so $s_i > 0$ and "
+    r"$\sum_i s_i = 1$",
+    r"$J_{ij} = \partial s_i / \partial z_j$",
 )
 
 
@@ -62,11 +64,11 @@ def softmax_jacobian(n: int) -> Derivation:
     if any(sp.cancel(entry) != 0 for entry in derivative - in_z):
         raise ArithmeticError("the softmax derivative is not diag(s) - s s^T")
     steps = [
-        Step("softmax", (s[0], outputs[0]), "definition, shown for i = 1"),
+        Step("softmax", (s[0], outputs[0]), "definition, shown for $i = 1$"),
         Step(
             "diagonal entry",
             (sp.Derivative(outputs[0], z[0]), derivative[0, 0], s[0] * (1 - s[0])),
-            "quotient rule, then exp(z_1) / sum_j exp(z_j) = s_1",
+            r"quotient rule, then $e^{z_1} / \sum_j e^{z_j} = s_1$",
         ),
     ]
     if size > 1:
@@ -74,11 +76,11 @@ def softmax_jacobian(n: int) -> Derivation:
             Step(
                 "off-diagonal entry",
                 (sp.Derivative(outputs[0], z[1]), derivative[0, 1], -s[0] * s[1]),
-                "quotient rule: only the denominator depends on z_2",
+                "quotient rule: only the denominator depends on $z_2$",
             )
         )
     return Derivation(
-        f"Jacobian of the softmax, n = {size}",
+        f"Jacobian of the softmax, $n = {size}$",
         sp.Eq(sp.MatrixSymbol("J", size, size), target, evaluate=False),
         _ASSUMPTIONS,
         tuple(steps),
@@ -112,17 +114,22 @@ def softmax_jacobian_trace() -> Derivation:
         (*_ASSUMPTIONS, "n stays a symbol"),
         (
             Step(
-                "diagonal", (sp.Symbol("J_ii"), diagonal), "J_ij = delta_ij s_i - s_i s_j at j = i"
+                "diagonal",
+                (sp.Symbol("J_ii"), diagonal),
+                r"$J_{ij} = \delta_{ij} s_i - s_i s_j$ at $j = i$",
             ),
-            Step("sum", (sp.Trace(_J), total, split, result), "linearity, then sum_i s_i = 1"),
-            Step("uniform s_i = 1/n", (sp.Trace(_J), _at_uniform(result)), "the largest value"),
+            Step("sum", (sp.Trace(_J), total, split, result), r"linearity, then $\sum_i s_i = 1$"),
+            Step("uniform $s_i = 1/n$", (sp.Trace(_J), _at_uniform(result)), "the largest value"),
             Step(
-                "saturated s = e_1",
+                "saturated $s = e_1$",
                 (sp.Trace(_J), result.subs(sp.Sum(_s[i] ** 2, (i, 1, n)), 1)),
-                "sum_i s_i^2 = 1 exactly when one s_i is 1",
+                r"$\sum_i s_i^2 = 1$ exactly when one $s_i$ is 1",
             ),
         ),
-        caveats=("Since sum s_i^2 >= 1/n (Cauchy-Schwarz), 0 <= tr J <= 1 - 1/n.",),
+        caveats=(
+            r"Since $\sum_i s_i^2 \ge 1/n$ (Cauchy–Schwarz), $0 \le \operatorname{tr} J \le "
+            r"1 - 1/n$.",
+        ),
     )
 
 
@@ -153,23 +160,23 @@ def softmax_jacobian_frobenius() -> Derivation:
             Step(
                 "square of an entry",
                 (sp.Symbol("J_ij") ** 2, _entry() ** 2, squared),
-                "J_ij = delta_ij s_i - s_i s_j, delta_ij^2 = delta_ij",
+                r"$J_{ij} = \delta_{ij} s_i - s_i s_j$, $\delta_{ij}^2 = \delta_{ij}$",
             ),
             Step(
-                "sum over j",
+                "sum over $j$",
                 (sp.Sum(squared, (j, 1, n)), inner),
-                "the Kronecker delta keeps j = i; s_i^2 factors out of the last sum",
+                "the Kronecker delta keeps $j = i$; $s_i^2$ factors out of the last sum",
             ),
             Step(
-                "sum over i",
+                "sum over $i$",
                 (norm**2, total),
-                "linearity; checked against the explicit 3 x 3 Jacobian",
+                r"linearity; checked against the explicit $3 \times 3$ Jacobian",
             ),
-            Step("uniform s_i = 1/n", (norm, _at_uniform(closed)), "the centre of the simplex"),
+            Step("uniform $s_i = 1/n$", (norm, _at_uniform(closed)), "the centre of the simplex"),
         ),
         caveats=(
-            "attncore.softmax.jacobian_frobenius evaluates this closed form without the matrix.",
-            "||J||_F = 0 exactly when s is one-hot: a saturated softmax passes no gradient.",
+            "The book's numerical Jacobian norm evaluates this closed form without the matrix.",
+            r"$\|J\|_F = 0$ exactly when $s$ is one-hot: a saturated softmax passes no gradient.",
         ),
     )
 
@@ -201,34 +208,37 @@ def cauchy_schwarz_bound() -> Derivation:
         Norm(sp.IndexedBase("k")[j]), (j, 1, sp.Symbol("n", integer=True, positive=True))
     )
     return Derivation(
-        "Bernhard's Cauchy-Schwarz bound on the k_total-scaled logits",
+        r"Bernhard's Cauchy–Schwarz bound on the $k_\text{total}$-scaled logits",
         sp.Le(sp.Abs(logit) / k_total, norm_q),
         (
-            "q and the keys k_1, ..., k_n are vectors of R^d; k = k_i is one of the keys",
-            "k_total = ||k_1|| + ... + ||k_n|| > 0",
+            r"$q$ and the keys $k_1, \dots, k_n$ are vectors of $\mathbb{R}^d$; $k = k_i$ is one "
+            r"of "
+            "the keys",
+            r"$k_\text{total} = \|k_1\| + \dots + \|k_n\| > 0$",
         ),
         (
             Step(
                 "bilinearity",
                 (Norm(q - tau * k) ** 2, distance, quadratic),
-                "expand sum_i (q_i - tau k_i)^2 with d a symbol",
+                r"expand $\sum_i (q_i - \tau k_i)^2$ with $d$ a symbol",
             ),
             Step(
-                "minimum over tau",
+                r"minimum over $\tau$",
                 (sp.Integer(0), minimum),
-                f"a squared length is >= 0 for every tau, in particular at tau = {sp.sstr(best)}",
+                rf"a squared length is $\ge 0$ for every $\tau$, in particular at $\tau = "
+                rf"{latex(best)}$",
                 relation=sp.Le,
             ),
             Step(
-                "Cauchy-Schwarz",
+                "Cauchy–Schwarz",
                 (sp.Abs(logit), norm_q * norm_k),
-                "multiply the last line by ||k||^2 > 0 and take square roots",
+                r"multiply the last line by $\|k\|^2 > 0$ and take square roots",
                 relation=sp.Le,
             ),
             Step(
                 "one length against the total",
                 (norm_k, lengths),
-                "k_total adds the other lengths, each >= 0",
+                r"$k_\text{total}$ adds the other lengths, each $\ge 0$",
                 relation=sp.Le,
             ),
             Step(
@@ -240,13 +250,16 @@ def cauchy_schwarz_bound() -> Derivation:
             Step(
                 "typical size",
                 (Expectation(sp.Abs(logit), k) / norm_k, mean_abs),
-                "for q ~ N(0, I) independent of k, q.k ~ N(0, ||k||^2) given k, and "
-                "E|Z| = 2 int_0^oo z phi(z) dz",
+                r"for $q \sim N(0, I)$ independent of $k$, $q \cdot k \sim N(0, \|k\|^2)$ given "
+                r"$k$, "
+                r"and $\mathbb{E}|Z| = 2\int_0^\infty z\,\phi(z)\,dz$",
             ),
         ),
         caveats=(
             "The second inequality is an equality only when every other key is 0, so the bound "
-            "is loose: for standard normal q and keys, |q.k_i| / k_total is about "
-            "sqrt(2/pi)/n on average while ||q|| is about sqrt(d), a factor of order n sqrt(d).",
+            r"is loose: for standard normal $q$ and keys, $|q \cdot k_i| / k_\text{total}$ is "
+            r"about "
+            r"$\sqrt{2/\pi}/n$ on average while $\|q\|$ is about $\sqrt{d}$, a factor of order "
+            r"$n\sqrt{d}$.",
         ),
     )

@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 _ASSUMPTIONS = (
-    "the key k has d independent standard normal components",
-    "d is a positive integer that stays a symbol",
+    "the key $k$ has $d$ independent standard normal components",
+    "$d$ is a positive integer that stays a symbol",
 )
 _Z = sp.Symbol("z", real=True)
 _Y = sp.Symbol("y", positive=True)
@@ -69,8 +69,8 @@ def _truncate(polynomial: sp.Expr, order: int) -> sp.Expr:
 def expected_key_length() -> Derivation:
     """``E||k|| = sqrt(2) Gamma((d+1)/2) / Gamma(d/2)`` for a standard normal key.
 
-    >>> [s.name for s in expected_key_length().steps]
-    ['MGF of one square', 'MGF of the squared length', 'chi-square density', 'mean length']
+    >>> [s.name for s in expected_key_length().steps][2:]
+    ['chi-square density', 'mean length']
     """
     one = gaussian_integral(1 - 2 * t)  # E[exp(t z^2)] = int exp(-(1 - 2t) z^2 / 2) / sqrt(2 pi)
     total = sp.Product(one, (i, 1, d))
@@ -91,25 +91,25 @@ def expected_key_length() -> Derivation:
         _ASSUMPTIONS,
         (
             Step(
-                "MGF of one square",
+                "moment generating function of one square",
                 (MomentGeneratingFunction(k[i] ** 2, t), Expectation(sp.exp(t * k[i] ** 2)), one),
-                "Gaussian integral over k_i ~ N(0, 1), for t < 1/2",
+                r"Gaussian integral over $k_i \sim N(0, 1)$, for $t < 1/2$",
             ),
             Step(
-                "MGF of the squared length",
+                "moment generating function of the squared length",
                 (MomentGeneratingFunction(squared, t), total, total.doit()),
-                "the d squares are independent",
+                "the $d$ squares are independent",
             ),
             Step(
                 "chi-square density",
                 (sp.Integral(sp.exp(t * _Y) * density, (_Y, 0, sp.oo)), density_mgf),
-                "this density has the same MGF, which exists near 0 and so fixes the law of "
-                "||k||^2 = y",
+                "this density has the same moment generating function, which exists near 0 and "
+                r"so fixes the law of $\|k\|^2 = y$",
             ),
             Step(
                 "mean length",
                 (Expectation(Norm(k)), sp.Integral(sp.sqrt(_Y) * density, (_Y, 0, sp.oo)), mean),
-                "E||k|| = E[sqrt(||k||^2)]",
+                r"$\mathbb{E}\|k\| = \mathbb{E}\sqrt{\|k\|^2}$",
             ),
         ),
     )
@@ -150,18 +150,19 @@ def key_length_expansion() -> Derivation:
             Step(
                 "Stirling's series",
                 (mean, sp.sqrt(d) * series.subs(_U, 1 / d)),
-                "log Gamma(z + 1/2) - log Gamma(z) = log(z)/2 - 1/(8z) + 1/(192 z^3) + O(z^-5) "
-                "at z = d/2 (sympy's asymptotic series of loggamma), then exp",
+                r"$\log\Gamma(z + \tfrac12) - \log\Gamma(z) = \tfrac12\log z - \frac{1}{8z} + "
+                r"\frac{1}{192 z^3} + O(z^{-5})$ at $z = d/2$ (sympy's asymptotic series of "
+                r"$\log\Gamma$), then the exponential",
             ),
             Step(
-                "sqrt(d - 1/2)",
+                r"$\sqrt{d - 1/2}$",
                 (sp.sqrt(d - sp.S.Half), _in_d(root, sp.sqrt(d), d ** sp.Rational(-5, 2))),
-                "binomial series of sqrt(1 - 1/(2d))",
+                r"binomial series of $\sqrt{1 - 1/(2d)}$",
             ),
             Step(
                 "difference",
                 (mean - sp.sqrt(d - sp.S.Half), _in_d(gap, sp.sqrt(d), d ** sp.Rational(-5, 2))),
-                "the two series agree through the 1/sqrt(d) term",
+                r"the two series agree through the $1/\sqrt{d}$ term",
             ),
         ),
     )
@@ -185,13 +186,17 @@ def key_length_variance() -> Derivation:
             Step(
                 "second moment",
                 (Expectation(Norm(k) ** 2), Expectation(dot(k, k, d)), d),
-                "linearity: E[k_i^2] = 1 for each of the d components",
+                r"linearity: $\mathbb{E}k_i^2 = 1$ for each of the $d$ components",
             ),
-            Step("variance", (Variance(Norm(k)), exact), "Var = E[Y^2] - E[Y]^2 with Y = ||k||"),
+            Step(
+                "variance",
+                (Variance(Norm(k)), exact),
+                r"$\operatorname{Var}Y = \mathbb{E}Y^2 - (\mathbb{E}Y)^2$ with $Y = \|k\|$",
+            ),
             Step(
                 "expansion",
                 (exact, _in_d(series, d, d**-2)),
-                "the series of expected_key_length, squared",
+                "the series of the expected length, squared",
             ),
         ),
     )
@@ -221,13 +226,13 @@ def k_total_approximation() -> Derivation:
     scale = sp.sqrt(2 * n * d)
     logit = dot(q, k, d) / (n * sp.sqrt(d))
     return Derivation(
-        "k_total compared with n sqrt(d) (Bernhard, section 5)",
+        r"$k_\text{total}$ compared with $n\sqrt{d}$ (Bernhard, section 5)",
         sp.Eq(Expectation(_K_TOTAL) / (n * sp.sqrt(d)), ratio),
         (
-            "the n keys k_1, ..., k_n are independent, each with d independent standard normal "
-            "components",
-            "k_total = ||k_1|| + ... + ||k_n||",
-            "d and n are positive integers that stay symbols",
+            r"the $n$ keys $k_1, \dots, k_n$ are independent, each with $d$ independent standard "
+            "normal components",
+            r"$k_\text{total} = \|k_1\| + \dots + \|k_n\|$",
+            "$d$ and $n$ are positive integers that stay symbols",
         ),
         (
             Step(
@@ -236,9 +241,9 @@ def k_total_approximation() -> Derivation:
                 "linearity (no independence needed)",
             ),
             Step(
-                "ratio to n sqrt(d)",
+                r"ratio to $n\sqrt{d}$",
                 (ratio, _in_d(series, 1, d**-3)),
-                "key_length_expansion: the relative error is about 1/(4d)",
+                r"the expansion of the expected length: the relative error is about $1/(4d)$",
             ),
             Step(
                 "relative spread",
@@ -247,23 +252,28 @@ def k_total_approximation() -> Derivation:
                     spread,
                     sp.Mul(1 / scale, _in_d(spread_series, 1, d**-2), evaluate=False),
                 ),
-                "Var(k_total) = n Var||k|| for independent keys (key_length_variance)",
+                r"$\operatorname{Var}k_\text{total} = n \operatorname{Var}\|k\|$ for independent "
+                r"keys",
             ),
             Step(
-                "logits divided by n sqrt(d)",
+                r"logits divided by $n\sqrt{d}$",
                 (Variance(logit), dot_product_variance().rhs / (n**2 * d)),
-                "Var(q.k) = d for a standard normal query independent of the key",
+                r"$\operatorname{Var}(q \cdot k) = d$ for a standard normal query independent of "
+                r"the key",
             ),
         ),
         verdict=(
-            "Bernhard's remark holds for standard normal keys: k_total / (n sqrt(d)) tends to "
-            "1, with mean 1 - 1/(4d) + O(d^-2) and relative spread about 1/sqrt(2 n d)."
+            r"Bernhard's remark holds for standard normal keys: $k_\text{total} / (n\sqrt{d})$ "
+            r"tends to 1, with mean $1 - 1/(4d) + O(d^{-2})$ and relative spread about "
+            r"$1/\sqrt{2nd}$."
         ),
         caveats=(
-            "Both scalings make the logits O(1/n) (last step): the softmax of n such logits is "
-            "within O(1/n) of uniform, which is why its output keeps the shape of the logits.",
-            "For components with mean mu and variance sigma^2, E||k||^2 = d (sigma^2 + mu^2), so "
-            "k_total is close to n sqrt(d (sigma^2 + mu^2)), not n sqrt(d): dividing by n sqrt(d) "
-            "matches k_total only when sigma^2 + mu^2 = 1, as Bernhard observes for other laws.",
+            "Both scalings make the logits $O(1/n)$ (last step): the softmax of $n$ such logits "
+            "is within $O(1/n)$ of uniform, which is why its output keeps the shape of the logits.",
+            r"For components with mean $\mu$ and variance $\sigma^2$, "
+            r"$\mathbb{E}\|k\|^2 = d(\sigma^2 + \mu^2)$, so $k_\text{total}$ is close to "
+            r"$n\sqrt{d(\sigma^2 + \mu^2)}$, not $n\sqrt{d}$: dividing by $n\sqrt{d}$ matches "
+            r"$k_\text{total}$ only when $\sigma^2 + \mu^2 = 1$, as Bernhard observes for other "
+            r"laws.",
         ),
     )

@@ -233,7 +233,8 @@ def cumulant_moment_steps() -> tuple[Step, Step]:
             sp.Tuple(kappa1, sp.expand(kappa2)),
             sp.Tuple(Expectation(X), Variance(X)),
         ),
-        "kappa_r = r! [t^r] log M_X(t), with M_X(t) = 1 + E[X] t + E[X^2] t^2 / 2 + O(t^3)",
+        r"$\kappa_r = r!\,[t^r] \log M_X(t)$, with "
+        r"$M_X(t) = 1 + \mathbb{E}[X]\,t + \mathbb{E}[X^2]\,t^2/2 + O(t^3)$",
     )
     terms = sp.IndexedBase("X")
     idx, count = sp.symbols("i m", integer=True, positive=True)
@@ -246,8 +247,8 @@ def cumulant_moment_steps() -> tuple[Step, Step]:
             sp.log(sp.Product(MomentGeneratingFunction(terms[idx], t), (idx, 1, count))),
             sp.Sum(CumulantGeneratingFunction(terms[idx], t), (idx, 1, count)),
         ),
-        "independence: E[exp(t sum X_i)] = prod E[exp(t X_i)]; so kappa_r(sum X_i) = "
-        "sum kappa_r(X_i) for every r",
+        r"independence: $\mathbb{E}[e^{t \sum_i X_i}] = \prod_i \mathbb{E}[e^{t X_i}]$; so "
+        r"$\kappa_r(\sum_i X_i) = \sum_i \kappa_r(X_i)$ for every $r$",
     )
     return first_two, additive
 

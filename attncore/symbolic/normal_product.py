@@ -52,6 +52,7 @@ from attncore.symbolic.notation import (
     t,
     x,
 )
+from attncore.symbolic.typeset import latex
 
 __all__ = [
     "normal_dot_product_characteristic_function",
@@ -63,8 +64,8 @@ __all__ = [
 ]
 
 _ASSUMPTIONS = (
-    "the 2d components q_1, ..., q_d, k_1, ..., k_d are independent standard normal",
-    "d is a positive integer that stays a symbol",
+    r"the $2d$ components $q_1, \dots, q_d, k_1, \dots, k_d$ are independent standard normal",
+    "$d$ is a positive integer that stays a symbol",
 )
 _Z = sp.Symbol("z", real=True)
 _PHI = sp.exp(-(_Z**2) / 2) / sp.sqrt(2 * sp.pi)  # standard normal density
@@ -73,7 +74,7 @@ _PHI = sp.exp(-(_Z**2) / 2) / sp.sqrt(2 * sp.pi)  # standard normal density
 def _transform_steps(imaginary: bool) -> tuple[Step, ...]:
     """MGF (``imaginary=False``) or characteristic function of ``q_i k_i``, then of ``q.k``."""
     unit = sp.I if imaginary else sp.Integer(1)
-    name = "characteristic function" if imaginary else "MGF"
+    name = "characteristic function" if imaginary else "moment generating function"
     operator = CharacteristicFunction if imaginary else MomentGeneratingFunction
     s = sp.Symbol("s", real=True)
     normal = standard_normal_mgf().subs(t, unit * s)  # the MGF is entire: M(i s) is the CF
@@ -84,23 +85,24 @@ def _transform_steps(imaginary: bool) -> tuple[Step, ...]:
     a = -2 * exponent.coeff(_Z, 2)
     term_transform = gaussian_integral(a)
     total = sp.Product(term_transform, (i, 1, d))
-    condition = "" if imaginary else ", which needs |t| < 1"
+    condition = "" if imaginary else ", which needs $|t| < 1$"
     return (
         Step(
             f"normal {name}",
             (Expectation(sp.exp(unit * s * _Z)), normal),
-            "standard_normal_mgf (completing the square), at i s for the characteristic "
-            "function: the MGF of N(0, 1) is entire",
+            "completing the square in the Gaussian integral, at $is$ for the characteristic "
+            "function: the moment generating function of $N(0, 1)$ is entire",
         ),
         Step(
-            "condition on k_i",
+            "condition on $k_i$",
             (Expectation(sp.exp(unit * t * term), k[i]), conditional),
-            "q_i ~ N(0, 1) is independent of k_i: the normal transform at s = t k_i",
+            r"$q_i \sim N(0, 1)$ is independent of $k_i$: the normal transform at $s = t k_i$",
         ),
         Step(
             f"{name} of a product term",
             (operator(term, t), Expectation(conditional), term_transform),
-            f"Gaussian integral over k_i ~ N(0, 1): exponent -a z^2/2 with a = {sp.sstr(a)} > 0"
+            rf"Gaussian integral over $k_i \sim N(0, 1)$: exponent $-a z^2/2$ with $a = "
+            rf"{latex(a)} > 0$"
             f"{condition}",
         ),
         Step(
@@ -111,7 +113,7 @@ def _transform_steps(imaginary: bool) -> tuple[Step, ...]:
                 total,
                 total.doit(),
             ),
-            "the d terms are independent: the transform of a sum is the product",
+            "the $d$ terms are independent: the transform of a sum is the product",
         ),
     )
 
@@ -125,9 +127,9 @@ def normal_dot_product_mgf() -> Derivation:
     """
     steps = _transform_steps(imaginary=False)
     return Derivation(
-        "Moment generating function of q.k, standard normal components",
+        r"Moment generating function of $q \cdot k$, standard normal components",
         sp.Eq(MomentGeneratingFunction(dot(q, k, d), t), steps[-1].chain[-1]),
-        (*_ASSUMPTIONS, "|t| < 1 (the MGF is infinite for |t| >= 1)"),
+        (*_ASSUMPTIONS, r"$|t| < 1$ (the moment generating function is infinite for $|t| \ge 1$)"),
         steps,
     )
 
@@ -143,16 +145,17 @@ def normal_dot_product_characteristic_function() -> Derivation:
     result = steps[-1].chain[-1]
     mgf = normal_dot_product_mgf().rhs
     consistency = Step(
-        "agrees with the MGF",
+        "agrees with the moment generating function",
         (
             CharacteristicFunction(dot(q, k, d), t),
             MomentGeneratingFunction(dot(q, k, d), sp.I * t),
             mgf.subs(t, sp.I * t),
         ),
-        "M is analytic in the strip |Re t| < 1, so phi(t) = M(i t): the same result",
+        r"$M$ is analytic in the strip $|\operatorname{Re} t| < 1$, so $\varphi(t) = M(it)$: the "
+        r"same result",
     )
     return Derivation(
-        "Characteristic function of q.k, standard normal components",
+        r"Characteristic function of $q \cdot k$, standard normal components",
         sp.Eq(CharacteristicFunction(dot(q, k, d), t), result),
         _ASSUMPTIONS,
         (*steps, consistency),
@@ -177,7 +180,7 @@ def normal_dot_product_kurtosis() -> Derivation:
     fourth = fourth.subs({sp.Symbol("kappa_4"): cumulants[3], m2: cumulants[1]})
     kurtosis = sp.expand(fourth / cumulants[1] ** 2)
     return Derivation(
-        "Kurtosis of q.k, standard normal components",
+        r"Kurtosis of $q \cdot k$, standard normal components",
         sp.Eq(Kurtosis(X), kurtosis),
         _ASSUMPTIONS,
         (
@@ -188,27 +191,31 @@ def normal_dot_product_kurtosis() -> Derivation:
                     cgf,
                     taylor(sp.expand_log(cgf, force=True), t, 5) + sp.O(t**6),
                 ),
-                "log of the MGF (normal_dot_product_mgf)",
+                "the logarithm of the moment generating function $(1 - t^2)^{-d/2}$",
             ),
             Step(
                 "cumulants",
                 (sp.Tuple(*(Cumulant(r, X) for r in range(1, 5))), sp.Tuple(*cumulants)),
-                "kappa_r = r! [t^r] K(t)",
+                r"$\kappa_r = r!\,[t^r]\,K(t)$",
             ),
             Step(
                 "fourth moment",
                 (Expectation(X**4), sp.factor(fourth)),
-                "for a centred variable E[Y^4] = kappa_4 + 3 kappa_2^2 (from log M_Y)",
+                r"for a centred variable $\mathbb{E}Y^4 = \kappa_4 + 3\kappa_2^2$ (from $\log "
+                r"M_Y$)",
             ),
             Step(
                 "kurtosis",
                 (Kurtosis(X), Expectation(X**4) / cumulants[1] ** 2, kurtosis),
-                "Kurt = E[(X - E X)^4] / Var(X)^2, with E X = 0 and Var X = kappa_2",
+                r"$\operatorname{Kurt}X = \mathbb{E}[(X - \mathbb{E}X)^4] / "
+                r"(\operatorname{Var}X)^2$, with $\mathbb{E}X = 0$ and $\operatorname{Var}X = "
+                r"\kappa_2$",
             ),
         ),
         caveats=(
-            "The skewness is 0 (kappa_3 = 0) and the excess kurtosis 6/d: q.k/sqrt(d) tends to "
-            "N(0, 1), with tails visibly heavier than normal at small d.",
+            r"The skewness is 0 ($\kappa_3 = 0$) and the excess kurtosis $6/d$: "
+            r"$q \cdot k/\sqrt{d}$ tends to $N(0, 1)$, with tails visibly heavier than normal at "
+            "small $d$.",
         ),
     )
 
@@ -247,9 +254,9 @@ def normal_dot_product_density() -> Derivation:
     at_d2 = sp.integrate(sp.cos(r * w) / (1 + w**2), (w, 0, sp.oo), conds="none") / sp.pi
     at_d2 = sp.powsimp(sp.expand(at_d2.rewrite(sp.exp)), force=True)
     return Derivation(
-        "Exact density of q.k, standard normal components (variance-gamma law)",
+        r"Exact density of $q \cdot k$, standard normal components (variance-gamma law)",
         sp.Eq(Density(X, x), density),
-        (*_ASSUMPTIONS, "x != 0 (for d = 1 the density has a log singularity at 0)"),
+        (*_ASSUMPTIONS, r"$x \ne 0$ (for $d = 1$ the density has a logarithmic singularity at 0)"),
         (
             Step(
                 "Fourier inversion",
@@ -258,8 +265,8 @@ def normal_dot_product_density() -> Derivation:
                     sp.Integral(cf * sp.exp(-sp.I * t * x), (t, -sp.oo, sp.oo)) / (2 * sp.pi),
                     sp.Integral(sp.cos(t * sp.Abs(x)) * cf, (t, 0, sp.oo)) / sp.pi,
                 ),
-                "phi is integrable for d >= 2, real and even (normal_dot_product_characteristic_"
-                "function)",
+                r"$\varphi$ is integrable for $d \ge 2$, real and even (the characteristic "
+                "function above)",
             ),
             Step(
                 "the inversion integral",
@@ -267,13 +274,13 @@ def normal_dot_product_density() -> Derivation:
                     sp.Integral(sp.cos(w * r) * (1 + w**2) ** (-nu - sp.S.Half), (w, 0, sp.oo)),
                     inversion,
                 ),
-                "sympy, with nu = (d - 1)/2 > 0 and r = |x| > 0",
+                r"sympy, with $\nu = (d - 1)/2 > 0$ and $r = |x| > 0$",
             ),
             Step(
                 "Bessel K form",
                 (inversion / sp.pi, bessel_k),
-                "K_nu = pi (I_{-nu} - I_nu) / (2 sin(nu pi)) (DLMF 10.27.4); for integer nu by "
-                "continuity in nu",
+                r"$K_\nu = \pi (I_{-\nu} - I_\nu) / (2 \sin \nu\pi)$ (DLMF 10.27.4); for integer "
+                r"$\nu$ by continuity in $\nu$",
             ),
             Step(
                 "normalization, variance, fourth moment",
@@ -281,26 +288,27 @@ def normal_dot_product_density() -> Derivation:
                     sp.Tuple(*(sp.Integral(x**p * density, (x, -sp.oo, sp.oo)) for p in (0, 2, 4))),
                     sp.Tuple(*(sp.factor(sp.gammasimp(m.subs(to_d))) for m in moments)),
                 ),
-                "sympy integrals of r^p r^nu K_nu(r) over (0, oo), doubled by symmetry",
+                r"sympy integrals of $r^p r^\nu K_\nu(r)$ over $(0, \infty)$, doubled by symmetry",
             ),
             Step(
-                "d = 1",
+                "$d = 1$",
                 (Density(dot(q, k, 1), x), density.subs(d, 1)),
-                "nu = 0: the product of two independent standard normals",
+                r"$\nu = 0$: the product of two independent standard normals",
             ),
             Step(
-                "d = 2",
+                "$d = 2$",
                 (Density(dot(q, k, 2), x), density.subs(d, 2), at_d2.subs(r, sp.Abs(x))),
-                "the inversion integral at d = 2, int_0^oo cos(r t) / (1 + t^2) dt / pi: a "
-                "Laplace law (so K_{1/2}(r) = sqrt(pi/(2r)) e^{-r})",
+                r"the inversion integral at $d = 2$, $\frac{1}{\pi}\int_0^\infty "
+                r"\frac{\cos rt}{1 + t^2}\,dt$: a Laplace law (so "
+                r"$K_{1/2}(r) = \sqrt{\pi/(2r)}\,e^{-r}$)",
             ),
         ),
         caveats=(
-            "For d = 1, phi is not absolutely integrable; the inversion integral still "
-            "converges (conditionally) for x != 0, and the density K_0(|x|)/pi is unbounded "
-            "at 0.",
-            "For large d the Bessel factor overflows double precision near 0; "
-            "normal_dot_product_pdf works in logs.",
+            r"For $d = 1$, $\varphi$ is not absolutely integrable; the inversion integral still "
+            r"converges (conditionally) for $x \ne 0$, and the density $K_0(|x|)/\pi$ is "
+            "unbounded at 0.",
+            "For large $d$ the Bessel factor overflows double precision near 0; the book's "
+            "numerical density works in logarithms.",
         ),
     )
 

@@ -58,18 +58,20 @@ _WEIGHTS = sp.Tuple(sp.Symbol("W_q"), sp.Symbol("W_k"))
 
 def _assumptions(self_attention: bool) -> tuple[str, ...]:
     token = (
-        "the key is computed from the same token as the query: x' = x"
+        "the key is computed from the same token as the query: $x' = x$"
         if self_attention
-        else "x' is independent of x, with the same law"
+        else "$x'$ is independent of $x$, with the same law"
     )
-    moments = "mean 0, variance sigma_x^2" + (" and fourth moment mu_4" if self_attention else "")
+    moments = r"mean 0, variance $\sigma_x^2$" + (
+        r" and fourth moment $\mu_4$" if self_attention else ""
+    )
     return (
-        "q = x W_q and k = x' W_k with W_q, W_k of size d_x x d_k",
-        "the entries of W_q and W_k are independent, mean 0, variances sigma_wq^2 and "
-        "sigma_wk^2; the weights are independent of the tokens",
-        f"the token x has independent components with {moments}",
+        r"$q = x W_q$ and $k = x' W_k$ with $W_q, W_k$ of size $d_x \times d_k$",
+        r"the entries of $W_q$ and $W_k$ are independent, mean 0, variances $\sigma_{wq}^2$ and "
+        r"$\sigma_{wk}^2$; the weights are independent of the tokens",
+        f"the token $x$ has independent components with {moments}",
         token,
-        "d_x and d_k are positive integers that stay symbols",
+        "$d_x$ and $d_k$ are positive integers that stay symbols",
     )
 
 
@@ -94,7 +96,7 @@ def _conditional_covariance_step(
             sp.factor_terms(sp.Sum(inner, (a, 1, d_x))),
         ),
         "linearity given the token; entries of the weights are independent with mean 0, so "
-        "E[W_aj W_bl] = sigma^2 delta_ab delta_jl",
+        r"$\mathbb{E}[W_{aj} W_{bl}] = \sigma^2 \delta_{ab} \delta_{jl}$",
     )
 
 
@@ -110,20 +112,20 @@ def _squared_norm_moments() -> tuple[Step, Step, Step]:
     }
     term_mean = expectation(xa**2, [[xa]]).xreplace(laws)
     term_var = variance(xa**2, [[xa]]).xreplace(laws)
-    mean = independent_sum_step("mean of ||x||^2", xa**2, a, d_x, 1, term_mean)
-    var = independent_sum_step("variance of ||x||^2", xa**2, a, d_x, 2, term_var)
+    mean = independent_sum_step(r"mean of $\|x\|^2$", xa**2, a, d_x, 1, term_mean)
+    var = independent_sum_step(r"variance of $\|x\|^2$", xa**2, a, d_x, 2, term_var)
     fourth = sp.expand(var.chain[-1] + mean.chain[-1] ** 2)
     return (
         mean,
         var,
         Step(
-            "E||x||^4",
+            r"$\mathbb{E}\|x\|^4$",
             (
                 Expectation(Norm(x_query) ** 4),
                 Variance(Norm(x_query) ** 2) + Expectation(Norm(x_query) ** 2) ** 2,
                 fourth,
             ),
-            "E[Y^2] = Var(Y) + E[Y]^2 for Y = ||x||^2",
+            r"$\mathbb{E}Y^2 = \operatorname{Var}Y + (\mathbb{E}Y)^2$ for $Y = \|x\|^2$",
         ),
     )
 
@@ -145,11 +147,14 @@ def projected_dot_variance(self_attention: bool = False) -> Derivation:
     if self_attention:
         token_moment = fourth_step.chain[-1]
         token_steps: tuple[Step, ...] = (mean_step, var_step, fourth_step)
-        token_reason = "E||x||^4 from the steps above"
+        token_reason = r"$\mathbb{E}\|x\|^4$ from the steps above"
     else:
         token_moment = mean_step.chain[-1] ** 2
         token_steps = (mean_step,)
-        token_reason = "x and x' are independent: E[||x||^2 ||x'||^2] = E||x||^2 E||x'||^2"
+        token_reason = (
+            r"$x$ and $x'$ are independent: $\mathbb{E}[\|x\|^2 \|x'\|^2] = "
+            r"\mathbb{E}\|x\|^2\,\mathbb{E}\|x'\|^2$"
+        )
     result = sp.factor(d_k * sigma_wq**2 * sigma_wk**2 * token_moment)
     steps: tuple[Step, ...] = (
         _conditional_covariance_step("query given the token", x_query, W_q, sigma_wq),
@@ -164,8 +169,9 @@ def projected_dot_variance(self_attention: bool = False) -> Derivation:
                 ),
                 sp.Tuple(0, conditional_var),
             ),
-            "given the tokens q and k are independent (W_q is independent of W_k), with "
-            "uncorrelated zero-mean components: Var = sum_jl E[q_j q_l] E[k_j k_l]",
+            "given the tokens $q$ and $k$ are independent ($W_q$ is independent of $W_k$), with "
+            r"uncorrelated zero-mean components: $\operatorname{Var} = \sum_{j,l} "
+            r"\mathbb{E}[q_j q_l]\,\mathbb{E}[k_j k_l]$",
         ),
         Step(
             "law of total variance",
@@ -181,34 +187,34 @@ def projected_dot_variance(self_attention: bool = False) -> Derivation:
     )
     chuang = (d_x * sigma_x**2 * sigma_wq**2) * (d_x * sigma_x**2 * sigma_wk**2) * d_k
     if self_attention:
-        title = "Variance of q.k when a token attends to itself (x' = x)"
+        title = r"Variance of $q \cdot k$ when a token attends to itself ($x' = x$)"
         verdict = (
-            "Chuang's formula, stated for 'the scalar product q_i k_i' (in self-attention, with "
-            "the same index i, a token and itself), is too small for this pair: the variance is "
-            "larger by the factor self_attention_variance_ratio(), 1 + 2/d_x for normal tokens."
+            "Chuang's formula, stated for 'the scalar product $q_i k_i$' (in self-attention, "
+            "with the same index $i$, a token and itself), is too small for this pair: the "
+            r"variance is larger by the self-attention factor, $1 + 2/d_x$ for normal tokens."
         )
         caveats: tuple[str, ...] = (
-            "Given fixed weights the logit has mean sigma_x^2 tr(W_q W_k^T), not 0 "
-            "(projected_dot_variance_given_weights(self_attention=True)).",
+            r"Given fixed weights the logit has mean $\sigma_x^2 \operatorname{tr}(W_q W_k^\top)$, "
+            "not 0.",
         )
     else:
         if sp.expand(result - chuang) != 0:
             raise ArithmeticError(f"the derivation disagrees with Chuang's formula: {result}")
-        title = "Variance of q.k for projected tokens (Chuang's relaxed assumptions)"
+        title = r"Variance of $q \cdot k$ for projected tokens (Chuang's relaxed assumptions)"
         verdict = (
-            "Chuang's (d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k holds exactly, not "
-            "approximately, over the joint draw of the two tokens and the weights; no "
-            "normality and no large d_x or d_k is needed."
+            r"Chuang's $(d_x \sigma_X^2 \sigma_{W_q}^2)(d_x \sigma_X^2 \sigma_{W_k}^2)\, d_k$ "
+            "holds exactly, not approximately, over the joint draw of the two tokens and the "
+            "weights; no normality and no large $d_x$ or $d_k$ is needed."
         )
         caveats = (
             "Conditional on fixed weights (a trained model) the variance over the tokens is "
-            "sigma_x^4 ||W_q W_k^T||_F^2 (projected_dot_variance_given_weights): it depends on "
-            "the weights through ||W_q W_k^T||_F, not through sigma_wq and sigma_wk alone. "
-            "Plugging the measured entry variances ||W||_F^2 / (d_x d_k) into Chuang's formula "
-            "gives sigma_x^4 ||W_q||_F^2 ||W_k||_F^2 / d_k, while ||W_q W_k^T||_F^2 can be "
-            "anything from 0 (orthogonal row spaces: every row of W_q orthogonal to every row "
-            "of W_k) to ||W_q||_F^2 ||W_k||_F^2 (rank one, aligned): from 0 to d_k times the "
-            "formula.",
+            r"$\sigma_x^4 \|W_q W_k^\top\|_F^2$: it depends on the weights through "
+            r"$\|W_q W_k^\top\|_F$, not through $\sigma_{wq}$ and $\sigma_{wk}$ alone. Plugging "
+            r"the measured entry variances $\|W\|_F^2 / (d_x d_k)$ into Chuang's formula gives "
+            r"$\sigma_x^4 \|W_q\|_F^2 \|W_k\|_F^2 / d_k$, while $\|W_q W_k^\top\|_F^2$ can be "
+            r"anything from 0 (orthogonal row spaces: every row of $W_q$ orthogonal to every row "
+            r"of $W_k$) to $\|W_q\|_F^2 \|W_k\|_F^2$ (rank one, aligned): from 0 to $d_k$ times "
+            "the formula.",
         )
     return Derivation(
         title,
@@ -239,17 +245,16 @@ def self_attention_variance_ratio() -> Derivation:
         sp.Eq(lhs, form),
         _assumptions(self_attention=True)[:3],
         (
-            Step(
-                "ratio", (lhs, same / different, ratio, form), "projected_dot_variance, both cases"
-            ),
+            Step("ratio", (lhs, same / different, ratio, form), "the two variances above"),
             Step(
                 "normal tokens",
                 (lhs, form.subs(mu_4, 3 * sigma_x**4)),
-                "mu_4 = 3 sigma_x^4 for a normal component",
+                r"$\mu_4 = 3\sigma_x^4$ for a normal component",
             ),
         ),
         caveats=(
-            "The excess over 1 is (kurtosis - 1)/d_x: small for wide tokens, but it is there "
+            r"The excess over 1 is $(\kappa_x - 1)/d_x$ with $\kappa_x$ the kurtosis of a token "
+            "component: small for wide tokens, but it is there "
             "for the diagonal of every self-attention logit matrix.",
         ),
     )
@@ -277,24 +282,27 @@ def projected_dot_variance_given_weights(self_attention: bool = False) -> Deriva
         "Logit variance over the tokens for fixed weights"
         + (" (token attends to itself)" if self_attention else " (two different tokens)"),
         sp.Eq(Variance(_LOGIT, _WEIGHTS), var),
-        (*_assumptions(self_attention)[2:4], "W_q and W_k are fixed (conditioned on)"),
+        (*_assumptions(self_attention)[2:4], "$W_q$ and $W_k$ are fixed (conditioned on)"),
         (
             Step(
                 "bilinear form",
                 (_LOGIT, bilinear),
-                "q.k = x W_q (x' W_k)^T = x M x'^T with M = W_q W_k^T (indices from 0)",
+                r"$q \cdot k = x W_q (x' W_k)^\top = x M x'^\top$ with $M = W_q W_k^\top$ "
+                r"(indices from 0)",
             ),
             Step(
                 "mean",
                 (Expectation(_LOGIT, _WEIGHTS), mean),
-                "linearity; E[x_a x'_b] = 0, E[x_a x_b] = sigma_x^2 delta_ab",
+                r"linearity; $\mathbb{E}[x_a x'_b] = 0$, $\mathbb{E}[x_a x_b] = \sigma_x^2 "
+                r"\delta_{ab}$",
             ),
             _check_quadratic_form(self_attention, mean, var),
         ),
         caveats=(
-            "Averaging over iid weights gives back projected_dot_variance: "
-            "E||M||_F^2 = d_x^2 d_k sigma_wq^2 sigma_wk^2 and "
-            "E tr(M^2) = E sum_a M_aa^2 = E (tr M)^2 = d_x d_k sigma_wq^2 sigma_wk^2.",
+            "Averaging over iid weights gives back the variance over random weights: "
+            r"$\mathbb{E}\|M\|_F^2 = d_x^2 d_k \sigma_{wq}^2 \sigma_{wk}^2$ and "
+            r"$\mathbb{E}\operatorname{tr}(M^2) = \mathbb{E}\sum_a M_{aa}^2 = "
+            r"\mathbb{E}(\operatorname{tr} M)^2 = d_x d_k \sigma_{wq}^2 \sigma_{wk}^2$.",
         ),
     )
 
@@ -329,9 +337,10 @@ def _check_quadratic_form(self_attention: bool, mean: sp.Expr, var: sp.Expr) -> 
     return Step(
         "variance",
         (Variance(_LOGIT, _WEIGHTS), var),
-        "E[x_a x_b x_c x_e] = sigma_x^4 (d_ab d_ce + d_ac d_be + d_ae d_bc) + (mu_4 - 3 "
-        "sigma_x^4) d_abce contracted with M_ab M_ce; checked against the full expansion "
-        "for a symbolic 3 x 3 M, which has every pattern of indices with a nonzero moment",
+        r"$\mathbb{E}[x_a x_b x_c x_e] = \sigma_x^4 (\delta_{ab}\delta_{ce} + "
+        r"\delta_{ac}\delta_{be} + \delta_{ae}\delta_{bc}) + (\mu_4 - 3\sigma_x^4)\,\delta_{abce}$ "
+        r"contracted with $M_{ab} M_{ce}$; checked against the full expansion for a symbolic "
+        r"$3 \times 3$ matrix $M$, which has every pattern of indices with a nonzero moment",
     )
 
 

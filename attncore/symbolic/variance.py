@@ -18,7 +18,7 @@ import functools
 
 import sympy as sp
 
-from attncore.symbolic.derivation import Derivation, Step
+from attncore.symbolic.derivation import Check, Derivation, Step
 from attncore.symbolic.moments import (
     cumulant_moment_steps,
     expectation,
@@ -38,8 +38,10 @@ from attncore.symbolic.notation import (
     sigma_k,
     sigma_q,
 )
+from attncore.symbolic.typeset import math
 
 __all__ = [
+    "blog_derivation_checks",
     "dot_product_mean",
     "dot_product_variance",
     "dot_product_variance_general",
@@ -50,10 +52,10 @@ __all__ = [
 ]
 
 _INDEPENDENT = (
-    "the 2d components q_1, ..., q_d, k_1, ..., k_d are mutually independent "
+    r"the $2d$ components $q_1, \dots, q_d, k_1, \dots, k_d$ are mutually independent "
     "(no particular law, and not necessarily identically distributed)"
 )
-_SYMBOLIC_D = "d is a positive integer that stays a symbol"
+_SYMBOLIC_D = "$d$ is a positive integer that stays a symbol"
 _MEAN_STEPS = (
     "mean of a product term",
     "first two cumulants",
@@ -72,9 +74,10 @@ def second_moment_step(variable: sp.Expr, mean: sp.Expr, var: sp.Expr) -> Step:
     second = solve_linear(Variance(variable), centered, Expectation(variable**2))
     value = second.xreplace({Variance(variable): var, Expectation(variable): mean})
     return Step(
-        f"second moment of {sp.sstr(variable).replace('[', '_').rstrip(']')}",
+        f"second moment of {math(variable)}",
         (Expectation(variable**2), second, value),
-        "Var(X) = E[(X - E[X])^2] = E[X^2] - E[X]^2 by linearity",
+        r"$\operatorname{Var}(X) = \mathbb{E}[(X - \mathbb{E}X)^2] = \mathbb{E}[X^2] - "
+        r"(\mathbb{E}X)^2$ by linearity",
     )
 
 
@@ -105,12 +108,12 @@ def product_term_steps(
         Step(
             "mean of a product term",
             (Expectation(qi * ki), first, first_value),
-            "independence of q_i and k_i: E[XY] = E[X] E[Y]",
+            r"independence of $q_i$ and $k_i$: $\mathbb{E}[XY] = \mathbb{E}X\,\mathbb{E}Y$",
         ),
         Step(
             "second moment of a product term",
             (Expectation((qi * ki) ** 2), second, sp.expand(second_value)),
-            "independence: q_i^2 and k_i^2 are functions of independent variables",
+            "independence: $q_i^2$ and $k_i^2$ are functions of independent variables",
         ),
         Step(
             "variance of a product term",
@@ -119,7 +122,7 @@ def product_term_steps(
                 Expectation((qi * ki) ** 2) - Expectation(qi * ki) ** 2,
                 variance_value,
             ),
-            "Var(X) = E[X^2] - E[X]^2",
+            r"$\operatorname{Var}(X) = \mathbb{E}[X^2] - (\mathbb{E}X)^2$",
         ),
     ]
     return tuple(steps)
@@ -150,19 +153,19 @@ def dot_product_variance() -> Derivation:
         sp.Eq(Variance(dot(q, k, d)), sums[-1].chain[-1]),
         (
             _INDEPENDENT,
-            "E[q_i] = E[k_i] = 0 for every i",
-            "Var(q_i) = Var(k_i) = 1 for every i",
+            r"$\mathbb{E}q_i = \mathbb{E}k_i = 0$ for every $i$",
+            r"$\operatorname{Var}q_i = \operatorname{Var}k_i = 1$ for every $i$",
             _SYMBOLIC_D,
         ),
         terms + sums,
         verdict=(
-            "Holds exactly, for every d and every law of the components with these two "
-            "moments; the mean is 0 (step 'mean of the sum')."
+            "Holds exactly, for every $d$ and every law of the components with these two "
+            "moments; the mean is 0 (step *mean of the sum*)."
         ),
         caveats=(
-            "Mutual independence is more than the footnote needs: q independent of k, "
+            "Mutual independence is more than the footnote needs: $q$ independent of $k$, "
             "with uncorrelated components inside each vector, gives the same result "
-            "(see chuang_propositions()[4]); zero covariances alone do not.",
+            "(Chuang's Proposition 5, below); zero covariances alone do not.",
         ),
     )
 
@@ -170,8 +173,8 @@ def dot_product_variance() -> Derivation:
 def _general_assumptions() -> tuple[str, ...]:
     return (
         _INDEPENDENT,
-        "E[q_i] = mu_q and Var(q_i) = sigma_q^2 for every i",
-        "E[k_i] = mu_k and Var(k_i) = sigma_k^2 for every i",
+        r"$\mathbb{E}q_i = \mu_q$ and $\operatorname{Var}q_i = \sigma_q^2$ for every $i$",
+        r"$\mathbb{E}k_i = \mu_k$ and $\operatorname{Var}k_i = \sigma_k^2$ for every $i$",
         _SYMBOLIC_D,
     )
 
@@ -213,8 +216,8 @@ def dot_product_variance_general() -> Derivation:
         steps,
         caveats=(
             "Only the first two moments of each component enter; the law does not.",
-            "With nonzero means the variance still grows like d, and the mean d mu_q mu_k "
-            "grows like d too (dot_product_mean).",
+            r"With nonzero means the variance still grows like $d$, and the mean "
+            r"$d\,\mu_q\mu_k$ grows like $d$ too.",
         ),
     )
 
@@ -231,19 +234,20 @@ def scaled_logit_variance() -> Derivation:
     scale_rule = Step(
         "variance of a scaled variable",
         (Variance(c * X), scaled, sp.factor(scaled), c**2 * Variance(X)),
-        "Var(X) = E[X^2] - E[X]^2 and linearity; c is a constant",
+        r"$\operatorname{Var}(X) = \mathbb{E}[X^2] - (\mathbb{E}X)^2$ and linearity; $c$ is a "
+        r"constant",
     )
     logit = dot(q, k, d) / sp.sqrt(d)
     var_dot = dot_product_variance().rhs
     standard = Step(
         "standard case",
         (Variance(logit), Variance(dot(q, k, d)) / d, var_dot / d),
-        "the scaling rule with c = 1/sqrt(d), and Var(q.k) = d (dot_product_variance)",
+        r"the scaling rule with $c = 1/\sqrt{d}$, and $\operatorname{Var}(q \cdot k) = d$",
     )
     general_var = dot_product_variance_general().rhs / d
     general_mean = dot_product_mean().rhs / sp.sqrt(d)
     return Derivation(
-        "Variance of the scaled logit q.k / sqrt(d)",
+        r"Variance of the scaled logit $q \cdot k / \sqrt{d}$",
         sp.Eq(Variance(logit), standard.chain[-1]),
         dot_product_variance().assumptions,
         (
@@ -252,19 +256,20 @@ def scaled_logit_variance() -> Derivation:
             Step(
                 "general moments: variance",
                 (Variance(logit), sp.factor(general_var)),
-                "the scaling rule and dot_product_variance_general",
+                "the scaling rule and the variance for general moments",
             ),
             Step(
                 "general moments: mean",
                 (Expectation(logit), general_mean),
-                "linearity and dot_product_mean",
+                "linearity and the mean for general moments",
             ),
         ),
-        verdict="Holds exactly for every d (the footnote's argument for dividing by sqrt(d)).",
+        verdict=r"Holds exactly for every $d$ (the footnote's argument for dividing by "
+        r"$\sqrt{d}$).",
         caveats=(
-            "With nonzero means the variance of q.k/sqrt(d) is still free of d, but its mean "
-            "sqrt(d) mu_q mu_k grows with d: dividing by sqrt(d) standardizes only zero-mean "
-            "components.",
+            r"With nonzero means the variance of $q \cdot k/\sqrt{d}$ is still free of $d$, "
+            r"but its mean $\sqrt{d}\,\mu_q\mu_k$ grows with $d$: dividing by $\sqrt{d}$ "
+            "standardizes only zero-mean components.",
         ),
     )
 
@@ -283,3 +288,34 @@ def general_moments(
         "mean": dot_product_mean().evaluate(**means),
         "var": dot_product_variance_general().evaluate(**means, sigma_q=sigma_q, sigma_k=sigma_k),
     }
+
+
+@functools.cache
+def blog_derivation_checks() -> tuple[Check, ...]:
+    """The lines of the blog's argument for ``Var(q.k) = d_k``, each set against the
+    re-derivation of :func:`dot_product_variance` (a verdict rule simplifies the residuals).
+
+    The blog writes ``Var(q_i k_i) = E[q_i^2] E[k_i^2] = 1`` (independence within a pair and
+    zero means), ``Var(q.k) = sum_i Var(q_i k_i)`` (independence across ``i``), so
+    ``Var(q.k) = d_k``, and the mean stays 0.
+
+    >>> [sp.simplify(c.residual) for c in blog_derivation_checks()]
+    [0, 0, 0, 0]
+    """
+    steps = {s.name: s for s in dot_product_variance().steps}
+    second_q = steps[f"second moment of {math(q[i])}"].chain[-1]
+    second_k = steps[f"second moment of {math(k[i])}"].chain[-1]
+    term = steps["variance of a product term"].chain[-1]
+    total = steps["variance of the sum"]
+    return (
+        Check(
+            "Var(q_i k_i) = E[q_i^2] E[k_i^2] (independence, zero means)", term, second_q * second_k
+        ),
+        Check("E[q_i^2] E[k_i^2] = 1 (unit variances)", second_q * second_k, sp.Integer(1)),
+        Check(
+            "Var(q.k) = sum of Var(q_i k_i) = d_k (independence across i)",
+            total.chain[-1],
+            d * term,
+        ),
+        Check("the mean stays 0", steps["mean of the sum"].chain[-1], sp.Integer(0)),
+    )

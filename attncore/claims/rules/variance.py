@@ -22,6 +22,8 @@ from attncore.claims.finding import Finding
 
 __all__ = [
     "Counterexample",
+    "any_scalar_product",
+    "assumptions_necessary",
     "bound_sentence",
     "cauchy_schwarz",
     "chuang_proposition",
@@ -31,7 +33,9 @@ __all__ = [
     "key_length_sentence",
     "moments_sentence",
     "n_sqrt_d_normal",
+    "other_reasons",
     "projection_sentence",
+    "proof_lines",
     "relaxed_variance",
 ]
 
@@ -67,12 +71,16 @@ def footnote_variance(
     symbolic = _is_zero(residual)
     worst = _worst(z_scores)
     ds = sorted(z_scores)
+    residual_text = "simplifies to zero" if symbolic else f"is {sp.sstr(sp.simplify(residual))}"
     measured = (
-        f"sympy: derived minus claimed = {sp.sstr(sp.simplify(residual))} for symbolic d; "
-        f"simulation at d = {ds[0]}..{ds[-1]} ({n_pairs} pairs each): largest |z| of mean and "
-        f"variance {worst:.2f} (pass mark {z_limit:g})"
+        f"the derivation for a symbolic d gives the claimed closed form (derived minus claimed "
+        f"{residual_text}); simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, "
+        f"every mean and variance lies within {worst:.2f} standard errors of it (pass mark "
+        f"{z_limit:g})"
     )
-    check = "symbolic derivation (cumulants of independent terms) and Monte Carlo within z_limit"
+    if not symbolic:
+        measured = measured.replace("gives the claimed closed form", "misses the claimed form")
+    check = "symbolic derivation (cumulants of independent terms) and a simulation at each d"
     if not symbolic:
         verdict = Verdict.FAILS
     elif worst <= z_limit:
@@ -83,30 +91,43 @@ def footnote_variance(
     return Finding(claim, verdict, measured, check)
 
 
-def chuang_proposition(number: int, residuals: Mapping[str, sp.Expr], statement: str) -> Finding:
-    """Chuang's Propositions 1 to 4 from the residuals of their re-derived proof lines.
+def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
+    """A derivation of a source text, judged line by line from the residuals (derived minus
+    stated) of its re-derived lines: holds when every residual simplifies to zero, does not
+    hold when one does not (named in the measured text), not testable without any line.
 
-    Holds when every residual simplifies to 0, does not hold when one does not (named in the
-    measured text), not testable without any checked line.
-
-    >>> chuang_proposition(1, {"line": sp.Integer(0)}, "Var X = E X^2 - (E X)^2").verdict
-    <Verdict.HOLDS: 'holds'>
-    >>> chuang_proposition(2, {"line": sp.Symbol("a")}, "Cov").measured
-    'the line "line" does not follow: residual a'
+    >>> proof_lines("blog-variance-derivation", {"line": sp.Integer(0)}).measured
+    'every line of the argument re-derived with sympy simplifies to zero (1 line: line)'
+    >>> proof_lines("chuang-proposition-2", {"line": sp.Symbol("a")}).measured
+    'the line "line" does not follow: derived minus stated is a, not zero'
     """
-    claim = f"chuang-proposition-{number}"
-    check = "each line of the proof re-derived with sympy; residual derived - stated simplified"
+    check = "each line of the argument re-derived with sympy; derived minus stated simplified"
     if not residuals:
-        return Finding(claim, Verdict.UNTESTABLE, "no line of the proof was checked", check)
+        return Finding(claim, Verdict.UNTESTABLE, "no line of the argument was checked", check)
     failed = {name: r for name, r in residuals.items() if not _is_zero(r)}
     if failed:
         measured = "; ".join(
-            f'the line "{name}" does not follow: residual {sp.sstr(sp.simplify(r))}'
+            f'the line "{name}" does not follow: derived minus stated is '
+            f"{sp.sstr(sp.simplify(r))}, not zero"
             for name, r in failed.items()
         )
         return Finding(claim, Verdict.FAILS, measured, check)
-    measured = f"{statement}: all {len(residuals)} checked lines hold ({', '.join(residuals)})"
+    count = f"{len(residuals)} line{'s' if len(residuals) != 1 else ''}"
+    measured = (
+        f"every line of the argument re-derived with sympy simplifies to zero ({count}: "
+        f"{', '.join(residuals)})"
+    )
     return Finding(claim, Verdict.HOLDS, measured, check)
+
+
+def chuang_proposition(number: int, residuals: Mapping[str, sp.Expr]) -> Finding:
+    """Chuang's Propositions 1 to 4 from the residuals of their re-derived proof lines
+    (:func:`proof_lines` for the claim ``chuang-proposition-<number>``).
+
+    >>> chuang_proposition(1, {"line": sp.Integer(0)}).verdict
+    <Verdict.HOLDS: 'holds'>
+    """
+    return proof_lines(f"chuang-proposition-{number}", residuals)
 
 
 @dataclass(frozen=True)
@@ -160,8 +181,8 @@ def chuang_proposition_5(rows: Sequence[Counterexample], d_k: int, z_limit: floa
     """
     measured = "; ".join(
         f"{r.label}{' (every listed pair independent)' if r.independent_pairs else ''}: "
-        f"Var(q.k) = {r.simulated:.1f} simulated, {r.closed_form:g} derived, instead of {d_k} "
-        f"(z = {r.z_claim:.0f} against d_k)"
+        f"logit variance {r.simulated:.1f} simulated and {r.closed_form:g} derived, instead of "
+        f"{d_k} ({abs(r.z_claim):.0f} standard errors away)"
         for r in rows
     )
     check = f"counterexamples meeting every stated assumption, derived and simulated at d_k = {d_k}"
@@ -208,12 +229,121 @@ def relaxed_variance(
     measured = (
         f"two distinct tokens: largest |z| against Chuang's formula {worst_two:.1f} (exact, not "
         f"approximate); note: a token with itself has the variance {self_factor:.4f} times his "
-        f"formula at d_x = {d_x} (1 + (kappa - 1)/d_x), simulation within {worst_self:.1f} se "
-        "of that factor"
+        f"formula at d_x = {d_x} (1 + (κ − 1)/d_x with κ the token kurtosis), simulation within "
+        f"{worst_self:.1f} standard errors of that"
     )
     check = f"symbolic derivation and Monte Carlo over fresh weights and tokens, d_k = {d_k}"
     verdict = Verdict.HOLDS if worst_two <= z_limit else Verdict.FAILS
     return Finding("chuang-relaxed-variance", verdict, measured, check)
+
+
+def any_scalar_product(
+    z_two: float, z_self: float, z_self_factor: float, self_factor: float, d_k: int, z_limit: float
+) -> Finding:
+    """Chuang: with his four assumptions met (weights scaled so that the projected entries
+    have unit variance) "any scalar products" of a query and a key have variance ``d_k``.
+
+    ``z_two`` and ``z_self`` are the z-scores of the simulated variance against ``d_k`` for two
+    different tokens and for a token with itself; ``z_self_factor`` that of the token with
+    itself against ``self_factor * d_k``. Holds when both agree with ``d_k``; holds with a
+    caveat when only the pairs of different tokens do and the token with itself matches the
+    larger variance ``self_factor * d_k``; does not hold when the different tokens miss
+    ``d_k``; not testable when the token with itself matches neither.
+
+    >>> any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0).verdict
+    <Verdict.CAVEAT: 'holds with a caveat'>
+    """
+    measured = (
+        f"with unit-variance projections, two different tokens: logit variance {abs(z_two):.1f} "
+        f"standard errors from d_k = {d_k}; a token with itself: {abs(z_self):.1f} standard "
+        f"errors from d_k and {abs(z_self_factor):.1f} from {self_factor:.4f} d_k"
+    )
+    check = "Monte Carlo over fresh weights and tokens, the two kinds of pair apart"
+    claim = "chuang-any-scalar-product-dk"
+    if abs(z_two) > z_limit:
+        return Finding(claim, Verdict.FAILS, measured, check)
+    if abs(z_self) <= z_limit:
+        return Finding(claim, Verdict.HOLDS, measured, check)
+    if abs(z_self_factor) <= z_limit:
+        measured += (
+            f"; the logit of a token with itself (the diagonal of every self-attention matrix) "
+            f"has variance {self_factor:.4f} d_k, not d_k"
+        )
+        return Finding(claim, Verdict.CAVEAT, measured, check)
+    measured += "; the token with itself matches neither closed form, so no verdict"
+    return Finding(claim, Verdict.UNTESTABLE, measured, check)
+
+
+def assumptions_necessary(breaking: Mapping[str, tuple[sp.Expr, float]], z_limit: float) -> Finding:
+    """Chuang: "the four assumptions are necessary" for the factor ``1/sqrt(d_k)``, read as
+    logical necessity.
+
+    ``breaking`` maps a law that violates one of the assumptions to the residual of its
+    symbolic ``Var(q.k)`` against ``d`` (derived minus ``d``) and the z-score of the simulated
+    variance against ``d``. Does not hold when such a law has variance ``d`` by both routes
+    (the assumptions are sufficient, not necessary); holds when every such law misses ``d``;
+    not testable when a simulation disagrees with its own closed form, or without a law.
+
+    >>> assumptions_necessary({"Var q = 4, Var k = 1/4": (sp.Integer(0), 0.7)}, 4.0).verdict
+    <Verdict.FAILS: 'does not hold'>
+    """
+    claim, check = (
+        "chuang-assumptions-necessary",
+        "laws that break an assumption, derived and simulated",
+    )
+    if not breaking:
+        return Finding(claim, Verdict.UNTESTABLE, "no law breaking an assumption was tried", check)
+    exact = {law: _is_zero(r) for law, (r, _) in breaking.items()}
+    measured = "; ".join(
+        f"{law}: logit variance {'exactly' if exact[law] else 'not'} d by the derivation, "
+        f"simulation within {abs(z):.1f} standard errors of the derivation"
+        for law, (_, z) in breaking.items()
+    )
+    if any(exact[law] and abs(z) > z_limit for law, (_, z) in breaking.items()):
+        measured += "; a simulation disagrees with its closed form, so no verdict"
+        return Finding(claim, Verdict.UNTESTABLE, measured, check)
+    if any(exact.values()):
+        measured += "; the assumptions are sufficient for Var(q·k) = d, not necessary"
+        return Finding(claim, Verdict.FAILS, measured, check)
+    return Finding(claim, Verdict.HOLDS, measured, check)
+
+
+def other_reasons(
+    second_moments: Mapping[str, float],
+    z_scores: Mapping[str, float],
+    z_limit: float,
+    margin: float = 0.1,
+) -> Finding:
+    """Bernhard: besides the dimension, "there are other reasons ... why the absolute value of
+    these dot products might grow large".
+
+    ``second_moments`` maps each reason (non-zero means, larger variances, aligned queries and
+    keys, grown projection weights) to the closed-form ``E[(q.k / sqrt d)^2]`` at a fixed
+    ``d`` (1 in the footnote's setting); ``z_scores`` to the largest z-score of its simulation
+    against the closed forms. Holds when every reason raises it by more than ``margin``;
+    holds with a caveat when some do; does not hold when none does; not testable without a
+    reason or when a simulation disagrees with its closed form.
+
+    >>> other_reasons({"means": 1.5, "weights": 16.0}, {"means": 0.3, "weights": 1.1}, 4).verdict
+    <Verdict.HOLDS: 'holds'>
+    """
+    claim = "bernhard-other-reasons-large-dots"
+    check = "closed forms of the mean and variance of q·k/√d at a fixed d, each simulated"
+    if not second_moments:
+        return Finding(claim, Verdict.UNTESTABLE, "no reason was tried", check)
+    measured = "the mean square of q·k/√d, 1 in the footnote's setting, is " + ", ".join(
+        f"{value:.3g} with {reason}" for reason, value in second_moments.items()
+    )
+    if _worst(z_scores) > z_limit:
+        measured += "; a simulation disagrees with its closed form, so no verdict"
+        return Finding(claim, Verdict.UNTESTABLE, measured, check)
+    grown = [r for r, v in second_moments.items() if v > 1 + margin]
+    if len(grown) == len(second_moments):
+        return Finding(claim, Verdict.HOLDS, measured, check)
+    if grown:
+        measured += "; not grown for " + ", ".join(r for r in second_moments if r not in grown)
+        return Finding(claim, Verdict.CAVEAT, measured, check)
+    return Finding(claim, Verdict.FAILS, measured, check)
 
 
 def cauchy_schwarz(

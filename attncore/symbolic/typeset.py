@@ -1,0 +1,134 @@
+r"""LaTeX as a mathematician writes it: term order, plural counts and inline math.
+
+sympy prints the terms of a sum in its own canonical order, which puts ``-E[X]^2`` before
+``E[X^2]`` and a large-``d`` series from its smallest term up. :func:`latex` prints the same
+expression with the terms of every sum ordered for a reader: an asymptotic series from its
+leading term (largest power first at infinity, smallest first at a finite point) with the
+remainder last; otherwise larger total degree first, then positive terms before negative
+ones, and sympy's order among equals.
+
+>>> E, X, d = sp.Function("E"), sp.Symbol("X"), sp.Symbol("d", positive=True)
+>>> latex(-E(X) ** 2 + E(X**2))
+'E{\\left(X^{2} \\right)} - E^{2}{\\left(X \\right)}'
+>>> latex(sp.sqrt(d) - 1 / (4 * sp.sqrt(d)) + sp.O(1 / d, (d, sp.oo)))[:35]
+'\\sqrt{d} - \\frac{1}{4 \\sqrt{d}} + O'
+>>> math(3 + 6 / d)
+'$3 + \\frac{6}{d}$'
+>>> plural(1, "step"), plural(3, "step")
+('1 step', '3 steps')
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+__all__ = ["latex", "list_table", "math", "plural"]
+
+
+def _degree(term: sp.Expr) -> sp.Expr:
+    """Total numeric degree of a product in its symbols (functions count 0)."""
+    total = sp.S.Zero
+    for base, exponent in term.as_powers_dict().items():
+        if isinstance(base, sp.Symbol | sp.Indexed) and exponent.is_number:
+            total += exponent
+    return total
+
+
+def _order_terms(terms: list[sp.Expr]) -> list[sp.Expr]:
+    remainder = [t for t in terms if isinstance(t, sp.Order)]
+    rest = [t for t in terms if not isinstance(t, sp.Order)]
+    if remainder and remainder[0].variables:
+        variable, point = remainder[0].variables[0], remainder[0].point[0]
+        sign = -1 if point is sp.oo else 1
+
+        def power(term: sp.Expr) -> float:
+            exponent = term.as_coeff_exponent(variable)[1]
+            return float(sign * exponent) if exponent.is_number else 0.0
+
+        rest.sort(key=power)
+    else:
+
+        def key(term: sp.Expr) -> tuple[float, bool]:
+            degree = _degree(term)
+            return (-float(degree) if degree.is_number else 0.0, term.could_extract_minus_sign())
+
+        rest.sort(key=key)
+    return rest + remainder
+
+
+class _Printer(LatexPrinter):
+    def _as_ordered_terms(self, expr: sp.Expr, order: str | None = None) -> list[sp.Expr]:
+        return _order_terms(list(super()._as_ordered_terms(expr, order=order)))
+
+
+def latex(expr: sp.Basic, **settings: object) -> str:
+    """``expr`` in LaTeX with a reader's term order (see the module docstring)."""
+    return _Printer(settings).doprint(expr)
+
+
+def math(expr: sp.Basic, **settings: object) -> str:
+    """``expr`` as inline Markdown math, ``$...$``."""
+    return f"${latex(expr, **settings)}$"
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, pluralized with an ``s`` unless ``count`` is 1."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _cell(value: object, decimals: int) -> str:
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        text = f"{int(value):,}"
+    elif isinstance(value, numbers.Real):
+        v = float(value)
+        if v == 0 or v != v:
+            text = "0" if v == 0 else "–"
+        elif abs(v) >= 1000:
+            text = f"{v:,.0f}"
+        elif abs(v) >= 10**-decimals:
+            text = f"{v:.{decimals}f}"
+        else:
+            text = f"{v:.1e}"
+    else:
+        return str(value)
+    return text.replace("-", "−")
+
+
+def list_table(
+    frame: object, name: str, caption: str, decimals: int = 3, index: str | None = None
+) -> str:
+    """A table (a pandas DataFrame) as a numbered, captioned MyST ``list-table`` that pages
+    cite with ``{numref}`name```; numbers rounded to ``decimals`` places (thousands with
+    separators, tiny values in scientific notation), minus signs typeset.
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"$z$": [-1.23456, 2000.0]}, index=pd.Index([1, 2], name="$d$"))
+    >>> print(list_table(table, "tbl-demo", "A demo.", decimals=2))
+    ```{list-table} A demo.
+    :name: tbl-demo
+    :header-rows: 1
+    <BLANKLINE>
+    * - $d$
+      - $z$
+    * - 1
+      - −1.23
+    * - 2
+      - 2,000
+    ```
+    <BLANKLINE>
+    """
+    header = [index if index is not None else str(frame.index.name or ""), *map(str, frame.columns)]
+    lines = [f"```{{list-table}} {caption}", f":name: {name}", ":header-rows: 1", ""]
+    rows = [header] + [
+        [str(key) if not isinstance(key, tuple) else ", ".join(map(str, key))]
+        + [_cell(v, decimals) for v in values]
+        for key, values in zip(frame.index, frame.itertuples(index=False), strict=True)
+    ]
+    for row in rows:
+        lines += [f"* - {row[0]}", *(f"  - {cell}" for cell in row[1:])]
+    return "\n".join([*lines, "```", ""])
