@@ -2,7 +2,11 @@
 
 1. 10,000 queries x 4,096 keys x d = 1,024: the engine (logits, rescaling 1/sqrt(d) or
    1/k_total, stable softmax, all row metrics; with and without the opt-in gradient norm)
-   against the bare ``Q @ K.T`` measured in the same run, in float64 and float32.
+   against the bare ``Q @ K.T`` measured in the same run, in float64 and float32, for
+   1, 2, 4, ... threads up to the cores (``--threads 1,2,4`` to choose): the engine runs
+   chunks of queries on its own threads, each with a one-thread BLAS, while the bare
+   matmul uses numpy's BLAS on every core. The load average is printed at the start and
+   the end: on a shared machine the ratios move with it.
 2. The same workload against a plain per-query loop (what the reference R code does), timed
    on a subset of the queries and extrapolated.
 3. 100,000 queries x 4,096 keys x d = 256 in a fresh process (run first, printed last),
@@ -29,6 +33,7 @@ import numpy as np
 from attncore.random import make_rng
 from attncore.rescalings import get_rescaling
 from attncore.simulate.engine import attention_metrics
+from attncore.simulate.threads import available_cores
 
 
 def best_time(run: Callable[[], object], repeat: int) -> float:
@@ -57,10 +62,24 @@ def loop_reference(queries: np.ndarray, keys: np.ndarray, factor: float, gradien
             np.linalg.norm(factor * s[:, None] * (keys - s @ keys))
 
 
-def speed(scale: float, repeat: int) -> None:
+def blas_threads() -> int:
+    """Threads numpy's BLAS uses outside the engine (the bare matmul's)."""
+    from threadpoolctl import threadpool_info
+
+    counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    return max(counts, default=1)
+
+
+def speed(scale: float, repeat: int, thread_counts: list[int]) -> dict:
     m, n, d = scaled(10_000, scale), scaled(4_096, scale), scaled(1_024, scale)
-    print(f"1. {m} queries x {n} keys x d = {d}, best of {repeat}, {os.cpu_count()} cores")
+    cores = available_cores()
+    print(
+        f"1. {m} queries x {n} keys x d = {d}, best of {repeat}, {cores} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the start; bare matmul on "
+        f"{blas_threads()} BLAS threads, the engine on `threads` threads of one BLAS thread"
+    )
     engine_seconds = {}
+    ratios = {}
     for dtype in (np.float64, np.float32):
         rng = make_rng(0)
         queries = rng.standard_normal((m, d)).astype(dtype)
@@ -69,22 +88,39 @@ def speed(scale: float, repeat: int) -> None:
         logits = np.empty((m, n), dtype)
         blas = best_time(partial(np.matmul, queries, keys.T, out=logits), repeat)
         del logits
-        print(
-            f"   {np.dtype(dtype).name}: bare Q @ K.T {bare:.3f} s "
-            f"(into a preallocated output: {blas:.3f} s)"
-        )
-        for name in ("sqrt_d", "k_total"):
+        dt = np.dtype(dtype).name
+        print(f"   {dt}: bare Q @ K.T {bare:.3f} s (into a preallocated output: {blas:.3f} s)")
+        runs = [("sqrt_d", threads) for threads in thread_counts]
+        runs += [("k_total", cores)]
+        for name, threads in runs:
             for gradient in (False, True):
                 run = partial(
-                    attention_metrics, queries, keys, name, dtype=dtype, gradient=gradient
+                    attention_metrics,
+                    queries,
+                    keys,
+                    name,
+                    dtype=dtype,
+                    gradient=gradient,
+                    threads=threads,
                 )
                 seconds = best_time(run, repeat)
-                engine_seconds[np.dtype(dtype).name, name, gradient] = seconds
+                engine_seconds[dt, name, gradient, threads] = seconds
+                ratios[dt, name, gradient, threads] = seconds / bare
                 print(
-                    f"     {name:8} gradient={gradient!s:5}  {seconds:7.3f} s  "
-                    f"ratio to bare matmul {seconds / bare:.2f} (to preallocated "
-                    f"{seconds / blas:.2f})"
+                    f"     {name:8} threads={threads:<2} gradient={gradient!s:5}  "
+                    f"{seconds:7.3f} s  ratio to bare matmul {seconds / bare:.2f} "
+                    f"(to preallocated {seconds / blas:.2f})"
                 )
+    worst = max(
+        ratio
+        for (_, _, gradient, threads), ratio in ratios.items()
+        if threads == cores and not gradient
+    )
+    print(
+        f"   engine / bare matmul on all {cores} cores, without the gradient: at most "
+        f"{worst:.2f} (issue 12's target: at most 2 on 2 cores, 2.5 on 16); "
+        f"load average {os.getloadavg()[0]:.1f} at the end"
+    )
 
     subset = max(1, m // 50)
     rng = make_rng(1)
@@ -94,7 +130,7 @@ def speed(scale: float, repeat: int) -> None:
     for gradient in (False, True):
         run = partial(loop_reference, queries, keys, factor, gradient)
         loop = best_time(run, 1) * m / subset
-        engine = engine_seconds["float64", "k_total", gradient]
+        engine = engine_seconds["float64", "k_total", gradient, available_cores()]
         print(
             f"     gradient={gradient!s:5}  loop {loop:7.2f} s  engine {engine:6.3f} s  "
             f"loop / engine {loop / engine:.1f}"
@@ -137,6 +173,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="scale every size (default 1)")
     parser.add_argument("--repeat", type=int, default=2, help="runs per timing (default 2)")
+    parser.add_argument(
+        "--threads",
+        default=None,
+        help="comma-separated engine thread counts to time (default 1, 2, ... up to the cores)",
+    )
     parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
@@ -148,7 +189,13 @@ def main() -> None:
         capture_output=True,
         text=True,
     )
-    speed(args.scale, args.repeat)
+    cores = available_cores()
+    if args.threads is None:
+        powers = (2**k for k in range(cores.bit_length()))
+        thread_counts = sorted({*powers, cores})
+    else:
+        thread_counts = [int(t) for t in args.threads.split(",")]
+    speed(args.scale, args.repeat, thread_counts)
     print(memory.stdout, end="")
 
 

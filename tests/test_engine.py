@@ -1,4 +1,5 @@
-"""The chunked engine against a plain per-query loop, properties (hypothesis), errors."""
+"""The chunked engine against a plain per-query loop, the same bits on any number of threads,
+properties (hypothesis), errors."""
 
 from __future__ import annotations
 
@@ -125,6 +126,61 @@ def test_same_seed_gives_bit_identical_results():
         assert np.array_equal(getattr(first, name), getattr(second, name))
 
 
+THREADED_SHAPES = [
+    # (queries, keys, d, chunk_size): many chunks, chunks of one query, the default chunk,
+    # a last chunk shorter than the others, and d = 1000, where OpenBLAS on two threads
+    # blocks the product's inner dimension differently from one thread
+    (50, 40, 8, 7),
+    (23, 9, 5, 1),
+    (600, 2048, 16, None),
+    (130, 300, 1000, 32),
+]
+
+
+@pytest.mark.parametrize(("m", "n", "d", "chunk_size"), THREADED_SHAPES)
+@pytest.mark.parametrize(
+    "rescaling", ["sqrt_d", "k_total", get_rescaling("qk_norm", g=6.0)], ids=str
+)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_results_are_bit_identical_whatever_the_thread_count(m, n, d, chunk_size, rescaling, dtype):
+    queries, keys = Independent(Normal(0.3, 2.0), Laplace()).sample(make_rng(25), m, n, d)
+    results = [
+        attention_metrics(
+            queries,
+            keys,
+            rescaling,
+            chunk_size=chunk_size,
+            dtype=dtype,
+            gradient=True,
+            columns=(0, n - 1),
+            threads=threads,
+        )
+        for threads in (1, 2, 4)
+    ]
+    for name in (
+        "entropy",
+        "normalized_entropy",
+        "effective_keys",
+        "max_probability",
+        "jacobian_frobenius",
+        "gradient_norm",
+        "columns",
+    ):
+        for other in results[1:]:
+            assert np.array_equal(getattr(results[0], name), getattr(other, name)), name
+
+
+def test_results_do_not_depend_on_the_callers_blas_threads():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    queries, keys = make_rng(26).standard_normal((2, 130, 1000))
+    runs = []
+    for blas_threads in (1, 2):
+        with threadpoolctl.threadpool_limits(blas_threads, user_api="blas"):
+            runs.append(attention_metrics(queries, keys[:300], chunk_size=32, gradient=True))
+    assert np.array_equal(runs[0].gradient_norm, runs[1].gradient_norm)
+    assert np.array_equal(runs[0].entropy, runs[1].entropy)
+
+
 small = st.integers(2, 12)
 
 
@@ -184,6 +240,19 @@ def test_engine_is_invariant_to_a_common_key_shift(seed, scale):
         (
             lambda: attention_metrics(np.zeros((2, 3)), np.ones((4, 3)), "qk_norm"),
             r"^queries must have rows of length > 0 for cosines, row 0 is 0$",
+        ),
+        (
+            lambda: attention_metrics(
+                np.vstack([np.ones((5, 3)), np.zeros((1, 3))]),
+                np.ones((4, 3)),
+                "qk_norm",
+                chunk_size=2,
+            ),
+            r"^queries must have rows of length > 0 for cosines, row 5 is 0$",
+        ),
+        (
+            lambda: attention_metrics(np.ones((2, 3)), np.ones((4, 3)), threads=0),
+            r"^threads must be an integer >= 1, got 0$",
         ),
         (
             lambda: attention_metrics(np.ones((2, 3)), np.ones((4, 3)), chunk_size=0),
