@@ -6,6 +6,7 @@ One concern per module:
 - :mod:`~attncore.training.model`: the model, with the attention scalings as modules;
 - :mod:`~attncore.training.init`: PyTorch's and a Keras-like initialization;
 - :mod:`~attncore.training.train`: the Adam loop, evaluation and attention measurements;
+- :mod:`~attncore.training.ensemble`: runs of one shape trained together, and a cache of runs;
 - :mod:`~attncore.training.search`: Chuang's beta search with a short training budget;
 - :mod:`~attncore.training.experiment`: methods x seeds, and tables of the results.
 
@@ -24,6 +25,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from attncore.training.data import ReversalData, check_reversed, reversal_data, shared_strings
+from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.experiment import (
     METHODS,
     SETUPS,
@@ -48,16 +50,19 @@ from attncore.training.model import (
 )
 from attncore.training.search import BetaSearchRun, search_beta
 from attncore.training.train import (
+    DEVICES,
     TrainResult,
     accuracy,
     attention_summary,
     build_model,
     learned_scales,
+    resolve_device,
     train_reversal,
     weight_sds,
 )
 
 __all__ = [
+    "DEVICES",
     "INITS",
     "METHODS",
     "SETUPS",
@@ -66,6 +71,7 @@ __all__ = [
     "ModelScaling",
     "ReversalData",
     "ReversalTransformer",
+    "RunSpec",
     "TrainResult",
     "accuracy",
     "attention_summary",
@@ -81,6 +87,7 @@ __all__ = [
     "parameter_count",
     "parameter_table",
     "predicted_logit_spread",
+    "resolve_device",
     "reversal_data",
     "run_methods",
     "runs_frame",
@@ -89,6 +96,7 @@ __all__ = [
     "shared_strings",
     "summary_frame",
     "train_reversal",
+    "train_runs",
     "train_setups",
     "weight_sds",
 ]

@@ -1,0 +1,110 @@
+"""Training the chapter's runs one after another against training them together.
+
+Trains a slice of the string-reversal chapter's grid (every method of ``--methods`` in both
+setups, ``--seeds`` seeds, ``--steps`` steps, scored every ``--eval-every`` steps on the
+validation strings, ``1/sqrt(d)`` and the searched beta also on the test strings) twice in
+the same process: one run after another with :func:`train_reversal`, then with
+:func:`train_runs` (runs of one shape trained together), and prints both times, their ratio,
+the largest loss difference between a run alone and trained together, and an estimate of the
+chapter's training with the full profile. With ``--search`` it also times Chuang's search
+(the decade scan trained together) against the search run one candidate at a time.
+
+Run ``.venv/bin/python benchmarks/training_ensemble.py`` (a few minutes on 2 cores). Times
+depend on what else the machine is doing; compare the two lines of one run, not runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import torch
+
+from attncore.sources.chuang import chuang_beta_search
+from attncore.training import (
+    METHODS,
+    SETUPS,
+    ModelConfig,
+    RunSpec,
+    method_configs,
+    reversal_data,
+    search_beta,
+    train_reversal,
+    train_runs,
+)
+
+
+def grid(methods: str, seeds: int, steps: int, eval_every: int) -> list[RunSpec]:
+    specs = []
+    for options in SETUPS.values():
+        for name, config in method_configs(METHODS[methods], options, {}, 5.0).items():
+            scored = (steps // 2, steps) if name in ("sqrt_d", "constant") else ()
+            specs += [
+                RunSpec(
+                    config,
+                    seed=seed,
+                    steps=steps,
+                    eval_every=eval_every,
+                    eval_at=(steps // 2,),
+                    test_at=scored,
+                    method=name,
+                )
+                for seed in range(seeds)
+            ]
+    return specs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--methods", default="all", choices=sorted(METHODS))
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--eval-every", type=int, default=50)
+    parser.add_argument("--search", action="store_true", help="also time the beta search")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    data = reversal_data(20231004)
+    specs = grid(args.methods, args.seeds, args.steps, args.eval_every)
+    print(
+        f"torch {torch.__version__}, 1 thread; {len(specs)} runs of {args.steps} steps "
+        f"({args.methods} methods x 2 setups x {args.seeds} seeds)"
+    )
+    start = time.perf_counter()
+    alone = [train_reversal(s.config, data, **s.options()) for s in specs]
+    one_by_one = time.perf_counter() - start
+    start = time.perf_counter()
+    together = train_runs(specs, data)
+    batched = time.perf_counter() - start
+    gap = max(
+        float(np.max(np.abs(np.subtract(a.losses, b.losses))))
+        for a, b in zip(alone, together, strict=True)
+    )
+    print(f"one after another: {one_by_one:7.1f} s")
+    print(f"trained together:  {batched:7.1f} s   ratio {one_by_one / batched:.2f}x")
+    print(f"largest loss difference of a run alone and together: {gap:.2e}")
+    if args.search:
+        config = ModelConfig()
+        options = {"steps": 469, "seed": 20231004, "tolerance": 0.1, "max_exponent": 3}
+        start = time.perf_counter()
+        run = search_beta(config, data, **options)
+        searched = time.perf_counter() - start
+
+        def objective(beta: float) -> float:
+            trial = ModelConfig(scaling="constant", beta=beta)
+            result = train_reversal(trial, data, steps=469, seed=20231004, eval_every=469)
+            return result.token_accuracy
+
+        start = time.perf_counter()
+        alone_search = chuang_beta_search(objective, max_exponent=3, tolerance=0.1)
+        sequential = time.perf_counter() - start
+        same = run.beta == alone_search.beta
+        print(
+            f"search (469 steps per run): one candidate at a time {sequential:.1f} s, "
+            f"decade scan together {searched:.1f} s, ratio {sequential / searched:.2f}x, "
+            f"same beta: {same} ({run.beta:.4g} vs {alone_search.beta:.4g})"
+        )
+
+
+if __name__ == "__main__":
+    main()
