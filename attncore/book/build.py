@@ -46,10 +46,11 @@ class BuildFailed(RuntimeError):
 
 
 def toc_chapters(root: Path = ROOT) -> list[str]:
-    """Names of the notebooks that the table of contents takes from ``book/generated/``.
+    """Names of the notebooks that the table of contents takes from ``book/generated/``,
+    the root page first.
 
-    >>> "softmax_saturation" in toc_chapters()
-    True
+    >>> toc_chapters()[:2]
+    ['introduction', 'softmax_saturation']
     """
     toc = yaml.safe_load((root / "_toc.yml").read_text())
     files: list[str] = []
@@ -65,6 +66,7 @@ def toc_chapters(root: Path = ROOT) -> list[str]:
                 walk(item)
 
     walk(toc)
+    files.insert(0, str(toc["root"]))
     return [Path(f).name for f in files if Path(f).parent == GENERATED]
 
 

@@ -21,12 +21,49 @@ from typing import Any
 
 import matplotlib.figure
 
-from attncore.claims import CLAIMS, Finding, Verdict
+from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 
-__all__ = ["VERDICT_MIME", "Chapter", "verdict_record"]
+__all__ = [
+    "VERDICT_COLOURS",
+    "VERDICT_MIME",
+    "Chapter",
+    "chip",
+    "ledger_target",
+    "verdict_line",
+    "verdict_record",
+]
 
 VERDICT_MIME = "application/vnd.attncore.verdict+json"
 """The MIME type of a verdict output in an executed chapter."""
+
+_BADGES = {
+    Verdict.HOLDS.value: ("success", "#28a745"),
+    Verdict.CAVEAT.value: ("warning", "#f0b37e"),
+    Verdict.FAILS.value: ("danger", "#dc3545"),
+    Verdict.UNTESTABLE.value: ("info", "#17a2b8"),
+    PENDING: ("secondary", "#6c757d"),
+}
+
+VERDICT_COLOURS = {verdict: colour for verdict, (_, colour) in _BADGES.items()}
+"""One colour per verdict (sphinx-design's badge colours), for chips and figures alike."""
+
+
+def chip(verdict: str) -> str:
+    """The verdict as a coloured MyST badge.
+
+    >>> chip("holds")
+    '{bdg-success}`holds`'
+    """
+    return f"{{bdg-{_BADGES[verdict][0]}}}`{verdict}`"
+
+
+def ledger_target(claim: str) -> str:
+    """The label of ``claim``'s row in the claims ledger.
+
+    >>> ledger_target("vaswani-variance")
+    'ledger-vaswani-variance'
+    """
+    return f"ledger-{claim}"
 
 
 def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
@@ -40,6 +77,20 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
         "check": finding.check,
         "evidence": evidence,
     }
+
+
+def verdict_line(finding: Finding) -> str:
+    """One line for the chapter page: the verdict chip, the claim and what was measured.
+
+    >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
+    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
+    ({ref}`ledger row <ledger-vaswani-variance>`): z = 0.3
+    """
+    claim = CLAIMS[finding.claim]
+    return (
+        f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{claim.source}` "
+        f"({{ref}}`ledger row <{ledger_target(finding.claim)}>`): {finding.measured}"
+    )
 
 
 @dataclass(frozen=True)
@@ -69,10 +120,12 @@ class Chapter:
         plt.close(fig)
 
     def record(self, finding: Finding, evidence: str) -> None:
-        """Hand ``finding`` to the runner, with the label of the section that shows it."""
-        from IPython.display import display
+        """Hand ``finding`` to the runner, with the label of the section that shows it, and
+        show the verdict on the page with a link to its row in the claims ledger."""
+        from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
+        display(Markdown(verdict_line(finding)))
 
     def verdict(
         self, claim: str, verdict: Verdict, measured: str, check: str, evidence: str

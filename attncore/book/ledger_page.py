@@ -1,18 +1,24 @@
 """The claims-ledger page: the tally figure and the per-source tables, from ledger rows.
 
-The rows come from :func:`attncore.claims.ledger`; this module only presents them.
+The rows come from :func:`attncore.claims.ledger`; this module only presents them. Each row
+carries a target (:func:`~attncore.book.kit.ledger_target`) that the chapters' verdict lines
+link to, and links to the section that holds its evidence.
 
 >>> rows = [{"claim": "vaswani-variance", "source": "vaswani2017attention", "section": "3.2.1",
 ...          "text": "Var = d", "verdict": "holds", "measured": "z = 0.3",
 ...          "check": "MC", "evidence": "sec-a", "chapter": "why_sqrt_d",
 ...          "run": "parameters 0123, commit abcd", "stale": False}]
->>> print(ledger_tables(rows))
+>>> print(ledger_tables(rows))  # doctest: +ELLIPSIS
+(ledger-vaswani)=
 ## {cite:t}`vaswani2017attention`
+...
+* - (ledger-vaswani-variance)=
 <BLANKLINE>
-| claim (section) | verdict | measured (how) | evidence |
-|---|---|---|---|
-| Var = d (3.2.1) | **holds** | z = 0.3 *(MC)* | {ref}`a <sec-a>` (why sqrt d) |
-<BLANKLINE>
+    Var = d (3.2.1)
+  - {bdg-success}`holds`
+  - z = 0.3 *(MC)*
+  - {ref}`sec-a`
+...
 >>> tally(rows)["holds"], tally(rows)[PENDING]
 (1, 0)
 >>> summary(rows)[:57]
@@ -29,20 +35,12 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from attncore.book.kit import VERDICT_COLOURS, chip, ledger_target
 from attncore.claims import PENDING, Verdict
 
-__all__ = ["VERDICT_COLOURS", "ledger_tables", "summary", "tally", "tally_figure"]
+__all__ = ["ledger_tables", "summary", "tally", "tally_figure"]
 
 VERDICTS = [v.value for v in Verdict] + [PENDING]
-
-VERDICT_COLOURS = {
-    Verdict.HOLDS.value: "#1b9e77",
-    Verdict.CAVEAT.value: "#e6ab02",
-    Verdict.FAILS.value: "#d95f02",
-    Verdict.UNTESTABLE.value: "#7570b3",
-    PENDING: "#bbbbbb",
-}
-"""One colour per verdict, for the tally figure and wherever a verdict is drawn."""
 
 
 def _cell(text: object) -> str:
@@ -56,8 +54,7 @@ def _evidence(row: dict[str, Any]) -> str:
         return ""
     if not row["evidence"]:
         return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
-    words = row["evidence"].removeprefix("sec-").replace("-", " ")
-    return f"{{ref}}`{words} <{row['evidence']}>` ({chapter})"
+    return f"{{ref}}`{row['evidence']}`"
 
 
 def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -99,22 +96,36 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
 
 
 def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> str:
-    """One MyST table per source text; ``order`` is ``catalogue`` or ``verdict``."""
+    """One MyST list-table per source text; ``order`` is ``catalogue`` or ``verdict``."""
     ordered = list(rows)
     if order == "verdict":
         ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
     lines: list[str] = []
     for source in dict.fromkeys(row["source"] for row in ordered):
-        lines += [f"## {{cite:t}}`{source}`", ""]
-        lines += ["| claim (section) | verdict | measured (how) | evidence |", "|---|---|---|---|"]
+        lines += [f"(ledger-{re.match(r'[a-z]+', source)[0]})=", f"## {{cite:t}}`{source}`", ""]
+        lines += [
+            "```{list-table}",
+            ":header-rows: 1",
+            ":widths: 38 12 38 12",
+            ":class: ledger-table",
+            "",
+            "* - claim (section)",
+            "  - verdict",
+            "  - measured (how)",
+            "  - evidence",
+        ]
         for row in (r for r in ordered if r["source"] == source):
             how = f" *({_cell(row['check'])})*" if row["check"] else ""
             stale = f" (stale: from {_cell(row['run'])})" if row["stale"] else ""
-            lines.append(
-                f"| {_cell(row['text'])} ({_cell(row['section'])}) | **{row['verdict']}**{stale} | "
-                f"{_cell(row['measured'])}{how} | {_evidence(row)} |"
-            )
-        lines.append("")
+            lines += [
+                f"* - ({ledger_target(row['claim'])})=",
+                "",
+                f"    {_cell(row['text'])} ({_cell(row['section'])})",
+                f"  - {chip(row['verdict'])}{stale}",
+                f"  - {_cell(row['measured'])}{how}",
+                f"  - {_evidence(row)}",
+            ]
+        lines += ["```", ""]
     return "\n".join(lines)
 
 

@@ -9,7 +9,8 @@ what it is and which values are allowed, for example::
 
 The comment grammar is: ``in [lo, hi]`` (brackets or parentheses for closed or open ends,
 ``inf`` allowed) for numbers; ``each in [lo, hi]`` and ``length in [a, b]`` for lists;
-``one of a, b, c`` for strings.
+``one of a, b, c`` for strings; ``a folder path`` for a string naming a folder (empty for the
+chapter's default).
 
 >>> p = Parameter.from_declaration("n", "int", "4", "number of keys, in [2, 64]")
 >>> p.validate(8)
@@ -26,6 +27,7 @@ import ast
 import math
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 import nbformat
@@ -159,6 +161,14 @@ class Interval:
         return f"{'[' if self.low_closed else '('}{low}, {high}{']' if self.high_closed else ')'}"
 
 
+def _usable_folder(text: str) -> bool:
+    """Whether ``text`` can name a folder: no NUL, a name the system accepts, not a file."""
+    try:
+        return "\0" not in text and not Path(text).is_file()
+    except OSError:  # a name too long for the file system
+        return False
+
+
 @dataclass(frozen=True)
 class Parameter:
     """One declared notebook parameter: its name, type, default, comment and allowed values."""
@@ -171,6 +181,7 @@ class Parameter:
     length: Interval | None = None
     choices: tuple[str, ...] | None = None
     relations: tuple[tuple[str, str], ...] = ()
+    folder: bool = False
 
     @classmethod
     def from_declaration(cls, name: str, type_name: str, default: str, help: str) -> Parameter:
@@ -192,6 +203,7 @@ class Parameter:
             values=Interval.parse(each or plain) if (each or plain) else None,
             length=Interval.parse(length) if length else None,
             choices=tuple(c.strip() for c in choices.group(1).split(",")) if choices else None,
+            folder=type_name == "str" and "a folder path" in help,
         )
         param.validate(param.default)
         return param
@@ -201,6 +213,8 @@ class Parameter:
         """The allowed values, in words."""
         if self.choices:
             return "one of " + ", ".join(self.choices)
+        if self.folder:
+            return "a folder path (empty for the default), not an existing file"
         parts = []
         if self.type.startswith("list"):
             parts.append(f"a list of {self.type[5:-1]}s")
@@ -222,6 +236,8 @@ class Parameter:
             return value
         if type_name == "str":
             if not isinstance(value, str) or (self.choices and value not in self.choices):
+                raise self._fail(value)
+            if self.folder and not _usable_folder(value):
                 raise self._fail(value)
             return value
         if isinstance(value, bool) or not isinstance(value, int | float):

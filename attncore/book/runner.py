@@ -219,7 +219,7 @@ def run_chapter(
     if RUN_FOLDER in declared:
         if not values[RUN_FOLDER]:
             values[RUN_FOLDER] = str(output_dir.resolve())
-        elif not Path(values[RUN_FOLDER]).is_dir():
+        elif not _is_folder(values[RUN_FOLDER]):
             raise ParameterError(
                 f"parameter {RUN_FOLDER} must be an existing folder, got {values[RUN_FOLDER]!r}"
             )
@@ -252,6 +252,13 @@ def run_chapter(
     target = output_dir / name
     seconds = time.perf_counter() - start
     return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+
+
+def _is_folder(text: str) -> bool:
+    try:
+        return Path(text).is_dir()
+    except OSError:  # a name too long for the file system
+        return False
 
 
 def _remove_orphans(output_dir: Path) -> None:
@@ -313,7 +320,7 @@ def _execute(
             log_output=False,
             # the kernel's own log would print ipykernel's notice about its local TCP transport
             # into every run; its errors still reach the terminal
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
     except (papermill.PapermillExecutionError, DeadKernelError, CellTimeoutError) as error:
         raise _failure(name, nb, error) from None

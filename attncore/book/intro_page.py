@@ -1,0 +1,105 @@
+"""The introduction's answer and key findings, written from the ledger's computed verdicts.
+
+Every sentence that states a result is chosen by the verdict it reports, so a rebuild with
+other parameters cannot leave the first page saying something the chapters no longer show.
+
+>>> rows = [{"claim": "vaswani-variance", "verdict": "holds", "measured": "z below 2",
+...          "evidence": "sec-footnote", "source": "vaswani2017attention"}]
+>>> short_answer(rows).startswith("Dividing q·k by √d gives it unit variance")
+True
+>>> print(key_findings(rows, ["vaswani-variance"]))  # doctest: +ELLIPSIS
+- {bdg-success}`holds` ... z below 2 (...`evidence <sec-footnote>` · ...<ledger-vaswani-variance>`)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from attncore.book.kit import chip, ledger_target
+from attncore.claims import CLAIMS, PENDING, Verdict
+
+__all__ = ["KEY_CLAIMS", "key_findings", "short_answer"]
+
+KEY_CLAIMS = [
+    "vaswani-variance",
+    "vaswani-small-gradients",
+    "blog-peaked-small-derivatives",
+    "chuang-proposition-5",
+    "chuang-relaxed-variance",
+    "bernhard-fig2-k-total-better",
+    "bernhard-vanishing-gradients",
+    "chuang-string-reversal",
+]
+"""The claims the first page reports: an editorial choice; their verdicts are computed."""
+
+_HOLDS = {Verdict.HOLDS.value, Verdict.CAVEAT.value}
+
+_SHORT = {
+    "vaswani-variance": {
+        True: "Dividing q·k by √d gives it unit variance when the components of q and k are "
+        "independent with mean 0 and variance 1, whatever d is",
+        False: "This book's check of the footnote, that q·k has variance d for independent "
+        "unit-variance components, did not confirm it",
+    },
+    "vaswani-small-gradients": {
+        True: "without that factor the logits spread like √d, the softmax saturates and its "
+        "Jacobian shrinks as d grows, as Vaswani et al. suspected",
+        False: "yet the measured softmax gradients did not shrink with d as Vaswani et al. "
+        "suspected",
+    },
+    "chuang-proposition-5": {
+        True: "The variance argument holds under the assumptions Chuang lists",
+        False: "The variance argument needs independence: zero covariances, as Chuang's "
+        "Proposition 5 lists them, do not give Var(q·k) = d",
+    },
+    "bernhard-vanishing-gradients": {
+        True: "Bernhard's 1/k_total keeps the softmax far from 0 and 1, at the price of nearly "
+        "uniform attention and a gradient to the query about 1/n as large",
+        False: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
+    },
+    "chuang-string-reversal": {
+        True: "In training, a larger factor than 1/√d learns Chuang's string reversal far "
+        "faster in the setup that reproduces his gap",
+        False: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
+        "reproduce here",
+    },
+}
+
+
+def _verdicts(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
+    return {row["claim"]: row["verdict"] for row in rows}
+
+
+def short_answer(rows: Sequence[dict[str, Any]]) -> str:
+    """A few sentences answering the book's question, each chosen by a computed verdict;
+    claims whose chapter did not run (pending or not testable) are left out."""
+    verdicts = _verdicts(rows)
+    parts = []
+    for claim, variants in _SHORT.items():
+        verdict = verdicts.get(claim, PENDING)
+        if verdict in _HOLDS | {Verdict.FAILS.value}:
+            parts.append(variants[verdict in _HOLDS])
+    if not parts:
+        return "No chapter has run yet, so this page has no finding to report."
+    return " ".join(part[0].upper() + part[1:] + "." for part in parts)
+
+
+def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
+    """A MyST list: per claim, its verdict chip, the claim, what was measured, and links to
+    the evidence and to the claim's ledger row."""
+    by_claim = {row["claim"]: row for row in rows}
+    lines = []
+    for claim in claims:
+        row = by_claim.get(claim)
+        if row is None:
+            continue
+        evidence = f"{{ref}}`evidence <{row['evidence']}>` · " if row.get("evidence") else ""
+        ledger = f"{{ref}}`ledger <{ledger_target(claim)}>`"
+        measured = row["measured"] or "not run in this build"
+        source = CLAIMS[claim].source
+        lines.append(
+            f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
+            f"**Measured:** {measured} ({evidence}{ledger})"
+        )
+    return "\n".join(lines)
