@@ -24,6 +24,7 @@ gives: Chuang's Proposition 5 counterexamples (:func:`proposition_5_pairs`), the
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from scipy import stats
 from attncore.checks import ParameterError, finite_array, positive_int
 from attncore.distributions import Independent, QueryKeyModel
 from attncore.random import SeedLike, make_rng
+from attncore.simulate.tasks import run_tasks
 
 __all__ = [
     "ClosedFormComparison",
@@ -246,6 +248,8 @@ def comparison_table(
     cases: Mapping[Hashable, Mapping[str, Any]],
     n_pairs: int | None = None,
     seeds: Iterator[SeedLike] | None = None,
+    *,
+    scheduler: object = None,
 ) -> pd.DataFrame:
     """One :func:`compare_with_closed_form` per case, as a table indexed by the case keys.
 
@@ -253,7 +257,8 @@ def comparison_table(
     (``sample_or_model``, ``mean``, ``var``, ``kurtosis``, ``d``); a model is drawn with
     ``n_pairs`` pairs and the next of ``seeds`` (one per model, in the order of ``cases``).
     The columns are those of :meth:`ClosedFormComparison.row`, then ``worst |z|`` of the
-    mean and the variance.
+    mean and the variance. Each case is one task of :func:`attncore.simulate.tasks.run_tasks`
+    (``scheduler``) with its own copy of its generator (the caller's are left as they were).
 
     >>> from attncore.distributions import Independent
     >>> case = {"sample_or_model": Independent(), "mean": 0.0}
@@ -262,13 +267,22 @@ def comparison_table(
     >>> list(table.index), bool((table["worst |z|"] < 4).all())
     ([2, 8], True)
     """
-    rows = {}
-    for key, case in cases.items():
+    tasks = []
+    for case in cases.values():
         model = case["sample_or_model"]
-        extra = {} if isinstance(model, np.ndarray) else {"n_pairs": n_pairs, "seed": next(seeds)}
-        c = compare_with_closed_form(**case, **extra)
-        rows[key] = {**c.row(), "worst |z|": c.worst_z()}
-    return pd.DataFrame.from_dict(rows, orient="index")
+        if isinstance(model, np.ndarray):
+            tasks.append(dict(case))
+        else:
+            seed = next(seeds)  # type: ignore[arg-type]
+            seed = copy.deepcopy(seed) if isinstance(seed, np.random.Generator) else seed
+            tasks.append({**case, "n_pairs": n_pairs, "seed": seed})
+    rows = run_tasks(_comparison_row, tasks, keys=list(cases), scheduler=scheduler)
+    return pd.DataFrame.from_dict(dict(zip(cases, rows, strict=True)), orient="index")
+
+
+def _comparison_row(case: dict[str, Any]) -> dict[str, float]:
+    c = compare_with_closed_form(**case)
+    return {**c.row(), "worst |z|": c.worst_z()}
 
 
 _LAWS = ("shared sign", "own signs", "pair swap")

@@ -15,6 +15,7 @@ Jacobian and the share of saturated rows, each with its standard error.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,7 @@ from numpy.typing import ArrayLike
 from attncore.checks import ParameterError, finite_array, positive_int
 from attncore.measures import SATURATION_THRESHOLD, check_threshold
 from attncore.random import SeedLike, make_rng
+from attncore.simulate.tasks import run_tasks
 from attncore.softmax import effective_keys, entropy, jacobian_frobenius, softmax
 
 __all__ = [
@@ -182,12 +184,26 @@ def shift_table(rows: ArrayLike, shifts: ArrayLike) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def _keys_part(n: int, spreads: np.ndarray, n_rows: int, seed: SeedLike, threshold: float):
+    part = saturation_curve(spreads, n_keys=n, n_rows=n_rows, seed=seed, threshold=threshold)
+    uniform = float(np.sqrt(n - 1) / n)
+    part.insert(0, "n_keys", n)
+    part["uniform_norm"] = uniform
+    part["top_over_uniform"] = n * part["max_probability"]
+    part["top_over_uniform_se"] = n * part["max_probability_se"]
+    part["norm_over_uniform"] = part["jacobian_norm"] / uniform
+    part["norm_over_uniform_se"] = part["jacobian_norm_se"] / uniform
+    return part
+
+
 def keys_table(
     n_values: ArrayLike,
     spreads: ArrayLike,
     n_rows: int,
     seed: SeedLike,
     threshold: float = SATURATION_THRESHOLD,
+    *,
+    scheduler: object = None,
 ) -> pd.DataFrame:
     """:func:`saturation_curve` at ``spreads`` for every number of keys in ``n_values``.
 
@@ -196,22 +212,23 @@ def keys_table(
     ``top_over_uniform`` (``n`` times the largest probability) and ``norm_over_uniform``
     (the Jacobian norm over ``uniform_norm``), each with its standard error.
 
+    With an integer ``seed`` every number of keys draws from that seed on its own, and each
+    is one task of :func:`attncore.simulate.tasks.run_tasks` (``scheduler``); a generator is
+    drawn from in the order of ``n_values``, in this process.
+
     >>> t = keys_table([2, 64], [1.0], n_rows=200, seed=0)
     >>> t["n_keys"].tolist(), bool((t["top_over_uniform"] >= 1).all())
     ([2, 64], True)
     """
     sizes = [positive_int("n_keys", int(n), minimum=2) for n in np.atleast_1d(n_values)]
-    parts = []
-    for n in sizes:
-        part = saturation_curve(spreads, n_keys=n, n_rows=n_rows, seed=seed, threshold=threshold)
-        uniform = float(np.sqrt(n - 1) / n)
-        part.insert(0, "n_keys", n)
-        part["uniform_norm"] = uniform
-        part["top_over_uniform"] = n * part["max_probability"]
-        part["top_over_uniform_se"] = n * part["max_probability_se"]
-        part["norm_over_uniform"] = part["jacobian_norm"] / uniform
-        part["norm_over_uniform_se"] = part["jacobian_norm_se"] / uniform
-        parts.append(part)
+    grid = finite_array("spreads", spreads, ndim=1)
+    work = functools.partial(
+        _keys_part, spreads=grid, n_rows=n_rows, seed=seed, threshold=threshold
+    )
+    if isinstance(seed, np.random.Generator):
+        parts = [work(n) for n in sizes]
+    else:
+        parts = run_tasks(work, sizes, keys=[(n,) for n in sizes], scheduler=scheduler)
     return pd.concat(parts, ignore_index=True)
 
 

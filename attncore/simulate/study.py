@@ -205,12 +205,14 @@ def run_study(
     n_seeds: int,
     seed: int,
     threshold: float,
+    scheduler: object = None,
 ) -> Study:
     """Run the three sweeps of the study on common random numbers.
 
     Every gradient is computed for the standard normal family at the main setting and on the
     grid's row ``n_ref`` and column ``d_ref``; elsewhere only for :data:`GRADIENT_NAMES`. The
-    draws do not depend on how a sweep is split (:func:`~attncore.simulate.sweep.draw_generator`).
+    draws do not depend on how a sweep is split (:func:`~attncore.simulate.sweep.draw_generator`),
+    nor on where the draws run (``scheduler``, see :func:`attncore.simulate.tasks.run_tasks`).
 
     >>> study = run_study(study_families(), study_rescalings(), [0.1, 10.0], d_main=8,
     ...     n_main=4, n_queries=50, family_settings=[], d_values=[8, 16], n_values=[4],
@@ -220,7 +222,7 @@ def run_study(
     """
     if NORMAL not in families:
         raise ParameterError(f"families must contain the standard normal family {NORMAL!r}")
-    common = dict(seed=seed, threshold=threshold, n_seeds=n_seeds)
+    common = dict(seed=seed, threshold=threshold, n_seeds=n_seeds, scheduler=scheduler)
     gradient = [g for g in GRADIENT_NAMES if g in rescalings]
     others = {name: model for name, model in families.items() if name != NORMAL}
     curve = {**rescalings, **constant_factor_rescalings(multipliers)}
@@ -360,6 +362,7 @@ def query_scale_sweep(
     seed: int,
     threshold: float,
     family: str = NORMAL,
+    scheduler: object = None,
 ) -> pd.DataFrame:
     """``1/k_total`` with every query multiplied by each of ``scales`` (keys unchanged), and
     ``1/sqrt(d)`` on the same draws (the draws of ``family`` at ``(d, n)`` in every sweep).
@@ -388,6 +391,7 @@ def query_scale_sweep(
         n_seeds=n_seeds,
         seed=seed,
         threshold=threshold,
+        scheduler=scheduler,
     )
     scale_of = {f"k_total_q{a:g}": a for a in values}
     out["query_scale"] = out["rescaling"].map(scale_of)

@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -56,6 +57,7 @@ from attncore.measures import (
 from attncore.random import stream
 from attncore.rescalings import Rescaling, from_callable, get_rescaling
 from attncore.simulate.engine import attention_metrics
+from attncore.simulate.tasks import run_tasks
 
 __all__ = [
     "GROUP_KEYS",
@@ -166,6 +168,71 @@ def _gradient_names(gradient: bool | Collection[str], table: Mapping[str, Rescal
     return set(gradient)
 
 
+def _draw_records(
+    task: tuple[str, QueryKeyModel, int, int, int],
+    *,
+    table: Mapping[str, Rescaling],
+    with_gradient: set[str],
+    seed: int,
+    n_queries: int,
+    threshold: float,
+    dtype: DTypeLike,
+) -> list[dict[str, object]]:
+    """The rows of one draw of :func:`rescaling_sweep` (one task): every rescaling on the
+    draw of ``(family, d, n, replicate)``, whose stream is :func:`draw_generator`'s."""
+    family, model, d, n, replicate = task
+    m = n_queries
+    records = []
+    rng = draw_generator(seed, family, d, n, replicate)
+    queries, keys = model.sample(rng, m, n, d)
+    raw = queries @ keys[0]
+    reference = ShapeReference(raw)
+    cosines = None
+    for name, rescaling in table.items():
+        result = attention_metrics(
+            queries,
+            keys,
+            rescaling,
+            threshold=threshold,
+            gradient=name in with_gradient,
+            columns=(0,),
+            dtype=dtype,
+        )
+        if rescaling.cosine and cosines is None:
+            norms = np.linalg.norm(queries, axis=1) * np.linalg.norm(keys[0])
+            cosines = raw / norms
+        logits = cosines if rescaling.cosine else raw
+        shape = reference.distortion(result.columns[:, 0])
+        aggregates = result.aggregates()
+        grad = result.gradient_norm
+        records.append(
+            {
+                "family": family,
+                "d": d,
+                "n": n,
+                "replicate": replicate,
+                "rescaling": name,
+                "label": rescaling.label,
+                "wasserstein": shape.wasserstein,
+                "ks_statistic": shape.ks_statistic,
+                "skewness_change": shape.skewness_change,
+                "kurtosis_change": shape.kurtosis_change,
+                "normalized_entropy": aggregates["mean_normalized_entropy"],
+                "selectivity": 1.0 - aggregates["mean_normalized_entropy"],
+                "effective_share": aggregates["mean_effective_keys"] / n,
+                "max_probability": aggregates["mean_max_probability"],
+                "saturated_share": aggregates["saturated_share"],
+                "extreme_share": extreme_share(result.columns[:, 0], n, threshold),
+                "jacobian_norm": aggregates["mean_jacobian_frobenius"],
+                "gradient_norm": math.nan if grad is None else float(grad.mean()),
+                "gradient_median": (math.nan if grad is None else float(np.median(grad))),
+                "factor": result.factor,
+                "logit_sd": abs(result.factor) * float(logits.std()),
+            }
+        )
+    return records
+
+
 def rescaling_sweep(
     models: Mapping[str, QueryKeyModel],
     rescalings: Mapping[str, str | Rescaling] | Sequence[str | Rescaling],
@@ -178,6 +245,8 @@ def rescaling_sweep(
     gradient: bool | Collection[str] = False,
     threshold: float = SATURATION_THRESHOLD,
     dtype: DTypeLike = np.float64,
+    scheduler: object = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """One row per model (``family``), ``d``, ``n``, replicate and rescaling.
 
@@ -195,6 +264,10 @@ def rescaling_sweep(
     ``gradient_*`` columns of the others are NaN. ``threshold`` defines a saturated row
     (largest probability above it); ``dtype`` is the precision of the engine's matrix
     products (float64 or float32; the softmax always runs in float64).
+
+    Every draw is one task of :func:`attncore.simulate.tasks.run_tasks` (``scheduler``,
+    ``progress``), keyed ``(family, d, n, replicate)``; its stream depends only on that key,
+    so the table is the same however and wherever the draws run.
     """
     if not models:
         raise ParameterError("models must name at least one query/key model")
@@ -205,64 +278,27 @@ def rescaling_sweep(
     m = positive_int("n_queries", n_queries, minimum=3)
     replicates = positive_int("n_seeds", n_seeds)
     threshold = check_threshold(threshold)
+    stream(seed)  # checks the seed here, before any task runs
 
-    records = []
-    for family, model in models.items():
-        for d in ds:
-            for n in ns:
-                for replicate in range(replicates):
-                    rng = draw_generator(seed, str(family), d, n, replicate)
-                    queries, keys = model.sample(rng, m, n, d)
-                    raw = queries @ keys[0]
-                    reference = ShapeReference(raw)
-                    cosines = None
-                    for name, rescaling in table.items():
-                        result = attention_metrics(
-                            queries,
-                            keys,
-                            rescaling,
-                            threshold=threshold,
-                            gradient=name in with_gradient,
-                            columns=(0,),
-                            dtype=dtype,
-                        )
-                        if rescaling.cosine and cosines is None:
-                            norms = np.linalg.norm(queries, axis=1) * np.linalg.norm(keys[0])
-                            cosines = raw / norms
-                        logits = cosines if rescaling.cosine else raw
-                        shape = reference.distortion(result.columns[:, 0])
-                        aggregates = result.aggregates()
-                        grad = result.gradient_norm
-                        records.append(
-                            {
-                                "family": str(family),
-                                "d": d,
-                                "n": n,
-                                "replicate": replicate,
-                                "rescaling": name,
-                                "label": rescaling.label,
-                                "wasserstein": shape.wasserstein,
-                                "ks_statistic": shape.ks_statistic,
-                                "skewness_change": shape.skewness_change,
-                                "kurtosis_change": shape.kurtosis_change,
-                                "normalized_entropy": aggregates["mean_normalized_entropy"],
-                                "selectivity": 1.0 - aggregates["mean_normalized_entropy"],
-                                "effective_share": aggregates["mean_effective_keys"] / n,
-                                "max_probability": aggregates["mean_max_probability"],
-                                "saturated_share": aggregates["saturated_share"],
-                                "extreme_share": extreme_share(
-                                    result.columns[:, 0], n, threshold
-                                ),
-                                "jacobian_norm": aggregates["mean_jacobian_frobenius"],
-                                "gradient_norm": math.nan if grad is None else float(grad.mean()),
-                                "gradient_median": (
-                                    math.nan if grad is None else float(np.median(grad))
-                                ),
-                                "factor": result.factor,
-                                "logit_sd": abs(result.factor) * float(logits.std()),
-                            }
-                        )
-    return pd.DataFrame.from_records(records)
+    tasks = [
+        (str(family), model, d, n, replicate)
+        for family, model in models.items()
+        for d in ds
+        for n in ns
+        for replicate in range(replicates)
+    ]
+    work = functools.partial(
+        _draw_records,
+        table=table,
+        with_gradient=with_gradient,
+        seed=seed,
+        n_queries=m,
+        threshold=threshold,
+        dtype=dtype,
+    )
+    keys = [(family, d, n, replicate) for family, _, d, n, replicate in tasks]
+    parts = run_tasks(work, tasks, keys=keys, scheduler=scheduler, progress=progress)
+    return pd.DataFrame.from_records([record for part in parts for record in part])
 
 
 def summarize(

@@ -18,6 +18,8 @@ table, and :func:`sweep` does so for many independent generators.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,6 +43,7 @@ from attncore.distributions import (
 from attncore.measures import distortion, max_probability
 from attncore.random import SeedLike, make_rng
 from attncore.rescalings import get_rescaling
+from attncore.simulate.tasks import run_tasks
 from attncore.softmax import entropy, softmax
 from attncore.sources.bernhard_refill import BERNHARD_PANELS, FirstComponent, first_component
 
@@ -288,24 +291,46 @@ def rescaling_records(
     return rows
 
 
+def _seed_task(seed: SeedLike) -> SeedLike:
+    """A task's own copy of a seed: a generator is copied, so that a task never advances the
+    caller's generator and runs the same wherever it runs."""
+    return copy.deepcopy(seed) if isinstance(seed, np.random.Generator) else seed
+
+
+def _sweep_draw(
+    seed: SeedLike, rescalings: Sequence[str], settings: dict[str, object]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    draws = draw_panels(seed, **settings)  # type: ignore[arg-type]
+    return panel_records(draws), rescaling_records(draws, rescalings)
+
+
 def sweep(
     seeds: Iterable[SeedLike],
     rescalings: Sequence[str] = ("none", "sqrt_d", "k_total"),
+    *,
+    scheduler: object = None,
+    progress: bool = False,
     **settings: object,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`panel_records` and :func:`rescaling_records` for every seed (or generator),
     with a column ``seed`` numbering the draws from 0; ``settings`` go to
     :func:`draw_panels`.
 
+    Every draw is one task of :func:`attncore.simulate.tasks.run_tasks` (``scheduler``,
+    ``progress``): a generator is copied into its task, so the caller's generators are left
+    as they were and the tables are the same wherever the tasks run.
+
     >>> panels, costs = sweep(range(3), ["k_total"], n_queries=30, n_keys=4, d_small=2, d_large=3)
     >>> panels.shape[0], costs.shape[0], sorted(set(panels["seed"]))
     (36, 6, [0, 1, 2])
     """
+    tasks = [_seed_task(seed) for seed in seeds]
+    work = functools.partial(_sweep_draw, rescalings=list(rescalings), settings=settings)
+    results = run_tasks(work, tasks, scheduler=scheduler, progress=progress)
     panel_rows, cost_rows = [], []
-    for index, seed in enumerate(seeds):
-        draws = draw_panels(seed, **settings)  # type: ignore[arg-type]
-        panel_rows += [{"seed": index, **r} for r in panel_records(draws)]
-        cost_rows += [{"seed": index, **r} for r in rescaling_records(draws, rescalings)]
+    for index, (panel_part, cost_part) in enumerate(results):
+        panel_rows += [{"seed": index, **r} for r in panel_part]
+        cost_rows += [{"seed": index, **r} for r in cost_part]
     return pd.DataFrame(panel_rows), pd.DataFrame(cost_rows)
 
 

@@ -16,6 +16,8 @@ Kolmogorov-Smirnov distance from the sample of key 1 (the one the paper plots).
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Iterable
 
 import numpy as np
@@ -23,6 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from attncore.random import SeedLike
+from attncore.simulate.tasks import run_tasks
 from attncore.sources.bernhard import PanelDraw, draw_panels
 
 __all__ = ["component_records", "component_sweep", "ks_distances"]
@@ -75,18 +78,32 @@ def component_records(draws: dict[str, PanelDraw]) -> list[dict[str, object]]:
     return rows
 
 
-def component_sweep(seeds: Iterable[SeedLike], **settings: object) -> pd.DataFrame:
+def _component_draw(seed: SeedLike, settings: dict[str, object]) -> list[dict[str, object]]:
+    return component_records(draw_panels(seed, **settings))  # type: ignore[arg-type]
+
+
+def component_sweep(
+    seeds: Iterable[SeedLike],
+    *,
+    scheduler: object = None,
+    progress: bool = False,
+    **settings: object,
+) -> pd.DataFrame:
     """:func:`component_records` for every seed (or generator), with a column ``seed``
     numbering the draws from 0; ``settings`` go to
     :func:`attncore.sources.bernhard.draw_panels`. Given the same generators as
-    :func:`attncore.sources.bernhard.sweep`, it describes the same draws.
+    :func:`attncore.sources.bernhard.sweep`, it describes the same draws. Every draw is one
+    task of :func:`attncore.simulate.tasks.run_tasks` (``scheduler``, ``progress``), on its
+    own copy of its generator.
 
     >>> t = component_sweep(range(2), n_queries=30, n_keys=3, d_small=2, d_large=3)
     >>> t.shape[0], sorted(set(t["seed"])), sorted(set(t["key"]))
     (36, [0, 1], [1, 2, 3])
     """
+    tasks = [copy.deepcopy(s) if isinstance(s, np.random.Generator) else s for s in seeds]
+    work = functools.partial(_component_draw, settings=settings)
+    results = run_tasks(work, tasks, scheduler=scheduler, progress=progress)
     rows = []
-    for index, seed in enumerate(seeds):
-        draws = draw_panels(seed, **settings)  # type: ignore[arg-type]
-        rows += [{"seed": index, **r} for r in component_records(draws)]
+    for index, part in enumerate(results):
+        rows += [{"seed": index, **r} for r in part]
     return pd.DataFrame(rows)

@@ -1,0 +1,296 @@
+"""A sweep as independent tasks: serially, on a local Dask cluster, or on a remote one.
+
+:func:`run_tasks` calls ``fn(task)`` for every task and returns the results in task order.
+Each task carries everything it needs, its random stream included (a seed and the task's
+key, drawn with :func:`attncore.random.stream`, or a generator handed over with the task),
+never a worker's state, so a sweep gives the same numbers, byte for byte, whether it ran in
+a plain loop, on an embedded :class:`distributed.LocalCluster` or on a cluster elsewhere.
+
+Where the work goes (:func:`resolve_scheduler`): the ``scheduler`` argument, else the
+environment variable ``ATTNCORE_SCHEDULER`` (what ``attncore run --scheduler`` sets for the
+chapters' kernels), else ``"auto"``:
+
+* ``"synchronous"``: a plain loop in this process; nothing is started;
+* ``"local"``: an embedded local cluster, one single-threaded worker process per core
+  (:func:`attncore.simulate.threads.available_cores`), started on first use and kept for
+  the life of the process;
+* ``"tcp://HOST:PORT"``: an existing cluster (``dask scheduler`` and ``dask worker``);
+* ``"auto"``: synchronous below :data:`AUTO_THRESHOLD` tasks, else ``"local"``;
+* a :class:`distributed.Client`, used as it is.
+
+A task that raises stops the sweep with one :class:`TaskFailed` naming the task (its index
+and key) and the original error's first line; the error is not retried (it would fail the
+same way); a :class:`~attncore.checks.ParameterError` (the sweep's arguments are wrong) is
+raised as it is, with a note naming the task. A task whose worker died is rescheduled by
+the Dask scheduler on another worker (its ``allowed-failures``, 3 by default), then up to
+``retries`` more times.
+
+>>> run_tasks(lambda x: x * x, [1, 2, 3])
+[1, 4, 9]
+>>> run_tasks(lambda x: 1 / x, [1, 0], keys=[("a",), ("b",)], scheduler="synchronous")
+Traceback (most recent call last):
+...
+attncore.simulate.tasks.TaskFailed: task 1 (key ('b',)) failed: ZeroDivisionError: division by zero
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import pickle
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+from attncore.checks import ParameterError
+from attncore.simulate.threads import available_cores
+
+__all__ = [
+    "AUTO_THRESHOLD",
+    "ENVIRONMENT_VARIABLE",
+    "TaskFailed",
+    "close_local_cluster",
+    "resolve_scheduler",
+    "run_tasks",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+ENVIRONMENT_VARIABLE = "ATTNCORE_SCHEDULER"
+"""The environment variable naming the scheduler when no argument does."""
+
+AUTO_THRESHOLD = 2000
+"""Below this many tasks, ``"auto"`` runs them in a plain loop. Starting the embedded
+cluster costs about 2 s and every task sent to it a few milliseconds of pickling and
+messages; the sweeps of the book's full profile (up to a few hundred draws of a few
+milliseconds to a second each) run faster in one process, and a book build that runs
+chapters side by side already uses every core. Larger reruns (thousands of draws) pay the
+start once and then use every core."""
+
+_NAMED = ("auto", "synchronous", "local")
+
+
+class TaskFailed(RuntimeError):
+    """A task of :func:`run_tasks` raised: ``index`` and ``key`` name it, ``error`` is the
+    original error's first line and ``details`` its traceback as text."""
+
+    def __init__(self, index: int, key: object, error: str, details: str = "") -> None:
+        super().__init__(f"task {index} (key {key!r}) failed: {error}")
+        self.index, self.key, self.error, self.details = index, key, error, details
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TaskFailed, (self.index, self.key, self.error, self.details))
+
+
+def resolve_scheduler(scheduler: object = None) -> object:
+    """The scheduler to use: ``scheduler`` if given, else ``$ATTNCORE_SCHEDULER``, else
+    ``"auto"``; a name is checked (``auto``, ``synchronous``, ``local`` or ``tcp://...``).
+
+    >>> resolve_scheduler("synchronous")
+    'synchronous'
+    >>> resolve_scheduler("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> resolve_scheduler("cluster")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: scheduler must be auto, synchronous, local, \
+tcp://HOST:PORT or a distributed.Client, got 'cluster'
+    """
+    if scheduler is None:
+        scheduler = os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or "auto"
+    if isinstance(scheduler, str):
+        if scheduler in _NAMED or scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            return scheduler
+        raise ParameterError(
+            f"scheduler must be {', '.join(_NAMED)}, tcp://HOST:PORT or a distributed.Client, "
+            f"got {scheduler!r}"
+        )
+    if type(scheduler).__name__ == "Client":
+        return scheduler
+    raise ParameterError(
+        f"scheduler must be {', '.join(_NAMED)}, tcp://HOST:PORT or a distributed.Client, "
+        f"got {scheduler!r}"
+    )
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _run_batch(
+    fn: Callable[[Any], Any], batch: list[tuple[int, Hashable, Any]]
+) -> tuple[bool, Any]:
+    """Run the tasks of one batch in order: ``(True, results)`` or ``(False, failure)``.
+
+    A task's error is returned, not raised, so that Dask does not retry it."""
+    results = []
+    for index, key, task in batch:
+        try:
+            results.append(fn(task))
+        except Exception as error:  # reported with the task's name
+            line, details, travels = _first_line(error), traceback.format_exc(), error
+            try:
+                pickle.dumps(error)
+            except Exception:  # an error that cannot travel back is described in words only
+                travels = None
+            return False, (index, key, line, details, travels)
+    return True, results
+
+
+def _raise_failure(index: int, key: object, line: str, details: str, error: object) -> None:
+    """Raise a task's failure: a :class:`~attncore.checks.ParameterError` as it is (the
+    sweep's arguments are wrong), with a note naming the task; anything else as a
+    :class:`TaskFailed` caused by the original error."""
+    if isinstance(error, ParameterError):
+        error.add_note(f"(raised by task {index}, key {key!r})")
+        raise error
+    raise TaskFailed(index, key, line, details) from (
+        error if isinstance(error, BaseException) else None
+    )
+
+
+def _progress_bar(total: int, progress: bool) -> Any:
+    if not progress or not sys.stderr.isatty():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="task", file=sys.stderr, dynamic_ncols=True)
+
+
+_local_lock = threading.Lock()
+_local: dict[str, Any] = {}
+
+
+def _local_client() -> Any:
+    """The embedded cluster's client, started on first use (one single-threaded worker
+    process per core, loopback only, no dashboard)."""
+    with _local_lock:
+        if "client" not in _local:
+            from distributed import Client, LocalCluster
+
+            cluster = LocalCluster(
+                n_workers=available_cores(),
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            _local["cluster"] = cluster
+            _local["client"] = Client(cluster)
+            atexit.register(close_local_cluster)
+        return _local["client"]
+
+
+def close_local_cluster() -> None:
+    """Stop the embedded local cluster if one was started (it is started again on use)."""
+    with _local_lock:
+        client, cluster = _local.pop("client", None), _local.pop("cluster", None)
+    if client is not None:
+        client.close(timeout=10)
+    if cluster is not None:
+        cluster.close(timeout=10)
+
+
+def _client_for(scheduler: object) -> tuple[Any, bool]:
+    """A client for ``scheduler`` and whether it must be closed after the sweep."""
+    if scheduler == "local":
+        return _local_client(), False
+    if isinstance(scheduler, str):
+        from distributed import Client
+
+        return Client(scheduler, timeout=30), True
+    return scheduler, False
+
+
+def run_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    keys: Sequence[Hashable] | None = None,
+    scheduler: object = None,
+    progress: bool = False,
+    retries: int = 2,
+    batch_size: int | None = None,
+) -> list[R]:
+    """``[fn(task) for task in tasks]``, run where :func:`resolve_scheduler` says.
+
+    ``keys`` name the tasks in errors (by default their index). ``fn`` and the tasks must
+    pickle (``cloudpickle``: lambdas and closures do) when they leave the process. On a
+    cluster the tasks travel in batches of ``batch_size`` (by default enough for about
+    eight batches per worker thread, at most 1000 tasks a batch), so that short tasks do not
+    pay a message each; a worker that dies costs the batches it held, which are run again.
+    ``progress`` shows a bar (tasks done / total, time left) when stderr is a terminal.
+
+    >>> run_tasks(len, ["a", "bb"], scheduler="synchronous", progress=True)
+    [1, 2]
+    """
+    tasks = list(tasks)
+    names = list(range(len(tasks))) if keys is None else list(keys)
+    if len(names) != len(tasks):
+        raise ParameterError(f"keys must name every task: {len(names)} keys, {len(tasks)} tasks")
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ParameterError(f"retries must be an integer >= 0, got {retries!r}")
+    resolved = resolve_scheduler(scheduler)
+    if resolved == "auto":
+        resolved = "synchronous" if len(tasks) < AUTO_THRESHOLD else "local"
+    if not tasks:
+        return []
+    indexed = list(zip(range(len(tasks)), names, tasks, strict=True))
+    bar = _progress_bar(len(tasks), progress)
+    try:
+        if resolved == "synchronous":
+            results = []
+            for index, key, task in indexed:
+                ok, out = _run_batch(fn, [(index, key, task)])
+                if not ok:
+                    _raise_failure(*out)
+                results += out
+                if bar is not None:
+                    bar.update(1)
+            return results
+        return _run_on_cluster(fn, indexed, resolved, retries, batch_size, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _run_on_cluster(
+    fn: Callable[[Any], Any],
+    indexed: list[tuple[int, Hashable, Any]],
+    scheduler: object,
+    retries: int,
+    batch_size: int | None,
+    bar: Any,
+) -> list[Any]:
+    from distributed import as_completed
+
+    client, close = _client_for(scheduler)
+    try:
+        if batch_size is None:
+            threads = max(1, sum(client.nthreads().values()))
+            batch_size = min(1000, max(1, math.ceil(len(indexed) / (8 * threads))))
+        elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ParameterError(f"batch_size must be an integer >= 1, got {batch_size!r}")
+        batches = [indexed[i : i + batch_size] for i in range(0, len(indexed), batch_size)]
+        futures = [
+            client.submit(_run_batch, fn, batch, pure=False, retries=retries) for batch in batches
+        ]
+        order = {future.key: i for i, future in enumerate(futures)}
+        done: list[Any] = [None] * len(batches)
+        for future in as_completed(futures):
+            ok, out = future.result()
+            if not ok:
+                client.cancel(futures)
+                _raise_failure(*out)
+            done[order[future.key]] = out
+            if bar is not None:
+                bar.update(len(out))
+        return [result for part in done for result in part]
+    finally:
+        if close:
+            client.close(timeout=10)
