@@ -24,17 +24,22 @@ import matplotlib.figure
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 
 __all__ = [
+    "FIGURE_MIME",
     "VERDICT_COLOURS",
     "VERDICT_MIME",
     "Chapter",
     "chip",
     "ledger_target",
+    "smallest_text_px",
     "verdict_line",
     "verdict_record",
 ]
 
 VERDICT_MIME = "application/vnd.attncore.verdict+json"
 """The MIME type of a verdict output in an executed chapter."""
+
+FIGURE_MIME = "application/vnd.attncore.figure+json"
+"""The MIME type of a figure's facts (its smallest text) in an executed chapter."""
 
 _BADGES = {
     Verdict.HOLDS.value: ("success", "#28a745"),
@@ -79,6 +84,26 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
     }
 
 
+def smallest_text_px(fig: matplotlib.figure.Figure) -> float:
+    """The height in pixels of the figure's smallest visible text, as the figure is saved.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(dpi=72)
+    >>> _ = ax.set_title("t", fontsize=20); _ = ax.set_xticks([]); _ = ax.set_yticks([])
+    >>> smallest_text_px(fig)
+    20.0
+    >>> plt.close(fig)
+    """
+    import matplotlib.text
+
+    sizes = [
+        text.get_fontsize()
+        for text in fig.findobj(matplotlib.text.Text)
+        if text.get_visible() and text.get_text().strip()
+    ]
+    return round(min(sizes, default=0.0) * fig.dpi / 72, 2)
+
+
 def verdict_line(finding: Finding) -> str:
     """One line for the chapter page: the verdict chip, the claim and what was measured.
 
@@ -112,11 +137,13 @@ class Chapter:
         The runner writes the same image to the run's ``figures/name.png``.
         """
         import matplotlib.pyplot as plt
-        from IPython.display import Markdown
+        from IPython.display import Markdown, display
         from myst_nb import glue
 
         glue(name, fig, display=False)
         glue(f"{name}_note", Markdown(self.note()), display=False)
+        facts = {"name": name, "min_text_px": smallest_text_px(fig)}
+        display({FIGURE_MIME: facts}, raw=True)
         plt.close(fig)
 
     def record(self, finding: Finding, evidence: str) -> None:

@@ -35,7 +35,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
 from attncore.book.cache import RunCache, code_fingerprint, run_key
-from attncore.book.kit import VERDICT_MIME
+from attncore.book.kit import FIGURE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
@@ -170,17 +170,27 @@ def _outputs(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
     return [out for cell in nb.cells for out in cell.get("outputs", [])]
 
 
-def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[str]:
-    """Write every glued figure of ``nb`` to ``folder/<key>.png``; return the file names."""
-    names = []
+def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, Any]]:
+    """Write every glued figure of ``nb`` to ``folder/<key>.png``; return, per figure, its
+    file, its width in pixels and the height of its smallest text in pixels."""
+    texts = {
+        facts["name"]: facts["min_text_px"]
+        for out in _outputs(nb)
+        if (facts := out.get("data", {}).get(FIGURE_MIME))
+    }
+    figures = []
     for out in _outputs(nb):
         key = out.get("metadata", {}).get("scrapbook", {}).get("name")
         png = out.get("data", {}).get(_GLUE_PREFIX + "image/png")
         if key and png:
+            data = base64.b64decode(png)
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{key}.png").write_bytes(base64.b64decode(png))
-            names.append(f"{FIGURES}/{key}.png")
-    return names
+            (folder / f"{key}.png").write_bytes(data)
+            width = int.from_bytes(data[16:20], "big")  # the PNG header's IHDR width
+            figures.append(
+                {"file": f"{FIGURES}/{key}.png", "width_px": width, "min_text_px": texts.get(key)}
+            )
+    return figures
 
 
 def _verdicts(nb: nbformat.NotebookNode) -> list[dict[str, Any]]:

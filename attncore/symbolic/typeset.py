@@ -21,9 +21,12 @@ ones, and sympy's order among equals.
 from __future__ import annotations
 
 import numbers
+import re
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
+
+from attncore.checks import ParameterError
 
 __all__ = ["latex", "list_table", "math", "plural"]
 
@@ -108,6 +111,10 @@ def list_table(
 
     >>> import pandas as pd
     >>> table = pd.DataFrame({"$z$": [-1.23456, 2000.0]}, index=pd.Index([1, 2], name="$d$"))
+    >>> list_table(table, "tbl-x", "Against {eq}`eq-a`.")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: caption of tbl-x must not hold a MyST role ...
     >>> print(list_table(table, "tbl-demo", "A demo.", decimals=2))
     ```{list-table} A demo.
     :name: tbl-demo
@@ -122,6 +129,11 @@ def list_table(
     ```
     <BLANKLINE>
     """
+    if re.search(r"\{[\w:-]+\}`", caption):
+        raise ParameterError(
+            f"caption of {name} must not hold a MyST role (the table would lose its label): "
+            f"{caption!r}"
+        )
     header = [index if index is not None else str(frame.index.name or ""), *map(str, frame.columns)]
     lines = [f"```{{list-table}} {caption}", f":name: {name}", ":header-rows: 1", ""]
     rows = [header] + [
