@@ -1,8 +1,14 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
     attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [-o OUT] [--no-cache]
+                 [--scheduler tcp://HOST:PORT]
     attncore params CHAPTER
-    attncore build [--profile full|smoke] [--jobs N] [--force]
+    attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
+
+``--scheduler`` sends the chapters' sweeps to a Dask cluster (or names ``synchronous``,
+``local`` or ``auto``, see :mod:`attncore.simulate.tasks`): it sets ``ATTNCORE_SCHEDULER``
+for the kernels, which inherit the environment. The results are the same wherever the
+sweeps run, so the scheduler is not part of a run's cache key.
 
 Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
 with ``-p`` replaces the same name's value from ``-f``.
@@ -21,6 +27,7 @@ from attncore.book.cache import RunCache
 from attncore.book.parameters import MAX_TEXT, load_yaml
 from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
 from attncore.checks import ParameterError
+from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
 
 __all__ = ["main"]
 
@@ -49,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "(default: runs)",
     )
     run.add_argument("--no-cache", action="store_true", help="execute even if a cached run matches")
+    _scheduler_option(run)
     params = commands.add_parser("params", help="list a chapter's parameters")
     params.add_argument("chapter")
     build = commands.add_parser("build", help="execute every chapter and build the book")
@@ -59,7 +67,24 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--force", action="store_true", help="execute every chapter even if its run is cached"
     )
+    _scheduler_option(build)
     return parser
+
+
+def _scheduler_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="where the chapters' sweeps run: a Dask scheduler's address, or synchronous, "
+        f"local or auto (default: ${ENVIRONMENT_VARIABLE}, else auto)",
+    )
+
+
+def _set_scheduler(scheduler: str | None) -> None:
+    """Check ``--scheduler`` and pass it to the kernels through the environment."""
+    if scheduler is not None:
+        os.environ[ENVIRONMENT_VARIABLE] = str(resolve_scheduler(scheduler.strip()))
 
 
 def _read_file(path: Path) -> dict[str, object]:
@@ -132,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "run":
             values = _collect(args)
             _check_output(args.output)
+            _set_scheduler(args.scheduler)
             result = run_chapter(
                 args.chapter,
                 values,
@@ -145,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.jobs is not None and args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer >= 1, got {args.jobs}")
+            _set_scheduler(args.scheduler)
             build_book(args.profile, jobs=args.jobs, force=args.force)
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
