@@ -57,13 +57,18 @@ def assert_same_run(together, alone, data):
 
 
 def test_models_trained_together_follow_their_runs_alone(tiny_data):
-    """Three fixed factors x two seeds share one ensemble; two learned scalings another."""
+    """Three fixed factors x two seeds share one ensemble; every other scaling kind, and a
+    model without LayerNorm and with two layers, forms its own."""
     specs = [
         spec(scaling, seed, beta=5.0 if scaling == "constant" else None, test_at=(20,))
         for scaling in ("sqrt_d", "constant", "mup")
         for seed in (0, 1)
     ]
-    specs += [spec("learned", seed) for seed in (0, 1)]
+    specs += [
+        spec(name, seed) for name in ("learned", "k_total", "qk_norm_learned") for seed in (0, 1)
+    ]
+    keras = ModelConfig(scaling="mup", n_layers=2, **TINY)  # no LayerNorm, two layers
+    specs += [replace(spec("mup", seed), config=keras) for seed in (0, 1)]
     before = TRAINED["runs"]
     together = train_runs(specs, tiny_data)
     assert TRAINED["runs"] - before == len(specs)
@@ -72,7 +77,7 @@ def test_models_trained_together_follow_their_runs_alone(tiny_data):
         assert_same_run(run, alone, tiny_data)
     # each model its own seed: the two seeds of one method differ
     assert together[0].losses != together[1].losses
-    assert together[-1].scales_end != together[-2].scales_end
+    assert together[6].scales_end != together[7].scales_end
 
 
 def test_adding_a_method_trains_only_that_method(tiny_data, tmp_path):

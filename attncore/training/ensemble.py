@@ -8,11 +8,16 @@ hence the same forward computation: fixed-factor scalings such as ``1/sqrt(d)``,
 ``beta`` and ``1/d`` share one) and the same steps, batch size and learning rate are trained
 together: every model is built alone with its own seed (:func:`build_model`), then their
 weights are stacked (``torch.func.stack_module_state``) and one step of all of them is one
-``vmap(grad_and_value(loss))`` over a ``functional_call`` of the model, each model on its own
-batch (its own :class:`~attncore.training.train.BatchOrder`), followed by one
-``torch.optim.Adam`` over the stacked weights. Adam is elementwise, so that is one Adam per
-model, each with its own state, as if alone. Every evaluation scores each model on its own
-with the code of :func:`~attncore.training.train.train_reversal`.
+forward pass with an explicit model axis (:func:`ensemble_forward`: batched matrix products
+over the stacked weights), each model on its own batch (its own
+:class:`~attncore.training.train.BatchOrder`), one backward pass of the sum of the models'
+losses (each model's weights get the gradient of its own loss only), and one
+``torch.optim.Adam`` over the stacked weights. (``torch.func.vmap`` over a ``functional_call``
+of the model gives the same and was tried first; on the 2-core CPUs this book is built on it
+was no faster than the runs one after another for ensembles of 3 to 9 models.) Adam is
+elementwise, so that is one Adam per model, each with its own state, as if alone. Every
+evaluation scores each model on its own with the code of
+:func:`~attncore.training.train.train_reversal`.
 
 A model trained in an ensemble follows its run alone up to float32 rounding: the batched
 matrix products sum in another order than the single ones, so losses agree to about 1e-6
@@ -50,12 +55,20 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch.func import functional_call, grad_and_value, stack_module_state, vmap
+from torch.func import stack_module_state
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
 from attncore.training.data import ReversalData
-from attncore.training.model import ModelConfig, ReversalTransformer
+from attncore.training.model import (
+    KEY_NORMS,
+    FixedFactor,
+    KeyFactor,
+    LearnedBeta,
+    ModelConfig,
+    QKNorm,
+    ReversalTransformer,
+)
 from attncore.training.train import (
     BatchOrder,
     DeviceData,
@@ -66,7 +79,7 @@ from attncore.training.train import (
     train_reversal,
 )
 
-__all__ = ["TRAINED", "RunSpec", "cache_key", "train_runs"]
+__all__ = ["TRAINED", "RunSpec", "cache_key", "ensemble_forward", "train_runs"]
 
 
 @dataclass(frozen=True)
@@ -337,11 +350,7 @@ def _train_group(
         for s in specs
     ]
 
-    def loss(p: dict, b: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        logits = functional_call(base, (p, b), (x,))
-        return F.cross_entropy(logits.reshape(-1, vocab), y.reshape(-1))
-
-    step_all = vmap(grad_and_value(loss))
+    weights = {**params, **buffers}
 
     def evaluate(step: int) -> None:
         for i, (model, recorder) in enumerate(zip(models, recorders, strict=True)):
@@ -354,9 +363,12 @@ def _train_group(
     losses: list[list[float]] = [[] for _ in specs]
     for step in range(1, steps + 1):
         index = torch.stack([order.next(step) for order in orders])
-        grads, values = step_all(params, buffers, splits.train_x[index], splits.train_y[index])
-        for name, parameter in params.items():
-            parameter.grad = grads[name]
+        logits = ensemble_forward(base, weights, splits.train_x[index])
+        targets = splits.train_y[index].reshape(-1)
+        per_token = F.cross_entropy(logits.reshape(-1, vocab), targets, reduction="none")
+        values = per_token.view(len(specs), -1).mean(dim=1)
+        optimizer.zero_grad(set_to_none=True)
+        values.sum().backward()  # model i's weights get the gradient of its own loss only
         optimizer.step()
         for i, value in enumerate(values.tolist()):
             if alive[i]:
@@ -386,6 +398,72 @@ def _train_group(
             )
         )
     return results
+
+
+def ensemble_forward(
+    base: ReversalTransformer, weights: dict[str, torch.Tensor], tokens: torch.Tensor
+) -> torch.Tensor:
+    """The forward pass of :class:`ReversalTransformer` for ``M`` models at once, with an
+    explicit model axis: ``weights`` maps every parameter and buffer name of ``base`` (whose
+    structure all models share; its own weights are not read) to the ``M`` models' values
+    stacked, ``tokens`` is ``M x batch x length``; returns ``M x batch x length x vocab``
+    logits. Each model sees only its own tokens and weights.
+
+    >>> models = [build_model(ModelConfig(vocab=5, length=4, d_model=8), s) for s in (0, 1)]
+    >>> params, buffers = stack_module_state(models)
+    >>> x = torch.tensor([[[0, 1, 2, 3]], [[3, 2, 1, 0]]])
+    >>> together = ensemble_forward(models[0], {**params, **buffers}, x)
+    >>> bool(torch.allclose(together[1], models[1](x[1]), atol=1e-6))
+    True
+    """
+    m, batch, length = tokens.shape
+    config = base.config
+    width, heads = config.d_model, config.n_heads
+    which = torch.arange(m, device=tokens.device)[:, None, None]
+    x = weights["tokens.weight"][which, tokens] + weights["positions.weight"][:, None, :length]
+    x = x.reshape(m, batch * length, width)
+
+    def linear(name: str, inputs: torch.Tensor) -> torch.Tensor:
+        bias, weight = weights[f"{name}.bias"][:, None], weights[f"{name}.weight"]
+        return torch.baddbmm(bias, inputs, weight.transpose(1, 2))
+
+    def norm(name: str, inputs: torch.Tensor) -> torch.Tensor:
+        if not config.layer_norm:
+            return inputs
+        normed = F.layer_norm(inputs, (width,), eps=base.final_norm.eps)
+        return normed * weights[f"{name}.weight"][:, None] + weights[f"{name}.bias"][:, None]
+
+    def split(inputs: torch.Tensor) -> torch.Tensor:  # M x batch x heads x length x d_k
+        return inputs.view(m, batch, length, heads, width // heads).transpose(2, 3)
+
+    for layer, attention in enumerate(base.attention):
+        name = f"attention.{layer}"
+        inputs = norm(f"norms.{layer}", x)
+        q, k, v = (split(linear(f"{name}.{part}", inputs)) for part in ("query", "key", "value"))
+        logits = _scaled(attention.scaling, f"{name}.scaling", weights, q, k)
+        mixed = torch.softmax(logits, dim=-1) @ v
+        x = x + linear(f"{name}.out", mixed.transpose(2, 3).reshape(m, batch * length, width))
+    out = linear("classifier", norm("final_norm", x))
+    return out.view(m, batch, length, config.vocab)
+
+
+def _scaled(
+    scaling: torch.nn.Module, name: str, weights: dict, q: torch.Tensor, k: torch.Tensor
+) -> torch.Tensor:
+    """The scaled logits of the scaling module ``scaling`` for ``M`` models (``q`` and ``k``:
+    ``M x batch x heads x length x d_k``), with the stacked weights of ``weights``."""
+    dots = q @ k.transpose(-2, -1)
+    if isinstance(scaling, FixedFactor):
+        return weights[f"{name}.scale"][:, None, None, None, None] * dots
+    if isinstance(scaling, KeyFactor):
+        size = KEY_NORMS[scaling.name](k.norm(dim=-1), **scaling.params)
+        return dots / size.clamp_min(torch.finfo(k.dtype).tiny)[..., None, None]
+    if isinstance(scaling, LearnedBeta):
+        return weights[f"{name}.log_beta"].exp()[:, None, :, None, None] * dots
+    if isinstance(scaling, QKNorm):
+        cosines = F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1)
+        return weights[f"{name}.gain"][:, None, :, None, None] * cosines
+    raise TypeError(f"no batched form of the scaling {type(scaling).__name__}")
 
 
 def _load(model: torch.nn.Module, params: dict, buffers: dict, index: int) -> None:
