@@ -32,7 +32,7 @@ from attncore.sources.chuang import BetaSearchResult, chuang_beta_search
 from attncore.training.data import ReversalData
 from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig
-from attncore.training.train import TrainResult, train_reversal  # noqa: F401 (docs)
+from attncore.training.train import TrainResult
 
 __all__ = ["BetaSearchRun", "search_beta"]
 
@@ -76,13 +76,14 @@ def search_beta(
     **train_options: Any,
 ) -> BetaSearchRun:
     """Search the constant beta of ``config`` (its other fields fixed) that maximizes the
-    validation token accuracy after ``steps`` steps of :func:`train_reversal`.
+    validation token accuracy after ``steps`` steps of
+    :func:`~attncore.training.train.train_reversal`.
 
     ``tolerance`` is the final bracket in decades of beta (0.1 decade is 26% in beta);
     ``max_exponent`` bounds the decade scan (10^-N .. 10^N); further keyword arguments go
-    to :func:`train_reversal` (``batch_size``, ``lr``, ...). The candidates of the decade
-    scan (``10^N`` and ``10^-N`` for every ``N`` up to ``max_exponent``) are trained together
-    first (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it
+    to :func:`~attncore.training.train.train_reversal` (``batch_size``, ``lr``, ...). The
+    candidates of the decade scan (``10^N`` and ``10^-N`` for every ``N`` up to
+    ``max_exponent``) are trained together first (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it
     asks for them, so its course and result are those of the search run one candidate at a
     time (up to float32 rounding), though the scan may train candidates it does not ask for.
     The bisection's candidates depend on the earlier ones and are trained one at a time.
