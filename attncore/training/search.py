@@ -81,12 +81,14 @@ def search_beta(
 
     ``tolerance`` is the final bracket in decades of beta (0.1 decade is 26% in beta);
     ``max_exponent`` bounds the decade scan (10^-N .. 10^N); further keyword arguments go
-    to :func:`~attncore.training.train.train_reversal` (``batch_size``, ``lr``, ...). The
-    candidates of the decade scan (``10^N`` and ``10^-N`` for every ``N`` up to
-    ``max_exponent``) are trained together first (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it
-    asks for them, so its course and result are those of the search run one candidate at a
-    time (up to float32 rounding), though the scan may train candidates it does not ask for.
-    The bisection's candidates depend on the earlier ones and are trained one at a time.
+    to :func:`~attncore.training.train.train_reversal` (``batch_size``, ``lr``, ...).
+
+    The candidates of the decade scan (``10^N`` and ``10^-N`` for every ``N`` up to
+    ``max_exponent``) are trained together first
+    (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it asks
+    for them, so its course and result are those of the search run one candidate at a time
+    (up to float32 rounding), though the scan may train candidates it does not ask for. The
+    bisection's candidates depend on the earlier ones and are trained one at a time.
     ``threads``, ``device`` and ``cache`` go to :func:`~attncore.training.ensemble.train_runs`.
     """
     steps = positive_int("steps", steps)
