@@ -6,7 +6,10 @@
    1, 2, 4, ... threads up to the cores (``--threads 1,2,4`` to choose): the engine runs
    chunks of queries on its own threads, each with a one-thread BLAS, while the bare
    matmul uses numpy's BLAS on every core. The load average is printed at the start and
-   the end: on a shared machine the ratios move with it.
+   the end: on a shared machine the ratios move with it. The CPU seconds of this process
+   (all threads) and the cores kept busy (CPU / wall) show whether the threads ran at
+   once; OpenBLAS threads spin while they wait, so the bare matmul's CPU time is an upper
+   bound and the CPU ratio roughly a lower bound of the wall ratio on idle cores.
 2. The same workload against a plain per-query loop (what the reference R code does), timed
    on a subset of the queries and extrapolated.
 3. 100,000 queries x 4,096 keys x d = 256 in a fresh process (run first, printed last),
@@ -37,11 +40,16 @@ from attncore.simulate.threads import available_cores
 
 
 def best_time(run: Callable[[], object], repeat: int) -> float:
+    return best_times(run, repeat)[0]
+
+
+def best_times(run: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Wall and CPU seconds (this process, every thread) of the fastest of ``repeat`` runs."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append((time.perf_counter() - start, time.process_time() - cpu))
     return min(times)
 
 
@@ -84,12 +92,15 @@ def speed(scale: float, repeat: int, thread_counts: list[int]) -> dict:
         rng = make_rng(0)
         queries = rng.standard_normal((m, d)).astype(dtype)
         keys = rng.standard_normal((n, d)).astype(dtype)
-        bare = best_time(partial(np.matmul, queries, keys.T), repeat)
+        bare, bare_cpu = best_times(partial(np.matmul, queries, keys.T), repeat)
         logits = np.empty((m, n), dtype)
         blas = best_time(partial(np.matmul, queries, keys.T, out=logits), repeat)
         del logits
         dt = np.dtype(dtype).name
-        print(f"   {dt}: bare Q @ K.T {bare:.3f} s (into a preallocated output: {blas:.3f} s)")
+        print(
+            f"   {dt}: bare Q @ K.T {bare:.3f} s, CPU {bare_cpu:.3f} s "
+            f"(into a preallocated output: {blas:.3f} s)"
+        )
         runs = [("sqrt_d", threads) for threads in thread_counts]
         runs += [("k_total", cores)]
         for name, threads in runs:
@@ -103,13 +114,14 @@ def speed(scale: float, repeat: int, thread_counts: list[int]) -> dict:
                     gradient=gradient,
                     threads=threads,
                 )
-                seconds = best_time(run, repeat)
+                seconds, cpu = best_times(run, repeat)
                 engine_seconds[dt, name, gradient, threads] = seconds
                 ratios[dt, name, gradient, threads] = seconds / bare
                 print(
                     f"     {name:8} threads={threads:<2} gradient={gradient!s:5}  "
                     f"{seconds:7.3f} s  ratio to bare matmul {seconds / bare:.2f} "
-                    f"(to preallocated {seconds / blas:.2f})"
+                    f"(to preallocated {seconds / blas:.2f}); CPU {cpu:.3f} s, "
+                    f"{cpu / seconds:.1f} cores busy, CPU ratio {cpu / bare_cpu:.2f}"
                 )
     worst = max(
         ratio
