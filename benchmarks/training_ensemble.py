@@ -61,27 +61,34 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--eval-every", type=int, default=50)
+    parser.add_argument("--n-test", type=int, default=100_000, help="test strings")
+    parser.add_argument("--rounds", type=int, default=2, help="alternations of the two ways")
     parser.add_argument("--search", action="store_true", help="also time the beta search")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    data = reversal_data(20231004)
+    data = reversal_data(20231004, n_test=args.n_test)
     specs = grid(args.methods, args.seeds, args.steps, args.eval_every)
     print(
         f"torch {torch.__version__}, 1 thread; {len(specs)} runs of {args.steps} steps "
         f"({args.methods} methods x 2 setups x {args.seeds} seeds)"
     )
-    start = time.perf_counter()
-    alone = [train_reversal(s.config, data, **s.options()) for s in specs]
-    one_by_one = time.perf_counter() - start
-    start = time.perf_counter()
-    together = train_runs(specs, data)
-    batched = time.perf_counter() - start
+    times: dict[str, list[float]] = {"alone": [], "together": []}
+    for _ in range(args.rounds):  # alternate, so that the load of the machine hits both
+        start = time.perf_counter()
+        alone = [train_reversal(s.config, data, **s.options()) for s in specs]
+        times["alone"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        together = train_runs(specs, data)
+        times["together"].append(time.perf_counter() - start)
     gap = max(
         float(np.max(np.abs(np.subtract(a.losses, b.losses))))
         for a, b in zip(alone, together, strict=True)
     )
-    print(f"one after another: {one_by_one:7.1f} s")
+    one_by_one, batched = min(times["alone"]), min(times["together"])
+    rounds = ", ".join(f"{a:.1f}/{b:.1f}" for a, b in zip(*times.values(), strict=True))
+    print(f"one after another: {one_by_one:7.1f} s (best of {args.rounds})")
     print(f"trained together:  {batched:7.1f} s   ratio {one_by_one / batched:.2f}x")
+    print(f"every round, alone/together: {rounds} s")
     print(f"largest loss difference of a run alone and together: {gap:.2e}")
     if args.search:
         config = ModelConfig()
