@@ -24,11 +24,14 @@ import matplotlib.figure
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 
 __all__ = [
+    "COLUMN_PX",
     "FIGURE_MIME",
+    "MIN_TEXT_PX",
     "VERDICT_COLOURS",
     "VERDICT_MIME",
     "Chapter",
     "chip",
+    "fit_text",
     "ledger_target",
     "smallest_text_px",
     "verdict_line",
@@ -104,6 +107,44 @@ def smallest_text_px(fig: matplotlib.figure.Figure) -> float:
     return round(min(sizes, default=0.0) * fig.dpi / 72, 2)
 
 
+COLUMN_PX = 760
+"""The width of the book's text column in pixels, where a wider figure is shown shrunk."""
+
+MIN_TEXT_PX = 12.0
+"""The smallest text a figure may show once fitted into the column (the theme's small text)."""
+
+
+def fit_text(fig: matplotlib.figure.Figure) -> float:
+    """Raise every text of ``fig`` that would show smaller than :data:`MIN_TEXT_PX` in the text
+    column to that size, leaving larger text as it is; return the smallest size in points.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(12, 3), dpi=100)
+    >>> _ = ax.set_title("t", fontsize=30); _ = ax.set_xlabel("x", fontsize=6)
+    >>> round(fit_text(fig), 2), ax.title.get_fontsize()
+    (13.64, 30.0)
+    >>> round(smallest_text_px(fig) * COLUMN_PX / 1200, 2)
+    12.0
+    >>> plt.close(fig)
+    """
+    import matplotlib.text
+
+    fig.canvas.draw()  # creates the tick labels, so they are measured and raised too
+    scale = min(1.0, COLUMN_PX / (fig.get_size_inches()[0] * fig.dpi))
+    floor = round(float(MIN_TEXT_PX / scale * 72 / fig.dpi), 2)
+    for text in fig.findobj(matplotlib.text.Text):
+        if text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    for ax in fig.axes:
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            labels = axis.get_ticklabels(which="both")
+            if labels and labels[0].get_fontsize() <= floor:
+                ax.tick_params(axis=name, which="both", labelsize=floor)
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
+    return floor
+
+
 def verdict_line(finding: Finding) -> str:
     """One line for the chapter page: the verdict chip, the claim and what was measured.
 
@@ -140,6 +181,7 @@ class Chapter:
         from IPython.display import Markdown, display
         from myst_nb import glue
 
+        fit_text(fig)
         glue(name, fig, display=False)
         glue(f"{name}_note", Markdown(self.note()), display=False)
         facts = {"name": name, "min_text_px": smallest_text_px(fig)}
