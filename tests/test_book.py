@@ -22,6 +22,8 @@ from conftest import CACHE
 
 from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
 from attncore.book.cache import RunCache
+from attncore.book.kit import MIN_TEXT_PX, ledger_target
+from attncore.claims import CLAIMS
 
 pytestmark = pytest.mark.notebooks
 
@@ -34,6 +36,11 @@ window.addEventListener("load", () => setTimeout(() => {
       .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
     images: document.images.length,
     math: document.querySelectorAll("mjx-container").length,
+    column: (document.querySelector("article.bd-article") || document.body).clientWidth,
+    wideTables: Array.from(document.querySelectorAll("article table"))
+      .filter(t => t.getBoundingClientRect().width >
+                   document.querySelector("article.bd-article").clientWidth + 1)
+      .map(t => (t.id || t.textContent.trim().slice(0, 60))),
   };
   const pre = document.createElement("pre");
   pre.id = "attncore-probe";
@@ -75,6 +82,7 @@ def probe(base_url: str, html_root: Path, page: Path) -> dict:
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom",
+                "--window-size=1400,1000",
             ]  # fmt: skip
             url = f"{base_url}/{probe_page.relative_to(html_root).as_posix()}"
             dom = subprocess.run(
@@ -143,6 +151,12 @@ def test_pages_in_headless_chromium(served):
             assert report["math"] > 0, f"{page.name}: math is not typeset"
         if page.parent.name == "generated":
             assert report["images"] > 0, f"{page.name}: no figure"
+        assert not report["wideTables"], f"{page.name}: tables wider than the column"
+        manifest = root / RUNS / page.stem / "manifest.json"
+        if manifest.is_file():  # every figure's smallest text, as shown in the column
+            for figure in json.loads(manifest.read_text())["figures"]:
+                shown = figure["min_text_px"] * min(1, report["column"] / figure["width_px"])
+                assert shown >= 0.9 * MIN_TEXT_PX, f"{figure['file']}: text {shown:.1f} px"
 
 
 def test_a_failing_chapter_names_its_cell_and_keeps_the_last_good_book(built_book, tmp_path):
@@ -185,3 +199,34 @@ def test_a_rebuild_with_nothing_changed_reuses_every_run_and_makes_the_same_page
     assert after.keys() == before.keys()
     changed = [str(page) for page in before if before[page] != after[page]]
     assert not changed, f"pages differ between the uncached and the cached build: {changed}"
+
+
+def test_every_verdict_links_to_its_ledger_row_and_every_row_to_its_evidence(built_book):
+    html = built_book / "_build" / "html" / "book" / "generated"
+    ledger = (html / "claims_ledger.html").read_text()
+    for claim in CLAIMS:
+        assert f'id="{ledger_target(claim)}"' in ledger, claim
+    linked = set()
+    for page in html.glob("*.html"):
+        linked |= set(re.findall(r'claims_ledger\.html#(ledger-[a-z0-9-]+)"', page.read_text()))
+    decided = set()
+    runs = built_book / RUNS
+    for manifest in runs.glob("*/manifest.json"):
+        for record in json.loads(manifest.read_text())["verdicts"]:
+            decided.add(record["claim"])
+            assert ledger_target(record["claim"]) in linked, f"no link to {record['claim']}'s row"
+            target = html / f"{record['chapter']}.html"
+            assert f'id="{record["evidence"]}"' in target.read_text(), record["evidence"]
+            assert f'{record["chapter"]}.html#{record["evidence"]}"' in ledger, record["claim"]
+    assert decided, "no chapter recorded a verdict"
+
+
+def test_no_raw_python_reprs_in_prose_or_tables(built_book):
+    html = built_book / "_build" / "html" / "book" / "generated"
+    raw = re.compile(
+        r"Eq\(|array\(|<td[^>]*>\s*(?:<p>)?\s*(?:True|False|None|nan)\s*(?:</p>)?\s*</td>"
+    )
+    for page in html.glob("*.html"):
+        text = re.sub(r"<(script|style)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        found = raw.search(text)
+        assert not found, f"{page.name}: {found.group(0)[:80]}"

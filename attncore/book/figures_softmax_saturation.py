@@ -60,8 +60,9 @@ def probability_table(
 
 
 def shift_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The shift table with readable column names and numbers in scientific notation."""
-    shown = table.rename(
+    """The shift table with readable column names, numbers in scientific notation and yes/no
+    for the checks."""
+    shown = table.replace({True: "yes", False: "no"}).rename(
         columns={
             "largest_difference": "largest |difference|",
             "rounding": "rounding of the shifted logits",
@@ -69,7 +70,11 @@ def shift_display(table: pd.DataFrame) -> pd.DataFrame:
         }
     )
     return shown.style.format(
-        {"largest |difference|": "{:.1e}", "rounding of the shifted logits": "{:.1e}"}
+        {
+            "shift": "{:g}",
+            "largest |difference|": "{:.1e}",
+            "rounding of the shifted logits": "{:.1e}",
+        }
     ).hide(axis="index")
 
 
