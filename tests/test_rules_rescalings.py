@@ -233,6 +233,19 @@ def test_summary_bullets_follow_the_verdicts():
     assert "as Vaswani et al. suspect" in rules.summary_bullets(holds)
 
 
+def test_takeaways_follow_the_curve_and_the_verdicts():
+    caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
+    on_curve = rules.takeaways(caveat, 0.004)
+    assert on_curve.count("- ") == 5 and "lies on one curve" in on_curve
+    assert "uniform end of the curve" in on_curve and "larger factors" in on_curve
+    off_curve = rules.takeaways(caveat, 0.3)
+    assert "up to 0.300 in W1 off the curve" in off_curve and "lies on one curve" not in off_curve
+    assert "not measured" in rules.takeaways(caveat, float("nan"))
+    holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
+    text = rules.takeaways(holds, 0.004)
+    assert "as Vaswani et al. suspect" in text and "uniform end" not in text
+
+
 # ---- the claims added from the claim-by-claim review --------------------------------------
 
 

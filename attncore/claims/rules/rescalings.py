@@ -64,6 +64,7 @@ __all__ = [
     "review_findings",
     "section5_table",
     "summary_bullets",
+    "takeaways",
     "vanishing_price_sentence",
     "vaswani_small_gradients",
     "vaswani_table",
@@ -543,6 +544,43 @@ def summary_bullets(findings: Mapping[str, Finding]) -> str:
         verdict = findings[claim].verdict
         lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value))
     return "\n".join(f"- {line}" for line in lines)
+
+
+def takeaways(
+    findings: Mapping[str, Finding], largest_off_curve: float, tolerance: float = 0.02
+) -> str:
+    """The chapter's takeaways as at most five Markdown bullets: where the factor rescalings
+    lie (from the largest distance of such a point from the curve of constant factors), then
+    the topics of :func:`summary_bullets`, Bernhard's section 5 and ``n sqrt(d)`` in one.
+
+    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
+    ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
+    ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
+    >>> text = takeaways(f, 0.004)
+    >>> text.count("- "), "lies on one curve" in text
+    (5, True)
+    """
+    if math.isnan(largest_off_curve):
+        curve = (
+            "Some rescaling lies outside the range of the curve of constant factors here, so "
+            "where the rescalings lie on it is not measured."
+        )
+    elif largest_off_curve <= tolerance:
+        curve = (
+            "Every rescaling that multiplies the logits by one factor lies on one curve of "
+            f"distortion against selectivity (within {largest_off_curve:.3f} in W1): a "
+            "rescaling only chooses how close to uniform the attention is."
+        )
+    else:
+        curve = (
+            f"The factor rescalings lie up to {largest_off_curve:.3f} in W1 off the curve of "
+            "constant factors here: the curve is too coarse (few factors or draws) to read "
+            "their positions on it."
+        )
+    lines = [line[2:] for line in summary_bullets(findings).split("\n")]
+    distortion, section5, n_sqrt_d, vaswani, vanishing = lines
+    bullets = [curve, distortion, vanishing, vaswani, f"{section5} {n_sqrt_d}"]
+    return "\n".join(f"- {line}" for line in bullets)
 
 
 def _wins(pairs: pd.DataFrame, metric: str = "wasserstein") -> pd.Series:
