@@ -36,14 +36,14 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
     grid = np.geomspace(ds.min(), ds.max(), 100)
     none, scaled = method_style("none")["color"], method_style("sqrt_d")["color"]
     var, se = moments["variance"].to_numpy(), moments["variance se"].to_numpy()
-    ax_var.errorbar(ds, var, yerr=2 * se, fmt="o", color=none, label="simulated Var(q.k)")
+    ax_var.errorbar(ds, var, yerr=2 * se, fmt="o", color=none, label=r"simulated Var($q\cdot k$)")
     ax_var.errorbar(
         ds,
         var / ds,
         yerr=2 * se / ds,
         fmt="s",
         color=scaled,
-        label=r"simulated Var(q.k/$\sqrt{d}$)",
+        label=r"simulated Var($q\cdot k/\sqrt{d}$)",
     )
     ax_var.plot(grid, grid, color=none, lw=1, label="closed form: d")
     ax_var.plot(grid, np.ones_like(grid), color=scaled, lw=1, label="closed form: 1")
@@ -65,7 +65,7 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
         xscale="log",
         xlabel="d",
         ylabel="kurtosis - 3",
-        title="Tails of q.k, standard normal components",
+        title=r"Tails of $q\cdot k$, standard normal components",
     )
     ax_kurt.legend(fontsize=8)
     return fig
@@ -116,7 +116,7 @@ def projected_variance(
         xscale="log",
         yscale="log",
         xlabel=r"weight standard deviation $\sigma_W$",
-        ylabel="Var(q.k)",
+        ylabel=r"Var($q\cdot k$)",
         title=f"Projected tokens, $d_x$ = {d_x}, $d_k$ = {d_k}",
     )
     ax.legend(fontsize=8)
