@@ -7,15 +7,19 @@ import pytest
 from attncore.claims import Verdict
 from attncore.claims.rules.initialization import (
     aligned_sentence,
+    aligned_takeaway,
     beta_search_finding,
     beta_search_sentence,
     blog_unit_variance_finding,
     chuang_standard_init_finding,
     exponent_matches,
     fixed_weights_sentence,
+    fixed_weights_takeaway,
+    init_takeaway,
     miss_shares,
     near_unit,
     rescaling_scale_sentence,
+    search_takeaway,
     standard_init_sentence,
     weight_growth_sentence,
 )
@@ -211,3 +215,45 @@ def test_standard_init_sentence_follows_the_numbers():
     mixed = standard_init_sentence(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0), mean_z=(1, 9)))
     assert mixed.startswith("Only a of the library defaults")
     assert "holds for b only" in mixed and "Some means differ from 0" in mixed
+
+
+# ---- the takeaways ----------------------------------------------------------------------------
+
+
+def test_init_takeaway_both_ways():
+    bad = init_takeaway(init_table())
+    assert bad.startswith("Library defaults do not draw weights of unit variance (none of 2")
+    assert bad.endswith("unit for none.")
+    good = init_takeaway(init_table(weight=(1.0, 1.0), qk=(1.0, 1.0)))
+    assert good.startswith("Library defaults draw weights of unit variance (every one of 2")
+    assert good.endswith("unit for every one.")
+    mixed = init_takeaway(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0)))
+    assert "(some of 2" in mixed and "unit for some." in mixed
+    assert init_takeaway(init_table(default=(False, False))) == "No library default was measured."
+
+
+def test_fixed_weights_takeaway_both_ways():
+    out = fixed_weights_takeaway(0.9, 1.1, 16.0, 0.0)
+    assert "do not fix the spread" in out and "from 0.0 to 16.0" in out
+    inside = fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95)
+    assert inside.startswith("Here the entry standard deviation sets the spread")
+
+
+def test_aligned_takeaway_both_ways():
+    good = aligned_takeaway([0.2, 0.3], [0.99, 1.0], 4096, 1.0)
+    assert "moves the weight on the aligned key from 0.200 to 1.000" in good
+    assert "keeps it at its width-independent limit (within 1.0" in good
+    bad = aligned_takeaway([0.2, 0.3], [0.19, 0.31], 4096, 5.0)
+    assert "does not raise the weight on the aligned key steadily" in bad
+    assert "does not stay at its width-independent limit (5.0 standard errors" in bad
+
+
+def test_search_takeaway_both_ways():
+    noisy = search_takeaway(Verdict.CAVEAT, 5.1, 5.11, NOISY)
+    assert "up to 30 % of searches miss by more than 0.1 decade" in noisy
+    assert noisy.endswith("verdict: holds with a caveat.")
+    clean = search_takeaway(Verdict.HOLDS, 5.1, 5.11, CLEAN)
+    assert "noisy evaluations rarely mislead it (at most 0 %" in clean
+    assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}).endswith(
+        "(grid optimum 5.110); verdict: holds."
+    )

@@ -72,7 +72,7 @@ def fixed_weights_figure(conditional: np.ndarray, structured: Sequence[float]) -
         yticks=[0, 1, 2],
         yticklabels=labels,
         ylim=(-0.6, 2.6),
-        xlabel=r"Var$(q\cdot k/\sqrt{d_k} \mid W_q, W_k)$ over random tokens",
+        xlabel=r"Var$(q\cdot k/\sqrt{d} \mid W_q, W_k)$ over random tokens",
     )
     ax.invert_yaxis()
     ax.legend(fontsize=8, loc="lower right")
@@ -213,5 +213,5 @@ def standard_init_figure(table: pd.DataFrame, d_x: int, d_k: int) -> Figure:
         ax.set(xscale="log", title=title, xlabel="variance (log scale)")
         ax.legend(fontsize=8, loc="lower right")
     axes[0].set_yticks(y, table["label"])
-    fig.suptitle(f"Fresh initializations, unit-variance tokens: d_x = {d_x}, d_k = {d_k}", y=1.02)
+    fig.suptitle(f"Fresh initializations, unit-variance tokens: d_x = {d_x}, d = {d_k}", y=1.02)
     return fig

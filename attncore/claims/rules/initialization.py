@@ -26,15 +26,19 @@ __all__ = [
     "MISS_DECADES",
     "MISS_SHARE",
     "aligned_sentence",
+    "aligned_takeaway",
     "beta_search_finding",
     "beta_search_sentence",
     "blog_unit_variance_finding",
     "chuang_standard_init_finding",
     "exponent_matches",
     "fixed_weights_sentence",
+    "fixed_weights_takeaway",
+    "init_takeaway",
     "miss_shares",
     "near_unit",
     "rescaling_scale_sentence",
+    "search_takeaway",
     "standard_init_sentence",
     "weight_growth_sentence",
 ]
@@ -140,7 +144,7 @@ def fixed_weights_sentence(
     start = (
         f"Over random weight draws the conditional variance {around} Chuang's value 1 (5 to 95 % "
         f"range {low:.2f} to {high:.2f}). With the same entry standard deviation, "
-        f"W_q = W_k of rank one gives {rank_one:.1f} (at most d_k = {d_k}) and weights writing "
+        f"W_q = W_k of rank one gives {rank_one:.1f} (at most d = {d_k}) and weights writing "
         f"to disjoint coordinates of q and k give {disjoint:.1f}"
     )
     if outside:
@@ -556,3 +560,136 @@ whose entries are correlated by at most 0.015.
             [f"{lab}, whose entries are correlated by at most {c:.3f}" for lab, c in off]
         )
     return f"{first} {second} {means}; {cov}."
+
+
+# ---- the takeaways at the top of the chapter ------------------------------------------------
+
+
+def _share_of(flags: Sequence[bool]) -> str:
+    return "every one" if all(flags) else ("some" if any(flags) else "none")
+
+
+def init_takeaway(table: pd.DataFrame) -> str:
+    """The standard initializations in one sentence: the range of the defaults' weight
+    variances and of the variances of their Q and K entries, and for how many each is unit.
+
+    >>> t = pd.DataFrame({"label": ["a", "b"], "default": [True, True],
+    ...     "weight variance": [0.005, 0.025], "weight variance SE": [1e-5, 1e-5],
+    ...     "weight mean z": [0.1, 0.2], "Q variance": [0.34, 1.6], "Q variance SE": [0.01] * 2,
+    ...     "K variance": [0.34, 1.6], "K variance SE": [0.01] * 2})
+    >>> text = init_takeaway(t)
+    >>> text[:40]
+    'Library defaults do not draw weights of '
+    >>> text[-40:]
+    've variance 0.34 to 1.60, unit for none.'
+    """
+    rows = _defaults(table)
+    if rows.empty:
+        return "No library default was measured."
+    unit_w = [
+        near_unit(r["weight variance"], r["weight variance SE"])
+        and abs(r["weight mean z"]) <= Z_LIMIT
+        for _, r in rows.iterrows()
+    ]
+    unit_qk = [
+        near_unit(r["Q variance"], r["Q variance SE"])
+        and near_unit(r["K variance"], r["K variance SE"])
+        for _, r in rows.iterrows()
+    ]
+    w, qk = rows["weight variance"], rows[["Q variance", "K variance"]]
+    head = (
+        "draw weights of unit variance" if all(unit_w) else "do not draw weights of unit variance"
+    )
+    return (
+        f"Library defaults {head} ({_share_of(unit_w)} of {len(rows)} measured does: "
+        f"{w.min():.3g} to {w.max():.3g}), and on unit-variance tokens the entries of Q and K "
+        f"they give have variance {qk.min().min():.2f} to {qk.max().max():.2f}, unit for "
+        f"{_share_of(unit_qk)}."
+    )
+
+
+def fixed_weights_takeaway(low: float, high: float, rank_one: float, disjoint: float) -> str:
+    """The fixed-weight result in one sentence: whether structured weights with the initial
+    entry sd leave the 5-95 % range of random ones.
+
+    >>> fixed_weights_takeaway(0.9, 1.1, 16.0, 0.0)[:48]
+    'The entry standard deviations do not fix the spr'
+    >>> "sets the spread" in fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95)
+    True
+    """
+    lo, hi = min(rank_one, disjoint), max(rank_one, disjoint)
+    numbers = (
+        f"structured weights with the initial entry sd give a variance of the scaled logit "
+        f"from {lo:.1f} to {hi:.1f}, random ones {low:.2f} to {high:.2f} (5 to 95 %)"
+    )
+    if lo < low or hi > high:
+        return (
+            "The entry standard deviations do not fix the spread of the logits, the weights' "
+            f"structure does: {numbers}."
+        )
+    return f"Here the entry standard deviation sets the spread of the logits: {numbers}."
+
+
+def aligned_takeaway(
+    sqrt_first: Sequence[float], sqrt_last: Sequence[float], max_width: int, mup_z: float
+) -> str:
+    """The aligned-key result in one sentence: the ``1/sqrt(d)`` weight on the aligned key at
+    the smallest and largest widths, and whether ``1/d`` stays at its limit (within 3
+    standard errors).
+
+    >>> aligned_takeaway([0.2], [0.99], 4096, 1.0)[:60]
+    'With queries aligned to their keys, 1/√d moves the weight on'
+    >>> "does not stay" in aligned_takeaway([0.2], [0.19], 4096, 5.0)
+    True
+    """
+    grows = all(b > a for a, b in zip(sqrt_first, sqrt_last, strict=True))
+    head = (
+        "moves the weight on the aligned key"
+        if grows
+        else "does not raise the weight on the aligned key steadily"
+    )
+    sqrt = (
+        f"{head} from {min(sqrt_first):.3f} to {max(sqrt_last):.3f} as the width grows to "
+        f"d = {max_width:,}"
+    )
+    if mup_z <= 3.0:
+        mup = f"1/d keeps it at its width-independent limit (within {mup_z:.1f} standard errors)"
+    else:
+        mup = (
+            f"1/d does not stay at its width-independent limit ({mup_z:.1f} standard errors "
+            "away at the largest width)"
+        )
+    return f"With queries aligned to their keys, 1/√d {sqrt}, while {mup}."
+
+
+def search_takeaway(
+    verdict: Verdict,
+    found_beta: float,
+    grid_beta: float,
+    noisy_errors: Mapping[int, Sequence[float]],
+) -> str:
+    """Chuang's search in one sentence: what it finds on the exact objective, the largest
+    share of noisy searches that miss, and the verdict.
+
+    >>> search_takeaway(Verdict.HOLDS, 5.1, 5.1, {100: [0.0] * 10})[:44]
+    "Chuang's search for β finds β = 5.100 on the"
+    """
+    exact = (
+        f"Chuang's search for β finds β = {found_beta:.3f} on the exact objective (grid "
+        f"optimum {grid_beta:.3f})"
+    )
+    shares = miss_shares(noisy_errors)
+    if not shares:
+        return f"{exact}; verdict: {verdict.value}."
+    worst = max(share for share, _ in shares.values())
+    if any(significant for _, significant in shares.values()):
+        noisy = (
+            f"with noisy evaluations up to {100 * worst:.0f} % of searches miss by more than "
+            f"{MISS_DECADES:g} decade"
+        )
+    else:
+        noisy = (
+            f"noisy evaluations rarely mislead it (at most {100 * worst:.0f} % of searches "
+            f"miss by more than {MISS_DECADES:g} decade)"
+        )
+    return f"{exact}; {noisy}; verdict: {verdict.value}."
