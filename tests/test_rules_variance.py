@@ -226,3 +226,32 @@ def test_other_reasons_every_branch() -> None:
     bad = rules.other_reasons({"means": 1.5}, {"means": 7.0}, 4)
     assert bad.verdict is Verdict.UNTESTABLE
     assert rules.other_reasons({}, {}, 4).verdict is Verdict.UNTESTABLE
+
+
+# --- propositions_sentence, density_fit_sentence ------------------------------------------------
+
+
+def test_propositions_sentence_holds_when_every_proof_does() -> None:
+    ok = rules.proof_lines("chuang-proposition-1", {"line": sp.Integer(0)})
+    sentence = rules.propositions_sentence({n: ok for n in (1, 2, 3, 4)})
+    assert sentence.startswith("Chuang's Propositions 1 to 4 hold")
+
+
+def test_propositions_sentence_names_the_one_that_fails() -> None:
+    ok = rules.proof_lines("chuang-proposition-1", {"line": sp.Integer(0)})
+    bad = rules.proof_lines("chuang-proposition-3", {"line": d})
+    sentence = rules.propositions_sentence({1: ok, 2: ok, 3: bad, 4: ok})
+    assert "not every one holds" in sentence and "3 (does not hold)" in sentence
+    assert "1 (" not in sentence
+
+
+def test_density_fit_sentence_fits_within_noise() -> None:
+    sentence = rules.density_fit_sentence({1: (42.0, 40), 64: (35.0, 40)}, 4.0)
+    assert sentence.startswith("At every d shown (1, 64) the histogram fits")
+
+
+def test_density_fit_sentence_names_the_misfit() -> None:
+    # 40 bins: standard deviation sqrt(80) ~ 8.9; 80 is 4.5 of them above 40
+    sentence = rules.density_fit_sentence({1: (80.0, 40), 64: (41.0, 40)}, 4.0)
+    assert sentence.startswith("The histogram departs from the exact density at d = 1 ")
+    assert "d = 64" not in sentence

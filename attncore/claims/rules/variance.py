@@ -29,6 +29,7 @@ __all__ = [
     "chuang_proposition",
     "chuang_proposition_5",
     "counterexample_sentence",
+    "density_fit_sentence",
     "footnote_variance",
     "key_length_sentence",
     "moments_sentence",
@@ -36,6 +37,7 @@ __all__ = [
     "other_reasons",
     "projection_sentence",
     "proof_lines",
+    "propositions_sentence",
     "relaxed_variance",
 ]
 
@@ -504,3 +506,55 @@ def bound_sentence(max_ratio: float, mean_ratio: float, typical: float) -> str:
     )
     near = "close to" if abs(mean_ratio / typical - 1) <= 0.5 else "far from"
     return f"{head}, and on average it is {mean_ratio:.4f}, {near} the heuristic {typical:.4f}."
+
+
+def propositions_sentence(findings: Mapping[int, Finding]) -> str:
+    """Whether Chuang's numbered propositions hold, from their findings (number -> finding).
+
+    >>> ok = proof_lines("chuang-proposition-1", {"line": sp.Integer(0)})
+    >>> propositions_sentence({1: ok, 2: ok})
+    "Chuang's Propositions 1 to 2 hold: every line of their proofs, re-derived with sympy, \
+simplifies to zero."
+    """
+    numbers = sorted(findings)
+    failed = [n for n in numbers if findings[n].verdict is not Verdict.HOLDS]
+    span = f"{numbers[0]} to {numbers[-1]}" if len(numbers) > 1 else f"{numbers[0]}"
+    if not failed:
+        return (
+            f"Chuang's Propositions {span} hold: every line of their proofs, re-derived with "
+            "sympy, simplifies to zero."
+        )
+    named = ", ".join(f"{n} ({findings[n].verdict.value})" for n in failed)
+    return f"Of Chuang's Propositions {span}, not every one holds as stated: {named}."
+
+
+def density_fit_sentence(fits: Mapping[int, tuple[float, int]], z_limit: float) -> str:
+    """Whether histograms fit the exact density, from ``d -> (chi-square, bins)``.
+
+    Without misfit a chi-square over ``bins`` bins has mean about ``bins`` and standard
+    deviation about ``sqrt(2 bins)``; a histogram fits when its chi-square is at most
+    ``z_limit`` such standard deviations above ``bins``.
+
+    >>> density_fit_sentence({1: (41.0, 40), 16: (38.0, 40)}, 4.0)
+    'At every d shown (1, 16) the histogram fits the exact density within sampling noise \
+(chi-square per bin 1.02, 0.95; pass mark 4 standard deviations).'
+    >>> density_fit_sentence({1: (400.0, 40)}, 4.0)
+    'The histogram departs from the exact density at d = 1 (chi-square per bin 10.00, 40.2 \
+standard deviations above its expected value); pass mark 4.'
+    """
+    z = {d: (chi - bins) / (2 * bins) ** 0.5 for d, (chi, bins) in fits.items()}
+    per_bin = {d: chi / bins for d, (chi, bins) in fits.items()}
+    bad = [d for d in sorted(fits) if z[d] > z_limit]
+    if not bad:
+        ds = ", ".join(f"{d}" for d in sorted(fits))
+        values = ", ".join(f"{per_bin[d]:.2f}" for d in sorted(fits))
+        return (
+            f"At every d shown ({ds}) the histogram fits the exact density within sampling noise "
+            f"(chi-square per bin {values}; pass mark {z_limit:g} standard deviations)."
+        )
+    where = "; ".join(
+        f"d = {d} (chi-square per bin {per_bin[d]:.2f}, {z[d]:.1f} standard deviations above "
+        "its expected value)"
+        for d in bad
+    )
+    return f"The histogram departs from the exact density at {where}; pass mark {z_limit:g}."
