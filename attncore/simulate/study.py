@@ -41,7 +41,7 @@ from attncore.distributions import (
     Uniform,
     key_second_moment,
 )
-from attncore.rescalings import Rescaling, from_callable, get_rescaling, inverse_k_total
+from attncore.rescalings import RESCALINGS, Rescaling, from_callable, get_rescaling, inverse_k_total
 from attncore.simulate.engine import attention_metrics
 from attncore.simulate.sweep import (
     draw_generator,
@@ -124,20 +124,24 @@ def family_moments(families: Mapping[str, QueryKeyModel], d: int) -> pd.DataFram
 def study_rescalings(
     p_values: Iterable[float] = (3.0,), ssmax_s: float = 0.5
 ) -> dict[str, Rescaling]:
-    """Every rescaling of the study, by its name in the tables: the registered ones, one
-    p-norm of the key lengths per ``p`` (``key_p_norm_<p>``) and SSMax with ``s``.
+    """Every rescaling of the study, by its name in the tables: each registered one in the
+    registry's order, with one p-norm of the key lengths per ``p`` (``key_p_norm_<p>``) and
+    SSMax with ``s``. The constant ``beta`` is left out: constant factors are the study's
+    constant-factor curve (:func:`constant_factor_rescalings`). A newly registered rescaling
+    joins the study without an edit here.
 
     >>> rescalings = study_rescalings(p_values=[2.0, 4.0], ssmax_s=1.0)
     >>> [name for name in rescalings if name.startswith("key_p")], rescalings["ssmax"].label
     (['key_p_norm_2', 'key_p_norm_4'], 'SSMax (s = 1)')
     """
-    named = ["none", "sqrt_d", "k_total", "mean_key_length", "key_rss"]
-    table = {name: get_rescaling(name) for name in named}
-    table.update({f"key_p_norm_{p:g}": get_rescaling("key_p_norm", p=p) for p in p_values})
-    for name in ["n_sqrt_d", "mup", "log_n", "log512_n"]:
-        table[name] = get_rescaling(name)
-    table["ssmax"] = get_rescaling("ssmax", s=ssmax_s)
-    table["qk_norm"] = get_rescaling("qk_norm")
+    table: dict[str, Rescaling] = {}
+    for name in RESCALINGS:
+        if name == "key_p_norm":
+            table.update({f"key_p_norm_{p:g}": get_rescaling(name, p=p) for p in p_values})
+        elif name == "ssmax":
+            table[name] = get_rescaling(name, s=ssmax_s)
+        elif name != "constant":
+            table[name] = get_rescaling(name)
     return table
 
 
