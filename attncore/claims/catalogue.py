@@ -459,4 +459,42 @@ CLAIMS: dict[str, Claim] = {
         "could be a challenging task for recurrent neural nets if the input string is long.",
         untestable="the book trains no recurrent model, and the claim is hedged (could be)",
     ),
+    "vaswani-additive-outperforms-unscaled": Claim(
+        "",
+        "vaswani2017attention",
+        "3.2.1",
+        "While for small values of d_k the two mechanisms perform similarly, additive attention "
+        "outperforms dot product attention without scaling for larger values of d_k.",
+        untestable="the book trains no additive-attention model; Vaswani et al. cite the "
+        "evidence (machine translation experiments of their reference [3])",
+    ),
+    "vaswani-dot-product-faster": Claim(
+        "",
+        "vaswani2017attention",
+        "3.2.1",
+        "While the two are similar in theoretical complexity, dot-product attention is much "
+        "faster and more space-efficient in practice, since it can be implemented using highly "
+        "optimized matrix multiplication code.",
+        untestable="the book implements no additive attention to time against",
+    ),
+    "chuang-sigma-w-algorithm": Claim(
+        "",
+        "chuang2023scaling",
+        "2",
+        "An algorithm could measure sigma_Wq and sigma_Wk and update the scaling factor beta "
+        "after each iteration or batch during the training, the best beta for prediction being "
+        "determined by the best model chosen from the ensemble of all trained models.",
+        untestable="the book does not implement this algorithm, and Chuang reports no result "
+        "for it; the training chapter measures sigma_Wq and sigma_Wk but keeps beta fixed",
+    ),
+    "chuang-compresses-data-and-time": Claim(
+        "",
+        "chuang2023scaling",
+        "3",
+        "Thus, the above algorithms can not only compress the training set when the training "
+        "samples are limited or rare, but also reduce the training time to reach the best "
+        "accuracy.",
+        untestable="the training chapter trains on one training-set size, so it cannot find the "
+        "smallest set each factor needs",
+    ),
 }
