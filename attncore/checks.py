@@ -74,7 +74,10 @@ def finite_array(name: str, values: object, ndim: int | None = None) -> np.ndarr
     ...
     attncore.checks.ParameterError: y must contain only finite numbers, got a non-finite entry
     """
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError):  # a ragged nesting of lists, say
+        raise ParameterError(f"{name} must be a rectangular array of real numbers") from None
     if arr.dtype.kind not in "iuf":
         raise ParameterError(f"{name} must be an array of real numbers, got dtype {arr.dtype}")
     if ndim is not None and arr.ndim != ndim:

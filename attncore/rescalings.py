@@ -128,16 +128,21 @@ class Rescaling:
 
 
 def row_norms(name: str, rows: np.ndarray) -> np.ndarray:
-    """Euclidean norm of every row, which must be > 0 (cosines need it).
+    """Euclidean norm of every row, which must be > 0 (cosines need it). Rows are divided by
+    their largest entry first, so huge or tiny rows neither overflow nor underflow.
 
     >>> row_norms("keys", np.array([[3.0, 4.0]])).tolist()
     [5.0]
+    >>> row_norms("keys", np.array([[3e200, 4e200], [3e-200, 4e-200]])).tolist()
+    [5e+200, 5e-200]
     >>> row_norms("queries", np.zeros((2, 3)))
     Traceback (most recent call last):
     ...
     attncore.checks.ParameterError: queries must have rows of length > 0 for cosines, row 0 is 0
     """
-    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    scale = np.abs(rows).max(axis=1)
+    unit = rows / np.where(scale > 0, scale, 1.0)[:, None]
+    norms = scale * np.sqrt(np.einsum("ij,ij->i", unit, unit))
     zero = np.flatnonzero(norms == 0)
     if zero.size:
         raise ParameterError(f"{name} must have rows of length > 0 for cosines, row {zero[0]} is 0")

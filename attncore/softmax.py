@@ -57,13 +57,21 @@ def exp_overflow_bound(name: str) -> float:
 def softmax(logits: ArrayLike, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax along ``axis``.
 
+    Half-precision input is computed in single precision and returned in half, so a long row
+    of equal logits does not overflow its sum.
+
     >>> softmax(np.array([[1.0, 1.0], [0.0, np.log(3.0)]])).round(2).tolist()
     [[0.5, 0.5], [0.25, 0.75]]
+    >>> float(softmax(np.zeros(70_000, np.float16)).sum())
+    1.0...
     """
     x = finite_array("logits", logits)
-    z = np.exp(x - x.max(axis=axis, keepdims=True))
+    if not isinstance(axis, int | np.integer) or not -x.ndim <= axis < x.ndim:
+        raise ParameterError(f"axis must be an integer in [{-x.ndim}, {x.ndim - 1}], got {axis!r}")
+    work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
+    z = np.exp(work - work.max(axis=axis, keepdims=True))
     z /= z.sum(axis=axis, keepdims=True)
-    return z
+    return z.astype(x.dtype, copy=False)
 
 
 def _probabilities(s: ArrayLike) -> np.ndarray:

@@ -50,6 +50,9 @@ from attncore.softmax import _jacobian_frobenius_rows
 
 __all__ = ["AttentionMetrics", "attention_metrics", "default_chunk_size"]
 
+_SPAN = 1e300
+"""A shifted logit below ``-_SPAN`` has weight exactly 0; it is clipped there for the entropy."""
+
 _CHUNK_ENTRIES = 1 << 20
 """Entries of one chunk of logits (8 MiB in float64): big enough for BLAS, small enough
 for the elementwise passes to stay in cache."""
@@ -196,8 +199,9 @@ def attention_metrics(
         query_scale = factor / row_norms("queries", q)
     else:
         query_scale = None
-    keys_t = k.astype(dt).T
-    key_sq_norms = np.einsum("ij,ij->i", k, k).astype(dt)
+    with np.errstate(over="ignore"):  # keys too large for dt overflow the logits, reported there
+        keys_t = k.astype(dt).T
+        key_sq_norms = np.einsum("ij,ij->i", k, k).astype(dt)
     log_n = np.log(n)
 
     out = {name: np.empty(m) for name in ("entropy", "effective", "top", "jacobian")}
@@ -217,17 +221,35 @@ def attention_metrics(
         start = index * chunk
         stop = min(start + chunk, m)
         rows = stop - start
-        if query_scale is None:
-            q_chunk = q[start:stop] * factor
-        else:
-            q_chunk = q[start:stop] * query_scale[start:stop, None]
+        with np.errstate(over="ignore"):  # an overflow shows in the logits, reported below
+            if query_scale is None:
+                q_chunk = q[start:stop] * factor
+            else:
+                q_chunk = q[start:stop] * query_scale[start:stop, None]
         z, y, p = work.logits[:rows], work.shifted[:rows], work.probs[:rows]
-        np.matmul(q_chunk.astype(dt, copy=False), keys_t, out=z)
-        np.subtract(z, z.max(axis=1, keepdims=True), out=y)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
+            np.matmul(q_chunk.astype(dt, copy=False), keys_t, out=z)
+        top = z.max(axis=1, keepdims=True)
+        if not np.isfinite(top).all():  # a logit overflowed the dtype (inf or nan)
+            row = start + int(np.flatnonzero(~np.isfinite(top[:, 0]))[0])
+            raise ParameterError(
+                f"the scaled logits of query {row} overflow {np.dtype(dt).name}; "
+                "scale the queries or keys down, or use float64"
+            )
+        with np.errstate(over="ignore"):  # a logit below -max of the dtype: its weight is 0
+            np.subtract(z, top, out=y, dtype=y.dtype)
         np.exp(y, out=p)
         total = p.sum(axis=1)
         inverse = 1.0 / total
-        out["entropy"][start:stop] = np.log(total) - np.einsum("ij,ij->i", p, y) * inverse
+        with np.errstate(invalid="ignore"):  # 0 * -inf, mended below
+            entropy = np.log(total) - np.einsum("ij,ij->i", p, y) * inverse
+        spread = ~np.isfinite(entropy)  # rows whose logits span more than the dtype's range
+        if spread.any():
+            clipped = np.maximum(y[spread], -_SPAN)  # exp(-_SPAN) is 0: the weights stay put
+            entropy[spread] = np.log(total[spread]) - (
+                np.einsum("ij,ij->i", p[spread], clipped) * inverse[spread]
+            )
+        out["entropy"][start:stop] = entropy
         out["top"][start:stop] = inverse
         p *= inverse[:, None]
         out["effective"][start:stop] = 1.0 / np.einsum("ij,ij->i", p, p)
