@@ -224,7 +224,7 @@ def test_a_failing_task_on_a_cluster_names_itself(local_cluster):
 def test_the_command_passes_the_scheduler_to_the_kernels(monkeypatch, capsys):
     from attncore.book import cli
 
-    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, "auto")  # restored after the test
     cli._set_scheduler("tcp://127.0.0.1:8786")
     assert os.environ[ENVIRONMENT_VARIABLE] == "tcp://127.0.0.1:8786"
     assert cli.main(["run", "softmax_saturation", "--scheduler", "elsewhere"]) == 2
