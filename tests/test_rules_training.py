@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from attncore.claims import Verdict
 from attncore.claims.rules.training import (
     association,
+    bernhard_q_norm_undesirable,
     bernhard_transformer_performance,
     chuang_96_half_data,
     chuang_25000_samples,
+    chuang_assumptions_invalid,
     chuang_beta_only_at_init,
     chuang_not_memorizing,
+    chuang_perfect_accuracy,
+    chuang_sigma_w_moving_factors,
     chuang_string_reversal,
+    example_evaluations,
     example_runs,
     experiment_summary,
     gap_story,
@@ -189,3 +195,101 @@ def test_untestable_sample_size_claims_report_what_was_measured():
         finding = rule(example_runs(), LONG, 15000)
         assert finding.verdict is Verdict.UNTESTABLE
         assert "15,000" in finding.measured and finding.check
+
+
+@pytest.mark.parametrize(
+    ("options", "verdict"),
+    [
+        ({}, Verdict.HOLDS),
+        ({"spread_drift": 3.0}, Verdict.CAVEAT),
+        ({"sigma_x_growth": 3.0}, Verdict.FAILS),
+        ({"sigma_w_growth": 1.0}, Verdict.FAILS),
+    ],
+)
+def test_sigma_w_moving_factors_branches(options, verdict):
+    finding = chuang_sigma_w_moving_factors(example_evaluations(**options))
+    assert finding.verdict is verdict
+    assert finding.claim == "chuang-sigma-w-moving-factors"
+
+
+def test_sigma_w_moving_factors_caveat_when_sigma_x_moves_in_one_setup():
+    evals = example_evaluations()
+    moved = (evals["setup"] == "small init") & (evals["step"] > 0)
+    evals.loc[moved, "sigma_X"] *= 3.0
+    finding = chuang_sigma_w_moving_factors(evals)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "sigma_X moves too in: small init" in finding.measured
+
+
+def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():
+    evals = example_evaluations()
+    other = example_evaluations(sigma_x_growth=3.0).assign(method="k_total")
+    assert chuang_sigma_w_moving_factors(pd.concat([evals, other])).verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize(
+    ("options", "verdict", "words"),
+    [
+        ({}, Verdict.HOLDS, "(ii) breaks"),
+        ({"sigma_w_growth": 1.0}, Verdict.FAILS, "(ii) stays"),
+        ({"unit_at_init": False}, Verdict.CAVEAT, "unmet at step 0"),
+    ],
+)
+def test_assumptions_invalid_branches(options, verdict, words):
+    finding = chuang_assumptions_invalid(example_evaluations(**options))
+    assert finding.verdict is verdict
+    assert words in finding.measured or words in finding.measured.replace("init", "step 0")
+
+
+def test_assumptions_invalid_caveat_when_it_breaks_only_later():
+    evals = example_evaluations()
+    evals.loc[evals["step"] == 50, ["sigma_Wq", "sigma_Wk"]] = 0.25
+    finding = chuang_assumptions_invalid(evals)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "breaks later" in finding.measured
+    assert "not recorded" in finding.check
+
+
+def test_perfect_accuracy_branches():
+    runs = example_runs()
+    untestable = chuang_perfect_accuracy(runs, [SHORT])
+    assert untestable.verdict is Verdict.UNTESTABLE
+    runs["test exact at 500 steps"] = math.nan
+    assert chuang_perfect_accuracy(runs, [SHORT]).verdict is Verdict.UNTESTABLE
+    runs.loc[runs["method"] == "sqrt_d", "test exact at 500 steps"] = 0.999
+    fails = chuang_perfect_accuracy(runs, [SHORT])
+    assert fails.verdict is Verdict.FAILS
+    assert "0 of 4 runs" in fails.measured
+    runs.loc[runs.index[-1], "test exact at 500 steps"] = 1.0
+    caveat = chuang_perfect_accuracy(runs, [SHORT])
+    assert caveat.verdict is Verdict.CAVEAT
+    assert "1 of 5 runs" in caveat.measured
+    assert "edge-case" in caveat.measured
+
+
+def _with_qk_norm(runs, like):
+    qk = runs[runs["method"] == like].assign(method="qk_norm")
+    return pd.concat([runs, qk], ignore_index=True)
+
+
+def test_q_norm_undesirable_branches():
+    runs = example_runs()
+    assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.UNTESTABLE
+    worse = bernhard_q_norm_undesirable(_with_qk_norm(runs, "k_total"), LONG)
+    assert worse.verdict is Verdict.CAVEAT
+    assert "proxy" in worse.measured
+    same = bernhard_q_norm_undesirable(_with_qk_norm(runs, "sqrt_d"), LONG)
+    assert same.verdict is Verdict.FAILS
+    assert "as well or better in every setup" in same.measured
+    assert "proxy" in same.measured
+
+
+def test_q_norm_undesirable_counts_slower_as_worse_and_noise_as_equal():
+    runs = _with_qk_norm(example_runs(), "sqrt_d")
+    qk = runs["method"] == "qk_norm"
+    runs.loc[qk & (runs["setup"] == "LayerNorm"), "steps to target"] = 2000.0
+    assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.CAVEAT
+    runs = _with_qk_norm(example_runs(), "sqrt_d")
+    qk = runs["method"] == "qk_norm"
+    runs.loc[qk, "accuracy at 3000 steps"] -= 0.005
+    assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.FAILS

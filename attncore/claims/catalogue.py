@@ -408,6 +408,50 @@ CLAIMS: dict[str, Claim] = {
         "With the dynamic scaling factor the model can reach an accuracy higher than 96% with "
         "about half of the training data compared to the fixed scaling factor.",
     ),
+    "chuang-sigma-w-moving-factors": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "2",
+        "Since the training set is given, i.e. it is fixed, and so are d_x and d_k, sigma_Wq and "
+        "sigma_Wk are the actual moving factors.",
+    ),
+    "chuang-assumptions-invalid-in-training": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "2",
+        "However, since the initial point is random and unlikely to be the final point in the "
+        "moduli space throughout the training mode, the assumption (ii) is not valid right after "
+        "the training of the model that used self-attention function is initiated. Without "
+        "assumption (ii), assumption (iii) and (iv) are invalid throughout the training and "
+        "predicting modes.",
+    ),
+    "chuang-perfect-accuracy": Claim(
+        "string_reversal",
+        "chuang2023scaling",
+        "3",
+        "A 100% accuracy is also achievable within the ensemble of trained models, and once it "
+        "reaches 100% the model can flip any input string of the same length and the same range "
+        "of values.",
+    ),
+    "bernhard-q-norm-undesirable": Claim(
+        "string_reversal",
+        "bernhard2023alternatives",
+        "3",
+        "If we were modifying the scalar attention function, it might be tempting to divide it by "
+        "||q||, but (even ignoring the possibility of this being 0) that would make the scalar "
+        "attention function independent of ||q||, which seems undesirable.",
+    ),
+    "blog-vanishing-gradients-learning": Claim(
+        "",
+        "pranay2025why",
+        "Logic",
+        "This leads to vanishing gradients, meaning the model's parameters update very little (or "
+        "not at all). As a result, learning slows down dramatically or fails altogether.",
+        untestable="the training chapter's setups start with small logits (d_k = 8, Keras-like "
+        "or PyTorch initialization), the opposite regime, and its runs do not record the "
+        "gradients of W_q and W_k; testing it needs a setup with large unscaled logits at "
+        "initialization",
+    ),
     "chuang-exponential-growth": Claim(
         "",
         "chuang2023scaling",

@@ -29,6 +29,7 @@ __all__ = [
     "METHODS",
     "SETUPS",
     "curves_frame",
+    "evaluations_frame",
     "init_table",
     "method_configs",
     "parameter_table",
@@ -307,7 +308,9 @@ def runs_frame(
     """One row per run (setup, method, seed), the table the verdict rules of
     :mod:`attncore.claims.rules.training` read: accuracies at the budgets, test accuracies
     (NaN where not measured), steps to the target (NaN if never), logit spread, Chuang's
-    sigma_X, sigma_Wq and sigma_Wk at initialization and at the end."""
+    sigma_X, sigma_Wq and sigma_Wk at initialization and at the end; also the validation exact
+    match at the end and the test exact match (whole strings) at the budgets (NaN where not
+    measured)."""
     rows = []
     for setup, runs in results.items():
         for r in runs:
@@ -317,9 +320,48 @@ def runs_frame(
                 test = r.test_at(budget)
                 row[f"test accuracy at {budget} steps"] = test[0] if test else np.nan
             row["steps to target"] = np.nan if r.steps_to_target is None else r.steps_to_target
+            row["exact match at end"] = r.exact_match
+            for budget in budgets:
+                test = r.test_at(budget)
+                row[f"test exact at {budget} steps"] = test[1] if test else np.nan
             row["spread at init"], row["spread at end"] = r.spreads[0], r.spreads[-1]
             for when, sds in (("init", r.weight_sds[0]), ("end", r.weight_sds[-1])):
                 for name, value in zip(("sigma_X", "sigma_Wq", "sigma_Wk"), sds, strict=True):
                     row[f"{name} at {when}"] = value
             rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def evaluations_frame(results: Mapping[str, Sequence[TrainResult]]) -> pd.DataFrame:
+    """One row per run (setup, method, seed) and evaluation (``step``, 0 = initialization):
+    the logit spread and Chuang's ``sigma_X``, ``sigma_Wq``, ``sigma_Wk``, with the run's
+    ``d_x`` (the width of the attention input) and ``d_k`` (the width of one head): the table
+    the rules on Chuang's assumptions during training read.
+
+    >>> from attncore.training.data import reversal_data
+    >>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
+    >>> config = ModelConfig(vocab=5, length=4, d_model=8)
+    >>> runs = run_methods({"sqrt_d": config}, data, seeds=[0], steps=4, batch_size=8,
+    ...                    eval_every=2)
+    >>> frame = evaluations_frame({"a setup": runs})
+    >>> frame[["step", "d_x", "d_k"]].to_numpy().tolist()
+    [[0, 8, 4], [2, 8, 4], [4, 8, 4]]
+    """
+    rows = [
+        {
+            "setup": setup,
+            "method": r.method,
+            "seed": r.seed,
+            "step": step,
+            "d_x": r.config.d_model,
+            "d_k": r.config.d_model // r.config.n_heads,
+            "spread": spread,
+            "sigma_X": sds[0],
+            "sigma_Wq": sds[1],
+            "sigma_Wk": sds[2],
+        }
+        for setup, runs in results.items()
+        for r in runs
+        for step, spread, sds in zip(r.eval_steps, r.spreads, r.weight_sds, strict=True)
+    ]
     return pd.DataFrame(rows)

@@ -38,12 +38,17 @@ __all__ = [
     "GUESS",
     "LEARNED",
     "association",
+    "bernhard_q_norm_undesirable",
     "bernhard_transformer_performance",
     "chuang_96_half_data",
     "chuang_25000_samples",
+    "chuang_assumptions_invalid",
     "chuang_beta_only_at_init",
     "chuang_not_memorizing",
+    "chuang_perfect_accuracy",
+    "chuang_sigma_w_moving_factors",
     "chuang_string_reversal",
+    "example_evaluations",
     "example_runs",
     "experiment_summary",
     "gap_story",
@@ -608,6 +613,313 @@ def example_runs(
                         "sigma_Wq at end": 0.25 * (1.5 if spread_end != 1 else 1.0),
                         "sigma_Wk at init": 0.25,
                         "sigma_Wk at end": 0.25 * (1.5 if spread_end != 1 else 1.0),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+UNIT = 2.0
+"""A variance or spread is "about 1" when within this factor of 1."""
+
+
+def _within(values: pd.Series | np.ndarray, factor: float) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    return (values <= factor) & (values >= 1 / factor)
+
+
+def _query_key_variances(evals: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Chuang's relaxed variances of the query and key entries, d_x sigma_X^2 sigma_W^2."""
+    base = evals["d_x"] * evals["sigma_X"] ** 2
+    return base * evals["sigma_Wq"] ** 2, base * evals["sigma_Wk"] ** 2
+
+
+def chuang_sigma_w_moving_factors(evals: pd.DataFrame) -> Finding:
+    """Chuang: with the training set, d_x and d_k fixed, sigma_Wq and sigma_Wk are "the actual
+    moving factors" of the variance of the logits.
+
+    Read on the 1/√d runs of ``evals`` (one row per run and evaluation, see
+    :func:`example_evaluations`), per setup and seed over all evaluations: sigma_X is fixed if
+    it stays within a factor :data:`WEIGHT_CHANGE` of its value at step 0; sigma_Wq sigma_Wk
+    moves if it leaves that band; the relaxed formula tracks the logit spread if its
+    prediction of the 1/√d spread, d_x sigma_X^2 sigma_Wq sigma_Wk, keeps the ratio measured /
+    predicted within a factor :data:`UNIT` of that ratio at step 0. Holds if in every setup,
+    on every seed, sigma_X is fixed, sigma_W moves and the formula tracks; holds with a caveat
+    if sigma_X is fixed while sigma_W moves in some setup but not all of this holds everywhere;
+    does not hold if in no setup sigma_W moves with sigma_X fixed.
+
+    >>> chuang_sigma_w_moving_factors(example_evaluations()).verdict.value
+    'holds'
+    >>> chuang_sigma_w_moving_factors(example_evaluations(sigma_x_growth=3.0)).verdict.value
+    'does not hold'
+    """
+    evals = evals[evals["method"] == "sqrt_d"].sort_values("step")
+    status, parts = {}, []
+    for setup in _setups(evals):
+        ok = {"fixed": True, "moves": True, "tracks": True}
+        x_moves, w_moves, misses = [], [], []
+        for _, run in evals[evals["setup"] == setup].groupby("seed"):
+            x = run["sigma_X"].to_numpy() / run["sigma_X"].iloc[0]
+            w = (run["sigma_Wq"] * run["sigma_Wk"]).to_numpy()
+            w = w / w[0]
+            predicted = (
+                run["d_x"] * run["sigma_X"] ** 2 * run["sigma_Wq"] * run["sigma_Wk"]
+            ).to_numpy()
+            ratio = run["spread"].to_numpy() / predicted
+            ratio = ratio / ratio[0]
+            ok["fixed"] &= bool(_within(x, WEIGHT_CHANGE).all())
+            ok["moves"] &= bool((~_within(w, WEIGHT_CHANGE)).any())
+            ok["tracks"] &= bool(_within(ratio, UNIT).all())
+            x_moves.append(max(x.max(), 1 / x.min()))
+            w_moves.append(max(w.max(), 1 / w.min()))
+            misses.append(max(ratio.max(), 1 / ratio.min()))
+        status[setup] = ok
+        parts.append(
+            f"{setup}: sigma_X moves by up to x{max(x_moves):.3g}, sigma_Wq sigma_Wk by up to "
+            f"x{max(w_moves):.3g}; the relaxed formula's prediction of the logit spread drifts "
+            f"from the measured spread by up to x{max(misses):.3g}"
+        )
+    main = [s for s, ok in status.items() if ok["fixed"] and ok["moves"]]
+    if status and all(all(ok.values()) for ok in status.values()):
+        verdict = Verdict.HOLDS
+    elif main:
+        verdict = Verdict.CAVEAT
+    else:
+        verdict = Verdict.FAILS
+    measured = "; ".join(parts)
+    if verdict is not Verdict.HOLDS:
+        x_moved = [s for s, ok in status.items() if not ok["fixed"]]
+        missed = [s for s, ok in status.items() if not ok["tracks"]]
+        if x_moved:
+            measured += f". sigma_X moves too in: {', '.join(x_moved)}"
+        if missed:
+            measured += f". The formula misses the measured spread in: {', '.join(missed)}"
+    check = (
+        "1/sqrt(d) runs, every evaluation, every seed; sigma_X fixed = within a factor "
+        f"{WEIGHT_CHANGE:g} of step 0, sigma_W moving = sigma_Wq sigma_Wk leaves that band; the "
+        "relaxed formula (d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k predicts a 1/sqrt(d) logit "
+        f"spread of d_x s_X^2 s_Wq s_Wk and tracks it if measured/predicted stays within a factor "
+        f"{UNIT:g} of its value at step 0; the spread is measured across keys, not Var(q.k) over "
+        "independent draws"
+    )
+    return Finding("chuang-sigma-w-moving-factors", verdict, measured, check)
+
+
+def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
+    """Chuang: assumption (ii), unit variance of the query and key entries, "is not valid right
+    after the training ... is initiated", and without it (iii) and (iv) are invalid.
+
+    The runs record sigma_X, sigma_Wq, sigma_Wk and the logit spread at every evaluation, not
+    the means of q and k or their covariances: the rule tests the variance part of (ii) with
+    Chuang's relaxed formula, Var(q_ij) ~ d_x sigma_X^2 sigma_Wq^2 (and the same for k), and
+    reports the 1/√d logit spread, about 1 when (ii) to (iv) all hold. Per setup of the 1/√d
+    runs, (ii) is met at an evaluation if both variances are within a factor :data:`UNIT` of
+    1. Holds if in every setup, on every seed, (ii) is met at step 0 and unmet at every later
+    evaluation; does not hold if in some setup (ii) is still met at the end on every seed
+    where it was met at step 0; holds with a caveat otherwise (unmet already at step 0, or
+    broken only later than the first evaluation after step 0).
+
+    >>> chuang_assumptions_invalid(example_evaluations()).verdict.value
+    'holds'
+    >>> chuang_assumptions_invalid(example_evaluations(sigma_w_growth=1.0)).verdict.value
+    'does not hold'
+    >>> chuang_assumptions_invalid(example_evaluations(unit_at_init=False)).verdict.value
+    'holds with a caveat'
+    """
+    evals = evals[evals["method"] == "sqrt_d"].sort_values("step")
+    status, parts = {}, []
+    for setup in _setups(evals):
+        part = evals[evals["setup"] == setup]
+        var_q, var_k = _query_key_variances(part)
+        met = pd.Series(_within(var_q, UNIT) & _within(var_k, UNIT), index=part.index)
+        first, kept, later = [], [], []
+        for _, run in part.groupby("seed"):
+            steps = met[run.index].to_numpy()
+            first.append(bool(steps[0]))
+            kept.append(bool(steps[0] and steps[-1]))
+            later.append(bool(steps[0] and not steps[1:].any()))
+        if all(kept):
+            status[setup] = "stays"
+        elif not all(first):
+            status[setup] = "unmet at init"
+        else:
+            status[setup] = "breaks" if all(later) else "breaks later"
+        at = part.groupby("step")
+        ends = (part["step"] == part["step"].min(), part["step"] == part["step"].max())
+        parts.append(
+            f"{setup}: Var(q_ij), Var(k_ij) by the relaxed formula {var_q[ends[0]].mean():.3g}, "
+            f"{var_k[ends[0]].mean():.3g} at step 0 and {var_q[ends[1]].mean():.3g}, "
+            f"{var_k[ends[1]].mean():.3g} at step {part['step'].max()}; (ii) {status[setup]}; "
+            f"1/sqrt(d) logit spread {at['spread'].mean().iloc[0]:.3g} -> "
+            f"{at['spread'].mean().iloc[-1]:.3g}"
+        )
+    if any(s == "stays" for s in status.values()):
+        verdict = Verdict.FAILS
+    elif status and all(s == "breaks" for s in status.values()):
+        verdict = Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT
+    measured = "; ".join(parts)
+    if "unmet at init" in status.values():
+        measured += (
+            ". Where (ii) is unmet at step 0 the initialization does not satisfy Chuang's "
+            "premise, so training cannot be what breaks it"
+        )
+    check = (
+        "1/sqrt(d) runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
+        "are not recorded); (ii) met = d_x s_X^2 s_Wq^2 and d_x s_X^2 s_Wk^2 both within a factor"
+        f" {UNIT:g} of 1; the zero means of (iii) and the covariances of (iv) are not recorded, "
+        "so (iii) and (iv) are read only through (ii), as Chuang derives them"
+    )
+    return Finding("chuang-assumptions-invalid-in-training", verdict, measured, check)
+
+
+def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Finding:
+    """Chuang: 100% accuracy is achievable within the ensemble, and a model at 100% flips any
+    string of the same length and range.
+
+    Read as whole-string accuracy (exact match: every token right) on the test strings, the
+    strictest reading of "100% accuracy". Holds with a caveat if some run reverses every test
+    string at some budget (caveat: only the test strings are tried, not "any" string such as
+    constant or edge-case strings); does not hold if none does; not testable if no test exact
+    match was measured.
+
+    >>> runs = example_runs()
+    >>> runs["test exact at 500 steps"] = 0.9
+    >>> chuang_perfect_accuracy(runs, [500]).verdict.value
+    'does not hold'
+    >>> runs.loc[0, "test exact at 500 steps"] = 1.0
+    >>> chuang_perfect_accuracy(runs, [500]).verdict.value
+    'holds with a caveat'
+    """
+    columns = [f"test exact at {b} steps" for b in budgets if f"test exact at {b} steps" in runs]
+    values = runs[columns].to_numpy(dtype=float) if columns else np.empty((0, 0))
+    if not values.size or np.isnan(values).all():
+        return Finding(
+            "chuang-perfect-accuracy",
+            Verdict.UNTESTABLE,
+            "no whole-string accuracy on the test strings was measured in this run",
+            "needs the exact match on the test strings of at least one trained model",
+        )
+    best = runs.assign(best=np.nanmax(np.where(np.isnan(values), -1.0, values), axis=1))
+    best = best[best["best"] >= 0]
+    perfect = best[best["best"] >= 1.0]
+    top = best.loc[best["best"].idxmax()]
+    measured = (
+        f"{len(perfect)} of {len(best)} runs scored on the test strings reverse every one of "
+        f"them at some budget; best whole-string accuracy {100 * top['best']:.3f}% "
+        f"({top['setup']}, {top['method']}, seed {top['seed']})"
+    )
+    verdict = Verdict.CAVEAT if len(perfect) else Verdict.FAILS
+    if len(perfect):
+        measured += "; only the test strings were tried, not constant or edge-case strings"
+    check = (
+        "whole-string accuracy (exact match) on all test strings, of every run scored there "
+        "(1/sqrt(d) and the searched beta) at the budgets; holds with a caveat if some run "
+        "reaches 100% (the claim's 'any input string' is tried only on the test strings), does "
+        "not hold if none does"
+    )
+    return Finding("chuang-perfect-accuracy", verdict, measured, check)
+
+
+def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
+    """Bernhard: dividing the attention logits by ||q|| would make them independent of ||q||,
+    "which seems undesirable".
+
+    QK-norm (fixed gain, ``qk_norm``) is the proxy trained here: its logits do not depend on
+    ||q||, but it also normalizes k and multiplies by a gain, so the comparison is never a
+    plain verdict. Against 1/√d in the same runs, per setup: QK-norm is worse if its mean
+    validation token accuracy after ``long`` steps is lower by more than twice the standard
+    error of the difference (at least 1 point), or it reaches 95% later by a factor
+    :data:`FAST` (or never, where 1/√d does). Does not hold (no sign of the undesirability)
+    if QK-norm is not worse in any setup; holds with a caveat if it is worse in some; not
+    testable if QK-norm was not trained.
+
+    >>> runs = example_runs()
+    >>> runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
+    >>> bernhard_q_norm_undesirable(runs, 3000).verdict.value
+    'holds with a caveat'
+    """
+    setups = [s for s in _setups(runs) if len(_part(runs, s, "qk_norm"))]
+    if not setups:
+        return Finding(
+            "bernhard-q-norm-undesirable",
+            Verdict.UNTESTABLE,
+            "QK-norm was not trained in this run",
+            "needs QK-norm and 1/sqrt(d) in the same runs",
+        )
+    worse, parts = [], []
+    for s in setups:
+        qk, ref = _part(runs, s, "qk_norm")[_acc(long)], _part(runs, s, "sqrt_d")[_acc(long)]
+        se = (
+            math.sqrt(qk.var(ddof=1) / len(qk) + ref.var(ddof=1) / len(ref))
+            if min(len(qk), len(ref)) > 1
+            else 0.0
+        )
+        lower = qk.mean() < ref.mean() - max(2 * se, 0.01)
+        qk_steps, ref_steps = _median_steps(runs, s, "qk_norm"), _median_steps(runs, s, "sqrt_d")
+        slower = not math.isnan(ref_steps) and (math.isnan(qk_steps) or qk_steps > FAST * ref_steps)
+        if lower or slower:
+            worse.append(s)
+        parts.append(
+            f"{s}: QK-norm {_pct(qk.mean())} vs 1/sqrt(d) {_pct(ref.mean())} after {long} steps "
+            f"(standard error of the difference {_pct(se)}), 95% at step "
+            f"{'never' if math.isnan(qk_steps) else f'{qk_steps:.0f}'} vs "
+            f"{'never' if math.isnan(ref_steps) else f'{ref_steps:.0f}'}"
+        )
+    verdict = Verdict.CAVEAT if worse else Verdict.FAILS
+    measured = "; ".join(parts) + (
+        f". QK-norm trains worse in: {', '.join(worse)}"
+        if worse
+        else ". QK-norm trains as well or better in every setup"
+    )
+    measured += "; QK-norm is a proxy for dividing by ||q||: it also normalizes k and adds a gain"
+    check = (
+        "QK-norm (fixed gain) against 1/sqrt(d) in the same runs, validation token accuracy and "
+        "steps to 95%; worse = lower by more than 2 standard errors (at least 1 point) or "
+        f"slower by a factor {FAST:g}; Bernhard states an opinion, and QK-norm is only a proxy "
+        "for his modification, so the verdict is at most a caveat"
+    )
+    return Finding("bernhard-q-norm-undesirable", verdict, measured, check)
+
+
+def example_evaluations(
+    *,
+    sigma_x_growth: float = 1.0,
+    sigma_w_growth: float = 2.0,
+    spread_drift: float = 1.0,
+    unit_at_init: bool = True,
+    seeds: int = 2,
+) -> pd.DataFrame:
+    """A small synthetic ``evals`` table (one row per 1/√d run and evaluation, steps 0, 50,
+    100): two setups, d_x = 16, d_k = 8. sigma_X grows by ``sigma_x_growth`` and sigma_Wq,
+    sigma_Wk by ``sigma_w_growth`` from step 0 to step 50 and stay there; the spread follows
+    the relaxed formula times ``spread_drift`` after step 0. With ``unit_at_init`` the query
+    and key variances of the formula are 1 at step 0.
+
+    >>> example_evaluations().shape
+    (12, 10)
+    """
+    sigma_w0 = 0.25 if unit_at_init else 0.1
+    rows = []
+    for setup in ("small init", "LayerNorm"):
+        for seed in range(seeds):
+            for step in (0, 50, 100):
+                moved = step > 0
+                sigma_x = 1.0 * (sigma_x_growth if moved else 1.0)
+                sigma_w = sigma_w0 * (sigma_w_growth if moved else 1.0)
+                spread = 16 * sigma_x**2 * sigma_w**2 * (spread_drift if moved else 1.0)
+                rows.append(
+                    {
+                        "setup": setup,
+                        "method": "sqrt_d",
+                        "seed": seed,
+                        "step": step,
+                        "d_x": 16,
+                        "d_k": 8,
+                        "spread": spread,
+                        "sigma_X": sigma_x,
+                        "sigma_Wq": sigma_w,
+                        "sigma_Wk": sigma_w,
                     }
                 )
     return pd.DataFrame(rows)
