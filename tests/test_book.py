@@ -106,6 +106,7 @@ def test_book_has_the_introduction_and_every_chapter(built_book):
         text = page.read_text()
         assert "Reproduce" in text and "attncore run " + chapter in text
         assert "Traceback" not in text
+        assert "output stderr" not in text, f"{chapter} shows a warning or error stream"
 
 
 @pytest.mark.parametrize("chapter", toc_chapters())

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import LogNorm, TwoSlopeNorm
 from matplotlib.lines import Line2D
+from matplotlib.markers import MarkerStyle
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from attncore.book.plotting import method_style
@@ -119,7 +120,8 @@ def _draw_points(
             marker=style["marker"],
             color=style["color"],
             s=size,
-            edgecolor="white",
+            # a white rim sets filled markers off the curve; line markers (x) have no face
+            edgecolor="white" if MarkerStyle(style["marker"]).is_filled() else None,
             linewidth=0.6,
             zorder=3,
         )
