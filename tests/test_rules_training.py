@@ -218,7 +218,7 @@ def test_sigma_w_moving_factors_caveat_when_sigma_x_moves_in_one_setup():
     evals.loc[moved, "sigma_X"] *= 3.0
     finding = chuang_sigma_w_moving_factors(evals)
     assert finding.verdict is Verdict.CAVEAT
-    assert "sigma_X moves too in: small init" in finding.measured
+    assert "sigma_X moves too in the setup “small init”" in finding.measured
 
 
 def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():

@@ -690,9 +690,11 @@ def chuang_sigma_w_moving_factors(evals: pd.DataFrame) -> Finding:
         x_moved = [s for s, ok in status.items() if not ok["fixed"]]
         missed = [s for s, ok in status.items() if not ok["tracks"]]
         if x_moved:
-            measured += f". sigma_X moves too in: {', '.join(x_moved)}"
+            measured += f". sigma_X moves too {_join([_in(s) for s in x_moved])}"
         if missed:
-            measured += f". The formula misses the measured spread in: {', '.join(missed)}"
+            measured += (
+                f". The formula misses the measured spread {_join([_in(s) for s in missed])}"
+            )
     check = (
         "1/sqrt(d) runs, every evaluation, every seed; sigma_X fixed = within a factor "
         f"{WEIGHT_CHANGE:g} of step 0, sigma_W moving = sigma_Wq sigma_Wk leaves that band; the "
@@ -868,7 +870,7 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
         )
     verdict = Verdict.CAVEAT if worse else Verdict.FAILS
     measured = "; ".join(parts) + (
-        f". QK-norm trains worse in: {', '.join(worse)}"
+        f". QK-norm trains worse {_join([_in(s) for s in worse])}"
         if worse
         else ". QK-norm trains as well or better in every setup"
     )
