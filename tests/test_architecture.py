@@ -1,6 +1,7 @@
 """The package's layers: which part of attncore may import which.
 
-- core (checks, random, softmax, rescalings, distributions, measures, density) imports only core;
+- core (checks, random, softmax, rescalings, distributions, measures, density, fingerprint)
+  imports only core;
 - simulate, sources, symbolic and training import core and each other, never claims or book;
 - claims imports only core and claims;
 - book may import anything, and nothing outside book imports it.
@@ -14,7 +15,16 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "attncore"
-CORE = {"checks", "random", "softmax", "rescalings", "distributions", "measures", "density"}
+CORE = {
+    "checks",
+    "random",
+    "softmax",
+    "rescalings",
+    "distributions",
+    "measures",
+    "density",
+    "fingerprint",
+}
 MODELS = {"simulate", "sources", "symbolic", "training"}
 ALLOWED = {
     "core": {"core"},

@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from attncore.book.paths import MANIFEST, ROOT
+from attncore.fingerprint import digest, files_fingerprint
 
 __all__ = [
     "CACHE_DIR",
@@ -48,22 +48,13 @@ CACHE_DIR = ROOT / ".cache" / "chapters"
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-def _digest(*parts: bytes) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()
-
-
 def _package_fingerprint() -> str:
-    files = sorted(_PACKAGE.rglob("*.py"))
-    return _digest(*(p.relative_to(_PACKAGE).as_posix().encode() + p.read_bytes() for p in files))
+    return files_fingerprint(_PACKAGE.rglob("*.py"), _PACKAGE)
 
 
 def code_fingerprint(source: Path) -> str:
     """A hash of the chapter ``source`` and of the ``attncore`` package's source."""
-    return _digest(Path(source).read_bytes(), _package_fingerprint().encode())
+    return digest(Path(source).read_bytes(), _package_fingerprint().encode())
 
 
 def current_fingerprints(runs: dict[str, dict[str, Any]]) -> dict[str, str]:
@@ -82,7 +73,7 @@ def environment_fingerprint() -> str:
         for d in metadata.distributions()
         if d.metadata["Name"]
     )
-    return _digest("\n".join(names).encode())
+    return digest("\n".join(names).encode())
 
 
 def run_key(source: Path, parameters: dict[str, Any], reads: Path | None = None) -> str:
@@ -92,7 +83,7 @@ def run_key(source: Path, parameters: dict[str, Any], reads: Path | None = None)
     manifests = (
         sorted(p for p in reads.glob(f"*/{MANIFEST}") if p.parent.name != own) if reads else []
     )
-    return _digest(
+    return digest(
         code_fingerprint(source).encode(),
         json.dumps(parameters, sort_keys=True).encode(),
         environment_fingerprint().encode(),

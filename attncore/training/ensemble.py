@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 import json
 import math
 import time
@@ -59,6 +58,7 @@ from torch.func import stack_module_state
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
+from attncore.fingerprint import digest, files_fingerprint
 from attncore.training.data import ReversalData
 from attncore.training.model import (
     KEY_NORMS,
@@ -114,25 +114,17 @@ class RunSpec:
         return described
 
 
-def _sha(*parts: bytes) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
-
-
 def _source_fingerprint() -> str:
     """SHA-256 of the source of ``attncore.training`` and the modules its models depend on."""
     root = Path(__file__).resolve().parent
     files = sorted(root.glob("*.py"))
     files += [root.parent / name for name in ("rescalings.py", "checks.py")]
-    return _sha(*(f.name.encode() + f.read_bytes() for f in files))
+    return files_fingerprint(files, root.parent)
 
 
 def _data_fingerprint(data: ReversalData) -> str:
     arrays = (data.train_inputs, data.val_inputs, data.test_inputs)
-    return _sha(
+    return digest(
         f"{data.vocab},{data.length}".encode(), *(np.ascontiguousarray(a).tobytes() for a in arrays)
     )
 
@@ -155,7 +147,7 @@ def cache_key(spec: RunSpec, data_fingerprint: str, device: torch.device, thread
         "device": device.type,
         "threads": threads,
     }
-    return _sha(json.dumps(described, sort_keys=True, default=str).encode())
+    return digest(json.dumps(described, sort_keys=True, default=str).encode())
 
 
 def _to_json(result: TrainResult | None) -> dict[str, Any]:
