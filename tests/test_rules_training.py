@@ -257,9 +257,9 @@ def test_perfect_accuracy_branches():
     runs["test exact at 500 steps"] = math.nan
     assert chuang_perfect_accuracy(runs, [SHORT]).verdict is Verdict.UNTESTABLE
     runs.loc[runs["method"] == "sqrt_d", "test exact at 500 steps"] = 0.999
-    fails = chuang_perfect_accuracy(runs, [SHORT])
-    assert fails.verdict is Verdict.FAILS
-    assert "0 of 4 runs" in fails.measured
+    short = chuang_perfect_accuracy(runs, [SHORT])  # falling short cannot refute "achievable"
+    assert short.verdict is Verdict.UNTESTABLE
+    assert "0 of 4 runs" in short.measured and "cannot show" in short.measured
     runs.loc[runs.index[-1], "test exact at 500 steps"] = 1.0
     caveat = chuang_perfect_accuracy(runs, [SHORT])
     assert caveat.verdict is Verdict.CAVEAT

@@ -782,13 +782,14 @@ def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Findi
     Read as whole-string accuracy (exact match: every token right) on the test strings, the
     strictest reading of "100% accuracy". Holds with a caveat if some run reverses every test
     string at some budget (caveat: only the test strings are tried, not "any" string such as
-    constant or edge-case strings); does not hold if none does; not testable if no test exact
-    match was measured.
+    constant or edge-case strings). "Achievable" is a claim that some model can get there, so
+    runs that all fall short cannot refute it: the verdict is then "not testable here", with the
+    best accuracy reached; likewise if no test exact match was measured.
 
     >>> runs = example_runs()
     >>> runs["test exact at 500 steps"] = 0.9
     >>> chuang_perfect_accuracy(runs, [500]).verdict.value
-    'does not hold'
+    'not testable here'
     >>> runs.loc[0, "test exact at 500 steps"] = 1.0
     >>> chuang_perfect_accuracy(runs, [500]).verdict.value
     'holds with a caveat'
@@ -811,14 +812,16 @@ def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Findi
         f"them at some budget; best whole-string accuracy {100 * top['best']:.3f}% "
         f"({top['setup']}, {top['method']}, seed {top['seed']})"
     )
-    verdict = Verdict.CAVEAT if len(perfect) else Verdict.FAILS
+    verdict = Verdict.CAVEAT if len(perfect) else Verdict.UNTESTABLE
     if len(perfect):
         measured += "; only the test strings were tried, not constant or edge-case strings"
+    else:
+        measured += "; runs that fall short cannot show that 100% is out of reach"
     check = (
         "whole-string accuracy (exact match) on all test strings, of every run scored there "
         "(1/sqrt(d) and the searched beta) at the budgets; holds with a caveat if some run "
-        "reaches 100% (the claim's 'any input string' is tried only on the test strings), does "
-        "not hold if none does"
+        "reaches 100% (the claim's 'any input string' is tried only on the test strings); if "
+        "none does, the existence claim is left undecided"
     )
     return Finding("chuang-perfect-accuracy", verdict, measured, check)
 
