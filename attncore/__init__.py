@@ -4,8 +4,9 @@ The names below are the public face; each lives in one module (``attncore.<modul
 is where its documentation and tests are.
 
 Softmax and its metrics (:mod:`attncore.softmax`, :mod:`attncore.measures`)
-    softmax, jacobian, jacobian_frobenius, entropy, effective_keys, max_probability,
-    saturated_share, SATURATION_THRESHOLD, query_gradient_norm, distortion
+    jacobian, jacobian_frobenius, entropy, effective_keys, max_probability, saturated_share,
+    SATURATION_THRESHOLD, query_gradient_norm, distortion; the softmax itself is
+    ``attncore.softmax.softmax`` (a top-level ``softmax`` would hide the module of that name)
 
 Rescalings (:mod:`attncore.rescalings`): the one registry
     RESCALINGS, Rescaling, register, get_rescaling, from_callable
@@ -31,7 +32,7 @@ are subpackages, imported by name.
 >>> import attncore
 >>> attncore.__version__
 '0.1.0'
->>> attncore.softmax([0.0, 0.0]).tolist()
+>>> attncore.softmax.softmax([0.0, 0.0]).tolist()
 [0.5, 0.5]
 >>> attncore.get_rescaling("sqrt_d").factor_for(attncore.make_rng(0).standard_normal((4, 16)))
 0.25
@@ -65,7 +66,7 @@ from attncore.simulate.montecarlo import compare_with_closed_form
 from attncore.simulate.saturation import saturation_curve
 from attncore.simulate.sweep import rescaling_sweep
 from attncore.simulate.tasks import run_tasks
-from attncore.softmax import effective_keys, entropy, jacobian, jacobian_frobenius, softmax
+from attncore.softmax import effective_keys, entropy, jacobian, jacobian_frobenius
 
 try:
     __version__ = _version("attncore")
@@ -104,7 +105,6 @@ __all__ = [
     "run_tasks",
     "saturated_share",
     "saturation_curve",
-    "softmax",
     "spawn",
     "stream",
 ]

@@ -119,6 +119,9 @@ def rerun_command(chapter: str, parameters: dict[str, Any]) -> str:
     return shlex.join(words)
 
 
+_TABLE_HEAD = "| parameter | value | what it is, and allowed values |\n|---|---|---|\n"
+
+
 def _reproduce_section(
     name: str, values: dict[str, Any], declared: dict[str, Parameter]
 ) -> nbformat.NotebookNode:
@@ -133,7 +136,8 @@ def _reproduce_section(
         "From the repository root, this command reruns this page with the parameters it ran "
         "with; `attncore params " + name + "` lists what each may be.\n\n"
         f"```bash\n{rerun_command(name, values)}\n```\n\n"
-        "| parameter | value | what it is, and allowed values |\n|---|---|---|\n" + "\n".join(rows)
+        + (_TABLE_HEAD if rows else "")
+        + "\n".join(rows)
     )
     cell.metadata["tags"] = ["reproduce"]
     return cell
