@@ -1,39 +1,72 @@
 """Tables as a reader sees them: rounded numbers, yes/no for checks, and never wider than the
-text column (a table with many columns is shown transposed).
+text column: a table with many columns is transposed when that makes it narrow, and otherwise
+shown as several tables of a few columns each, the index repeated.
 
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"d": [16, 64], "z": [0.123456, -2.0], "clear": [True, False]})
 >>> shown = reader_table(frame)
->>> shown.data.loc[0, "clear"], shown.data.shape
-('yes', (2, 3))
->>> reader_table(pd.DataFrame([range(9)], columns=list("abcdefghi"))).data.shape
-(9, 1)
+>>> shown.parts[0].data.loc[0, "clear"], len(shown.parts)
+('yes', 1)
+>>> [part.data.shape for part in reader_table(pd.DataFrame([range(9)])).parts]
+[(9, 1)]
+>>> [part.data.shape for part in reader_table(pd.DataFrame([range(9)] * 20)).parts]
+[(20, 6), (20, 3)]
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-__all__ = ["MAX_COLUMNS", "reader_table"]
+__all__ = ["MAX_COLUMNS", "ReaderTable", "reader_table"]
 
 MAX_COLUMNS = 6
-"""The most columns a table shows side by side in the text column; more are transposed."""
+"""The most columns, index included, that a table shows side by side in the text column."""
 
 
-def reader_table(frame: pd.DataFrame, digits: int = 4) -> Styler:
-    """``frame`` for the page: booleans as yes/no, numbers to ``digits`` significant digits,
-    transposed when it has more than :data:`MAX_COLUMNS` columns, a plain index hidden."""
+@dataclass
+class ReaderTable:
+    """One table for the page, shown as one or more parts of at most :data:`MAX_COLUMNS`."""
+
+    parts: list[Styler]
+
+    def set_caption(self, caption: str) -> ReaderTable:
+        """Caption the first part (the others continue it)."""
+        self.parts[0] = self.parts[0].set_caption(caption)
+        return self
+
+    def _repr_html_(self) -> str:
+        return "\n".join(part.to_html() for part in self.parts)
+
+
+def _styled(table: pd.DataFrame, digits: int, plain_index: bool) -> Styler:
+    styled = table.style.format(
+        lambda v: f"{v:.{digits}g}" if isinstance(v, float) else str(v), na_rep="–"
+    )
+    return styled.hide(axis="index") if plain_index else styled
+
+
+def reader_table(frame: pd.DataFrame, digits: int = 4) -> ReaderTable:
+    """``frame`` for the page: booleans as yes/no, numbers to ``digits`` significant digits, a
+    plain index hidden, and at most :data:`MAX_COLUMNS` columns side by side."""
     table = frame.copy()
     for column in table.columns:
         if table[column].dtype == bool:
             table[column] = table[column].map({True: "yes", False: "no"})
     plain_index = isinstance(table.index, pd.RangeIndex)
-    if len(table.columns) > MAX_COLUMNS:
-        table = table.T
-        table.columns = table.columns.map(str)
-        plain_index = False
-    styled = table.style.format(
-        lambda v: f"{v:.{digits}g}" if isinstance(v, float) else str(v), na_rep="–"
+    index_width = 0 if plain_index else table.index.nlevels
+    if len(table.columns) + index_width <= MAX_COLUMNS:
+        return ReaderTable([_styled(table, digits, plain_index)])
+    if len(table.index) + 1 <= MAX_COLUMNS:  # few rows: transposed, it is narrow
+        transposed = table.T
+        transposed.columns = transposed.columns.map(str)
+        return ReaderTable([_styled(transposed, digits, False)])
+    width = max(2, MAX_COLUMNS - index_width)
+    return ReaderTable(
+        [
+            _styled(table.iloc[:, start : start + width], digits, plain_index)
+            for start in range(0, len(table.columns), width)
+        ]
     )
-    return styled.hide(axis="index") if plain_index else styled
