@@ -195,9 +195,3 @@ class Chapter:
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
         display(Markdown(verdict_line(finding)))
-
-    def verdict(
-        self, claim: str, verdict: Verdict, measured: str, check: str, evidence: str
-    ) -> None:
-        """Transitional form of :meth:`record` for chapters not yet on verdict rules."""
-        self.record(Finding(claim, verdict, measured, check), evidence)
