@@ -170,8 +170,13 @@ def frontier_figure(
             color=colour,
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8),
         )
+    return _finish(fig, [_curve_handle(), *_handles(styles)], title)
+
+
+def _finish(fig: matplotlib.figure.Figure, handles: list, title: str) -> matplotlib.figure.Figure:
+    """A shared legend below the panels, the title above, and a tight layout."""
     fig.legend(
-        handles=[_curve_handle(), *_handles(styles)],
+        handles=handles,
         loc="upper center",
         bbox_to_anchor=(0.5, 0.0),
         ncol=5,
@@ -410,14 +415,4 @@ def gradients_figure(
         Line2D([], [], color="0.5", ls=":", lw=2, label="uniform attention: √(n−1)/n"),
         Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median over queries"),
     ]
-    fig.legend(
-        handles=[*_handles(styles), *extra],
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        ncol=5,
-        fontsize=9.5,
-        frameon=False,
-    )
-    fig.suptitle(title, y=1.0)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, [*_handles(styles), *extra], title)
