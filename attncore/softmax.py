@@ -26,6 +26,7 @@ __all__ = [
     "jacobian",
     "jacobian_frobenius",
     "softmax",
+    "uniform_jacobian_norm",
 ]
 
 
@@ -151,3 +152,13 @@ def effective_keys(s: ArrayLike) -> np.ndarray:
     """
     p = _probabilities(s)
     return 1.0 / np.einsum("...i,...i->...", p, p)
+
+
+def uniform_jacobian_norm(n: int) -> float:
+    """Frobenius norm of the softmax Jacobian for uniform attention over ``n`` keys,
+    ``sqrt(n - 1) / n`` (the closed form at ``s = 1/n``).
+
+    >>> uniform_jacobian_norm(4) == float(jacobian_frobenius(np.full(4, 0.25)))
+    True
+    """
+    return float(np.sqrt(n - 1) / n)

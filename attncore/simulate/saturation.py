@@ -26,7 +26,13 @@ from attncore.checks import ParameterError, finite_array, positive_int
 from attncore.measures import SATURATION_THRESHOLD, check_threshold
 from attncore.random import SeedLike, make_rng
 from attncore.simulate.tasks import run_tasks
-from attncore.softmax import effective_keys, entropy, jacobian_frobenius, softmax
+from attncore.softmax import (
+    effective_keys,
+    entropy,
+    jacobian_frobenius,
+    softmax,
+    uniform_jacobian_norm,
+)
 
 __all__ = [
     "ROW_METRICS",
@@ -136,7 +142,7 @@ def jacobian_landmarks(curve: pd.DataFrame, n_keys: int) -> JacobianLandmarks:
         (slope, _), cov = np.polyfit(x, y, 1, cov=True)
         slope_se = float(np.sqrt(cov[0, 0]))
     return JacobianLandmarks(
-        uniform_norm=float(np.sqrt(n_keys - 1) / n_keys),
+        uniform_norm=uniform_jacobian_norm(n_keys),
         smallest_spread=float(curve["spread"].min()),
         largest_spread=float(curve["spread"].max()),
         peak_spread=float(peak["spread"]),
@@ -186,7 +192,7 @@ def shift_table(rows: ArrayLike, shifts: ArrayLike) -> pd.DataFrame:
 
 def _keys_part(n: int, spreads: np.ndarray, n_rows: int, seed: SeedLike, threshold: float):
     part = saturation_curve(spreads, n_keys=n, n_rows=n_rows, seed=seed, threshold=threshold)
-    uniform = float(np.sqrt(n - 1) / n)
+    uniform = uniform_jacobian_norm(n)
     part.insert(0, "n_keys", n)
     part["uniform_norm"] = uniform
     part["top_over_uniform"] = n * part["max_probability"]
