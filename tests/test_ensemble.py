@@ -11,7 +11,13 @@ torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
 from attncore.sources.chuang import chuang_beta_search  # noqa: E402
-from attncore.training import ModelConfig, reversal_data, search_beta, train_reversal  # noqa: E402
+from attncore.training import (  # noqa: E402
+    ModelConfig,
+    reversal_data,
+    search_beta,
+    search_betas,
+    train_reversal,
+)
 from attncore.training.ensemble import TRAINED, RunSpec, train_runs  # noqa: E402
 from attncore.training.experiment import run_methods  # noqa: E402
 from attncore.training.train import resolve_device  # noqa: E402
@@ -140,3 +146,24 @@ def test_a_diverging_run_gives_none_or_raises(tiny_data):
 def test_bad_options_give_one_line_errors(tiny_data, call, message):
     with pytest.raises(ParameterError, match=message):
         call(tiny_data)
+
+
+def test_groups_and_searches_on_a_local_cluster_match_one_process(tiny_data):
+    """Every group of runs (and every search) is a task: sent to worker processes it gives
+    the same numbers, bit for bit, as in this process (the wall times aside)."""
+    specs = [spec("sqrt_d", 0), spec("constant", 1, beta=2.0), spec("k_total", 0)]
+
+    def timeless(runs):
+        return [replace(r, seconds=0.0) for r in runs]
+
+    here = train_runs(specs, tiny_data, scheduler="synchronous")
+    assert timeless(train_runs(specs, tiny_data, scheduler="local")) == timeless(here)
+    config = spec("sqrt_d", 0).config
+    options = {"batch_size": 16, "lr": 1e-2, "tolerance": 0.5, "max_exponent": 1}
+    searched = [
+        search_betas({"a": config}, tiny_data, budgets=[10, 20], scheduler=where, **options)
+        for where in ("synchronous", "local")
+    ]
+    for key in searched[0]:
+        assert searched[0][key].result == searched[1][key].result
+        assert timeless(searched[0][key].runs) == timeless(searched[1][key].runs)

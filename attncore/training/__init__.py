@@ -49,7 +49,7 @@ from attncore.training.model import (
     model_scalings,
     parameter_count,
 )
-from attncore.training.search import BetaSearchRun, search_beta
+from attncore.training.search import BetaSearchRun, search_beta, search_betas
 from attncore.training.train import (
     DEVICES,
     TrainResult,
@@ -94,6 +94,7 @@ __all__ = [
     "run_methods",
     "runs_frame",
     "search_beta",
+    "search_betas",
     "search_table",
     "shared_strings",
     "summary_frame",

@@ -22,19 +22,22 @@ A run that diverges (a non-finite loss) scores 0.
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from attncore.checks import positive_int
+from attncore.checks import ParameterError, positive_int
+from attncore.simulate.tasks import run_tasks
 from attncore.sources.chuang import BetaSearchResult, chuang_beta_search
 from attncore.training.data import ReversalData
-from attncore.training.ensemble import RunSpec, train_runs
+from attncore.training.ensemble import RunSpec, train_runs, training_scheduler
 from attncore.training.model import ModelConfig
-from attncore.training.train import TrainResult
+from attncore.training.train import TrainResult, resolve_device
 
-__all__ = ["BetaSearchRun", "search_beta"]
+__all__ = ["BetaSearchRun", "search_beta", "search_betas"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ def search_beta(
     threads: int = 1,
     device: str = "cpu",
     cache: Path | None = None,
+    scheduler: object = None,
     **train_options: Any,
 ) -> BetaSearchRun:
     """Search the constant beta of ``config`` (its other fields fixed) that maximizes the
@@ -89,12 +93,14 @@ def search_beta(
     for them, so its course and result are those of the search run one candidate at a time
     (up to float32 rounding), though the scan may train candidates it does not ask for. The
     bisection's candidates depend on the earlier ones and are trained one at a time.
-    ``threads``, ``device`` and ``cache`` go to :func:`~attncore.training.ensemble.train_runs`.
+    ``threads``, ``device``, ``cache`` and ``scheduler`` go to
+    :func:`~attncore.training.ensemble.train_runs`.
     """
     steps = positive_int("steps", steps)
     max_exponent = positive_int("max_exponent", max_exponent, minimum=0)
     runs: list[TrainResult | None] = []
     options = {"threads": threads, "device": device, "cache": cache, "diverged": "none"}
+    options["scheduler"] = scheduler
     fields = {k: tuple(v) if k in ("eval_at", "test_at") else v for k, v in train_options.items()}
 
     def spec(beta: float) -> RunSpec:
@@ -115,3 +121,50 @@ def search_beta(
 
     result = chuang_beta_search(objective, max_exponent=max_exponent, tolerance=tolerance)
     return BetaSearchRun(result, tuple(runs), steps, time.perf_counter() - start)
+
+
+def search_betas(
+    configs: Mapping[Hashable, ModelConfig],
+    data: ReversalData,
+    *,
+    budgets: Sequence[int],
+    scheduler: object = None,
+    **search_options: Any,
+) -> dict[tuple[Hashable, int], BetaSearchRun]:
+    """:func:`search_beta` for every configuration of ``configs`` (name -> config) and every
+    budget (steps per evaluation) of ``budgets``, keyed ``(name, budget)``. The searches are
+    independent, so each is one task of :func:`attncore.simulate.tasks.run_tasks`, sent where
+    :func:`~attncore.training.ensemble.training_scheduler` says (a search trains some twenty
+    runs of ``budget`` steps); inside a task its runs train in that task's process. The other
+    keyword arguments go to :func:`search_beta`; ``device`` must be the same for all.
+
+    >>> from attncore.training.data import reversal_data
+    >>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
+    >>> runs = search_betas({"a": ModelConfig(vocab=5, length=4, d_model=8)}, data,
+    ...                     budgets=[2, 3], batch_size=8, tolerance=0.5, max_exponent=1)
+    >>> sorted(runs), runs["a", 3].steps_per_run
+    ([('a', 2), ('a', 3)], 3)
+    """
+    keys = [(name, positive_int("budget", budget)) for name in configs for budget in budgets]
+    if not keys:
+        raise ParameterError("configs and budgets must each name at least one search")
+    device = resolve_device(search_options.get("device", "cpu"))
+    model_steps = sum(budget * _EVALUATIONS_GUESS for _, budget in keys)
+    where = training_scheduler(scheduler, model_steps, len(keys), device)
+    search = functools.partial(_search_task, configs=configs, data=data, options=search_options)
+    return dict(zip(keys, run_tasks(search, keys, keys=keys, scheduler=where), strict=True))
+
+
+_EVALUATIONS_GUESS = 20
+"""Training runs of one search, roughly (a decade scan of 7 and a bisection of about 12), for
+:func:`search_betas`' choice of scheduler."""
+
+
+def _search_task(
+    key: tuple[Hashable, int],
+    configs: Mapping[Hashable, ModelConfig],
+    data: ReversalData,
+    options: Mapping[str, Any],
+) -> BetaSearchRun:
+    name, budget = key
+    return search_beta(configs[name], data, steps=budget, scheduler="synchronous", **options)
