@@ -38,7 +38,7 @@ def finding(found=5.0, noisy=CLEAN, values=VALUES):
 def test_holds_when_the_search_finds_the_grid_optimum_and_noise_rarely_misleads_it():
     f = finding()
     assert f.verdict is Verdict.HOLDS
-    assert "found beta 5.000 vs grid optimum 5.000" in f.measured
+    assert "found β 5.000 vs grid optimum 5.000" in f.measured
     assert "0 % of searches miss by > 0.1 decade with 1600 items" in f.measured
 
 

@@ -294,7 +294,7 @@ def test_variance_factor_does_not_hold_otherwise(args):
 
 
 def test_variance_factor_sentence_names_a_wrong_ratio():
-    assert rules.variance_factor_sentence(63.0, 8.0).endswith("63, not 8^2 = 64.")
+    assert rules.variance_factor_sentence(63.0, 8.0).endswith("63, not 8² = 64.")
 
 
 # --- the variance skews the softmax ---------------------------------------------------------

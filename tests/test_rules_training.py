@@ -55,7 +55,7 @@ def test_chuang_string_reversal_holds_when_the_gap_is_everywhere():
     runs.loc[runs["method"] == "constant", ["accuracy at 500 steps", "accuracy at 3000 steps"]] = 1
     finding = chuang_string_reversal(runs, SHORT, LONG, {"small init": 5.0, "LayerNorm": 4.0})
     assert finding.verdict is Verdict.HOLDS
-    assert "searched beta 5" in finding.measured
+    assert "searched β 5" in finding.measured
 
 
 def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
@@ -187,7 +187,7 @@ def test_not_memorizing_branches(accuracy, verdict):
         runs, [SHORT, LONG], vocab=101, length=20, parameters=4741, overlap=0
     )
     assert finding.verdict is verdict
-    assert "101^20" in finding.measured and "miscounts" in finding.measured
+    assert "101²⁰ ≈ 1.22 × 10⁴⁰" in finding.measured and "miscounts" in finding.measured
 
 
 def test_untestable_sample_size_claims_report_what_was_measured():
@@ -218,7 +218,7 @@ def test_sigma_w_moving_factors_caveat_when_sigma_x_moves_in_one_setup():
     evals.loc[moved, "sigma_X"] *= 3.0
     finding = chuang_sigma_w_moving_factors(evals)
     assert finding.verdict is Verdict.CAVEAT
-    assert "sigma_X moves too in the setup “small init”" in finding.measured
+    assert "σ_X moves too in the setup “small init”" in finding.measured
 
 
 def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():

@@ -76,8 +76,16 @@ class Estimate:
         return self.mean + Z * self.se < mark
 
     def text(self, digits: int = 2) -> str:
-        """``mean ± se`` with ``digits`` decimals."""
-        return f"{self.mean:.{digits}f} ± {self.se:.{digits}f}"
+        """``mean ± se`` with ``digits`` decimals; a standard error that would print as zero
+        gets one significant digit instead.
+
+        >>> Estimate(0.99986, 0.000004, 10).text(5)
+        '0.99986 ± 4e-06'
+        """
+        se = f"{self.se:.{digits}f}"
+        if self.se > 0 and float(se) == 0:
+            se = f"{self.se:.1g}"
+        return f"{self.mean:.{digits}f} ± {se}"
 
 
 def estimate(values: Sequence[float] | np.ndarray | pd.Series) -> Estimate:
@@ -366,7 +374,7 @@ def assess_k_total_better(
         f"ratio of the distortions below {much:g} by more than {Z:g} standard errors on both "
         f"distances ('much better', the book's reading); better on both distances in at least "
         f"{_pct(share_required)} of single draws; caveat if the rows of {other} are nearly "
-        f"uniform (mean normalized entropy >= {uniform_entropy:g})"
+        f"uniform (mean normalized entropy ≥ {uniform_entropy:g})"
     )
     reason = _testable(d_w, d_ks, entropy)
     if reason:

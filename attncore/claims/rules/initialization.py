@@ -256,7 +256,7 @@ def beta_search_finding(
     beta_hat, value_hat = float(betas[best]), float(values[best])
     check = (
         "decade scan then golden-section search (the book's reading of the binary search) on "
-        f"a calibration problem whose optimum a grid of {betas.size} betas locates; noisy "
+        f"a calibration problem whose optimum a grid of {betas.size} values of β locates; noisy "
         "version: every evaluation on a fresh subsample of the items, the book's stand-in for "
         "one evaluation during training; a miss (> 0.1 decade) share counts when a binomial "
         "test rejects 5 % at the 5 % level"
@@ -265,7 +265,7 @@ def beta_search_finding(
         return Finding(
             "chuang-beta-search",
             Verdict.UNTESTABLE,
-            f"the grid's best beta {beta_hat:.3g} lies at the edge of the grid "
+            f"the grid's best β {beta_hat:.3g} lies at the edge of the grid "
             f"[{betas[0]:.3g}, {betas[-1]:.3g}], so the grid does not locate the optimum",
             check,
         )
@@ -276,7 +276,7 @@ def beta_search_finding(
     exact_ok = decades <= tolerance + step or found_value >= value_hat - value_tolerance
     shares = miss_shares(noisy_errors)
     measured = (
-        f"exact objective: found beta {found_beta:.3f} vs grid optimum {beta_hat:.3f} "
+        f"exact objective: found β {found_beta:.3f} vs grid optimum {beta_hat:.3f} "
         f"({decades:.4f} decades, objective {found_value:.4f} vs {value_hat:.4f}) in "
         f"{evaluations} evaluations"
     )

@@ -29,6 +29,7 @@ import pandas as pd
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.rescalings import RESCALINGS
 
 __all__ = [
     "CLEAR",
@@ -99,8 +100,19 @@ def clearly_above(diff: pd.Series, se: pd.Series) -> pd.Series:
     return diff - CLEAR * _se(se) > 0
 
 
-def _span(values: pd.Series, fmt: str = ".2f") -> str:
-    return f"{values.min():{fmt}}-{values.max():{fmt}}"
+def _span(values: pd.Series, fmt: str = ".3g") -> str:
+    low, high = f"{values.min():{fmt}}", f"{values.max():{fmt}}"
+    return low if low == high else f"{low} to {high}"
+
+
+def _between(values: pd.Series, fmt: str = ".3g") -> str:
+    low, high = f"{values.min():{fmt}}", f"{values.max():{fmt}}"
+    return low if low == high else f"between {low} and {high}"
+
+
+def _label(name: str) -> str:
+    """A registered rescaling's label (``sqrt_d`` -> ``1/√d``), any other name as it is."""
+    return RESCALINGS[name].label if name in RESCALINGS else name
 
 
 def _where(index: pd.Index) -> str:
@@ -136,13 +148,15 @@ def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> 
     ratio = pairs["selectivity_a"] / pairs["selectivity_b"]
     losses = _where(pairs.index[~wins.to_numpy()])
     return (
-        f"{better} below {worse} by more than {CLEAR:g} standard errors of the paired difference "
+        f"{_label(better)} below {_label(worse)} by more than {CLEAR:g} standard errors of the "
+        "paired difference "
         f"in {int(wins.sum())} of {len(pairs)} configurations"
         + (f" (not in: {losses})" if losses else "")
         + f"; W1 {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
         f"{pairs['wasserstein_b'].min():.3f} to {pairs['wasserstein_b'].max():.3f}; selectivity "
-        f"of {better} {ratio.min():.1e} to {ratio.max():.1e} times that of {worse}; effective "
-        f"keys / n of {better} {pairs['effective_share_a'].min():.3f} or more"
+        f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
+        f"{_label(worse)}; effective keys / n of {_label(better)} "
+        f"{pairs['effective_share_a'].min():.3f} or more"
     )
 
 
@@ -236,14 +250,14 @@ def bernhard_section5_worse(alternatives: Mapping[str, pd.DataFrame], *, check: 
     uniform = pd.concat([p[4] for p in parts])
     verdict = _distortion_verdict(wins, clean=not uniform.any() and not selective.all())
     measured = "; ".join(
-        f"{label}: W1 clearly above k_total's in {int(w.sum())} of {len(w)} configurations, "
+        f"{label}: W1 clearly above 1/k_total's in {int(w.sum())} of {len(w)} configurations, "
         f"median W1 ratio {float((p['wasserstein_b'] / p['wasserstein_a']).median()):.1f}, "
         f"median selectivity ratio {float((p['selectivity_b'] / p['selectivity_a']).median()):.0f}"
         + (f" (not in: {_where(p.index[~w.to_numpy()])})" if not w.all() else "")
         for label, p, w, _, _ in parts
     )
     measured += (
-        f"; clearly more selective than k_total in {int(selective.sum())} of {len(selective)}"
+        f"; clearly more selective than 1/k_total in {int(selective.sum())} of {len(selective)}"
     )
     return Finding("bernhard-section5-worse", verdict, measured, check)
 
@@ -379,8 +393,9 @@ def vaswani_small_gradients(summary: pd.DataFrame, *, threshold: float, check: s
         f"{table['none: J last d / first d'].max():.3f} of its value at d = {d[0]}, clearly "
         f"(> {CLEAR:g} se) for {int(falls.sum())} of {len(table)} n; the share of rows with "
         f"largest probability > {threshold:g} rises from "
-        f"{_span(table['none: saturated, first d'])} to {_span(table['none: saturated, last d'])}, "
-        f"clearly for {int(rises.sum())} of {len(table)}; with 1/sqrt(d) the Jacobian norm varies "
+        f"{_between(table['none: saturated, first d'])} at d = {d[0]} to "
+        f"{_between(table['none: saturated, last d'])} at d = {d[-1]}, clearly for "
+        f"{int(rises.sum())} of {len(table)} n; with 1/√d the Jacobian norm varies "
         f"by a factor {table['sqrt_d: J max / min over d'].max():.2f} at most across d "
         f"(within 25 % for {int(stable.sum())} of {len(table)} n)"
     )
@@ -421,14 +436,14 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
     else:
         verdict = Verdict.UNTESTABLE
     measured = (
-        f"share of rows with largest probability > {threshold:g}: k_total "
-        f"{_span(pairs['saturated_share_a'], '.3f')}, sqrt(d) "
-        f"{_span(pairs['saturated_share_b'], '.3f')}; k_total "
+        f"share of rows with largest probability > {threshold:g}: 1/k_total "
+        f"{_span(pairs['saturated_share_a'])}, 1/√d "
+        f"{_span(pairs['saturated_share_b'])}; 1/k_total "
         f"clearly less saturated in {int(less.sum())} and clearly more in {int(more.sum())} of "
         f"{len(pairs)} configurations; W1 clearly lower in {int(lower_w.sum())}; the price: "
-        f"effective keys / n under k_total {pairs['effective_share_a'].min():.3f} or more "
-        f"(nearly uniform in {int(uniform.sum())}), and the gradient reaching q, ||ds/dq|| with "
-        f"the factor, is {ratio.min():.1e} to {ratio.max():.2g} times that of sqrt(d) (median "
+        f"effective keys / n under 1/k_total {pairs['effective_share_a'].min():.3f} or more "
+        f"(nearly uniform in {int(uniform.sum())}), and the gradient reaching q, ‖ds/dq‖ with "
+        f"the factor, is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
         f"{ratio.median():.2g}; times n: median {float(np.median(ratio.to_numpy() * n)):.2g})"
     )
     return Finding("bernhard-vanishing-gradients", verdict, measured, check)
@@ -781,12 +796,12 @@ def blog_stable_region(
         verdict = Verdict.CAVEAT if (moving_n or leaving) else Verdict.HOLDS
     h = summary["normalized_entropy"]
     measured = (
-        f"under 1/sqrt(d), compared across d at each n: Jacobian norm within {STEADY:g}x and "
+        f"under 1/√d, compared across d at each n: Jacobian norm within {STEADY:g}× and "
         f"entropy / ln n and saturated share within {FLAT:g} (up to {CLEAR:g} se) at "
         f"{summary['n'].nunique() - len(moving_d)} of {summary['n'].nunique()} n"
         + (f" (not at n = {', '.join(map(str, moving_d))})" if moving_d else "")
         + f"; across n, entropy / ln n spans {h.min():.2f} to {h.max():.2f} and the saturated "
-        f"share {_span(summary['saturated_share'], '.3f')} (moves clearly at "
+        f"share {_span(summary['saturated_share'])} (moves clearly at "
         f"{len(moving_n)} of {summary['d'].nunique()} d); other families whose entropy / ln n "
         f"differs clearly from the standard normal's: {', '.join(leaving) or 'none'}"
     )
@@ -828,13 +843,12 @@ def blog_gradient_flow(summary: pd.DataFrame, *, check: str) -> Finding:
         verdict = Verdict.CAVEAT if (moving_n or not all(falls)) else Verdict.HOLDS
     ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
     measured = (
-        f"median ||ds/dq|| under 1/sqrt(d), largest over smallest across d: "
-        f"{_span(ratio_d)} over the n measured (same order, within {SAME_ORDER:g}x up to "
+        f"median ‖ds/dq‖ under 1/√d, largest over smallest across d: "
+        f"{_span(ratio_d)} over the n measured (same order, within {SAME_ORDER:g}× up to "
         f"{CLEAR:g} se, at {root['n'].nunique() - len(moving_d)} of {root['n'].nunique()} n); "
         f"unscaled median falls clearly from the smallest to the largest d at {sum(falls)} of "
-        f"{len(falls)} n; under 1/sqrt(d) the gradient moves beyond {SAME_ORDER:g}x across n "
-        f"at {len(moving_n)} of {root['d'].nunique()} d (mean "
-        f"{_span(root['gradient_norm'], '.3g')})"
+        f"{len(falls)} n; under 1/√d the gradient moves beyond {SAME_ORDER:g}× across n "
+        f"at {len(moving_n)} of {root['d'].nunique()} d (mean {_span(root['gradient_norm'])})"
     )
     return Finding("blog-gradient-flow-preserved", verdict, measured, check)
 
@@ -858,12 +872,12 @@ def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str) -> Finding:
     else:
         verdict = Verdict.CAVEAT if both.mean() >= 0.5 else Verdict.FAILS
     measured = (
-        f"1/sqrt(d) against no scaling, paired over draws: clearly fewer first components near "
+        f"1/√d against no scaling, paired over draws: clearly fewer first components near "
         f"0 or 1 in {int(fewer.sum())} and a clearly larger Jacobian norm in {int(larger.sum())} "
         f"of {len(pairs)} configurations (both in {int(both.sum())}); share near 0 or 1 "
-        f"{_span(pairs['extreme_share_a'], '.3f')} against {_span(pairs['extreme_share_b'], '.3f')}"
-        f"; Jacobian norm {_span(pairs['jacobian_norm_a'], '.3f')} against "
-        f"{_span(pairs['jacobian_norm_b'], '.3f')}"
+        f"{_span(pairs['extreme_share_a'])} against {_span(pairs['extreme_share_b'])}; "
+        f"Jacobian norm {_span(pairs['jacobian_norm_a'])} against "
+        f"{_span(pairs['jacobian_norm_b'])}"
     )
     return Finding("bernhard-sqrt-d-alleviates-vanishing", verdict, measured, check)
 
@@ -905,7 +919,7 @@ def bernhard_small_logits(scales: pd.DataFrame, *, moderate: float = 4.0, check:
         f"1/k_total with every query multiplied by {s.index.min():g} to {s.index.max():g} (keys "
         f"fixed): W1 {s['wasserstein'].iloc[0]:.3f} to {s['wasserstein'].iloc[-1]:.3f} (clear "
         f"rise: {'yes' if rises else 'no'}; steps clearly down: {int(down.sum())}); it reaches "
-        f"the W1 of 1/sqrt(d) on the same draws {where} (the book's 'moderate': {moderate:g})"
+        f"the W1 of 1/√d on the same draws {where} (the book's 'moderate': {moderate:g})"
     )
     return Finding("bernhard-small-logits-little-distortion", verdict, measured, check)
 
@@ -923,8 +937,8 @@ def bernhard_prescaled_same(gap: float, *, tolerance: float = 1e-12, check: str)
         raise ParameterError(f"gap must be a finite number >= 0, got {gap!r}")
     verdict = Verdict.HOLDS if gap <= tolerance else Verdict.FAILS
     measured = (
-        f"largest difference between softmax(QK^T / sqrt(d)) on the raw dot products and the "
-        f"engine's 1/sqrt(d) attention: {gap:.1e} (tolerance {tolerance:.0e})"
+        f"largest difference between softmax(QKᵀ/√d) on the raw dot products and the "
+        f"engine's 1/√d attention: {gap:.1e} (tolerance {tolerance:.0e})"
     )
     return Finding("bernhard-prescaled-softmax-same", verdict, measured, check)
 
@@ -993,8 +1007,8 @@ def bernhard_conclusion(
     else:
         verdict = Verdict.CAVEAT if any(parts) else Verdict.FAILS
     measured = (
-        f"W1 clearly lower (paired, {CLEAR:g} se): 1/sqrt(d) than no scaling in "
-        f"{int(first.sum())} of {len(first)} configurations, 1/k_total than 1/sqrt(d) in "
+        f"W1 clearly lower (paired, {CLEAR:g} se): 1/√d than no scaling in "
+        f"{int(first.sum())} of {len(first)} configurations, 1/k_total than 1/√d in "
         f"{int(second.sum())} of {len(second)} ('many' read as at least {MANY:.0%}); where "
         f"1/k_total wins, its attention is nearly uniform (effective keys above "
         f"{UNIFORM_SHARE:.0%} of n) in {int(uniform[second].sum())}"
@@ -1033,11 +1047,11 @@ def bernhard_abstract_more_effective(pairs: pd.DataFrame, *, check: str) -> Find
     else:
         verdict = Verdict.CAVEAT
     measured = (
-        f"1/k_total against 1/sqrt(d), paired: clearly fewer saturated rows or first components "
+        f"1/k_total against 1/√d, paired: clearly fewer saturated rows or first components "
         f"near 0 or 1 (and clearly more of neither) in {int(better[present].sum())} of "
-        f"{int(present.sum())} configurations where 1/sqrt(d) has any ({share:.0%}; 'many' read "
+        f"{int(present.sum())} configurations where 1/√d has any ({share:.0%}; 'many' read "
         f"as at least {MANY:.0%}), clearly more in {int(worse.sum())}; the price: the median "
-        f"gradient reaching the query under 1/k_total is {ratio:.2g} times that under 1/sqrt(d)"
+        f"gradient reaching the query under 1/k_total is {ratio:.2g} times that under 1/√d"
     )
     return Finding("bernhard-abstract-more-effective", verdict, measured, check)
 
@@ -1079,7 +1093,7 @@ def review_findings(
             prescaled_gap, check=f"one draw at the main setting ({main})"
         ),
         "bernhard-distortion-signals-vanishing": bernhard_distortion_signals(
-            curve_steps, check=f"consecutive constant factors f/sqrt(d), paired over draws ({main})"
+            curve_steps, check=f"consecutive constant factors f/√d, paired over draws ({main})"
         ),
         "bernhard-small-logits-little-distortion": bernhard_small_logits(
             query_scales, check=f"queries scaled, keys of the same draws fixed ({main})"

@@ -305,10 +305,10 @@ def peaked_small_derivatives(
         "the blog's own example (book's reading); two standard errors"
     )
     measured = (
-        f"mean ||J||_F peaks at {marks.peak_norm:.3f} (spread {marks.peak_spread:.3g}); at the "
+        f"mean ‖J‖_F peaks at {marks.peak_norm:.3g} (spread {marks.peak_spread:.3g}); at the "
         f"most peaked rows of the grid (spread {marks.peaked_spread:.3g}, mean largest "
-        f"probability {marks.peaked_max_probability:.3f}) it is {marks.peaked_norm:.3f}, "
-        f"{marks.peaked_norm / marks.peak_norm:.2f} of its peak"
+        f"probability {marks.peaked_max_probability:.3f}) it is {marks.peaked_norm:.3g}, "
+        f"{marks.peaked_norm / marks.peak_norm:.2g} of its peak"
     )
     if not math.isnan(marks.tail_slope):
         measured += f"; log-log slope over the last decade of spreads {marks.tail_slope:.2f}"
@@ -316,7 +316,7 @@ def peaked_small_derivatives(
         return Finding(
             "blog-peaked-small-derivatives",
             Verdict.UNTESTABLE,
-            measured + f"; no spread of the grid makes rows peaked (>= {peaked_level:g})",
+            measured + f"; no spread of the grid makes rows peaked (≥ {peaked_level:g})",
             check,
         )
     se_fall = math.hypot(marks.peak_norm_se, marks.peaked_norm_se)
@@ -463,12 +463,12 @@ def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
     symbolic_ok = bool(agreement["symbolic"])
     measured = (
         f"sympy's derivative of the softmax {'equals' if symbolic_ok else 'differs from'} "
-        f"diag(s) - s s^T; over {agreement['rows']} random rows of {agreement['keys']} logits "
+        f"diag(s) − s sᵀ; over {agreement['rows']} random rows of {agreement['keys']} logits "
         f"the complex-step Jacobian differs from it by at most "
         f"{float(agreement['largest_difference']):.1e} (tolerance {tolerance:.1e})"
     )
     check = (
-        "symbolic differentiation of exp(z_i) / sum_j exp(z_j), and a complex-step Jacobian "
+        "symbolic differentiation of exp(z_i) / Σ_j exp(z_j), and a complex-step Jacobian "
         "(no formula used) on random rows, from nearly uniform to saturated"
     )
     verdict = Verdict.HOLDS if numeric_ok and symbolic_ok else Verdict.FAILS
@@ -480,14 +480,14 @@ def jacobian_formula_sentence(agreement: Mapping[str, float | int | bool]) -> st
 
     >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
     ...      "symbolic": True}
-    >>> jacobian_formula_sentence(a)[:60]
-    'Sympy differentiates the softmax to exactly diag(s) - s s^T,'
+    >>> jacobian_formula_sentence(a)[:59]
+    'Sympy differentiates the softmax to exactly diag(s) − s sᵀ,'
     """
     tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
     symbolic = (
-        "Sympy differentiates the softmax to exactly diag(s) - s s^T"
+        "Sympy differentiates the softmax to exactly diag(s) − s sᵀ"
         if agreement["symbolic"]
-        else "Sympy's derivative of the softmax is not diag(s) - s s^T"
+        else "Sympy's derivative of the softmax is not diag(s) − s sᵀ"
     )
     if float(agreement["largest_difference"]) <= tolerance:
         numeric = "agrees with it to rounding"
@@ -518,8 +518,8 @@ def variance_factor(
     'does not hold'
     """
     measured = (
-        f"Var({factor:g} y) / Var(y) = {exact_ratio:g} exactly for the post's y "
-        f"({float_ratio:.15g} in floating point); Var(cY) = c^2 Var(Y) "
+        f"Var({factor:g}y) / Var(y) = {exact_ratio:g} exactly for the post's y "
+        f"({float_ratio:.15g} in floating point); Var(cY) = c² Var(Y) "
         f"{'derived' if symbolic else 'not derived'} symbolically"
     )
     check = "exact rational arithmetic on the post's y, and sympy on a general finite distribution"
@@ -533,14 +533,14 @@ def variance_factor_sentence(exact_ratio: float, factor: float) -> str:
     """The measured ratio in a sentence.
 
     >>> print(variance_factor_sentence(64.0, 8.0))
-    For the post's y, Var(8y) / Var(y) is exactly 64, which is 8^2.
+    For the post's y, Var(8y) / Var(y) is exactly 64, which is 8².
     >>> print(variance_factor_sentence(63.0, 8.0))
-    For the post's y, Var(8y) / Var(y) is 63, not 8^2 = 64.
+    For the post's y, Var(8y) / Var(y) is 63, not 8² = 64.
     """
     head = f"For the post's y, Var({factor:g}y) / Var(y) is"
     if exact_ratio == factor**2:
-        return f"{head} exactly {exact_ratio:g}, which is {factor:g}^2."
-    return f"{head} {exact_ratio:g}, not {factor:g}^2 = {factor**2:g}."
+        return f"{head} exactly {exact_ratio:g}, which is {factor:g}²."
+    return f"{head} {exact_ratio:g}, not {factor:g}² = {factor**2:g}."
 
 
 def _clearly_below(table: pd.DataFrame, level: float) -> pd.Series:
@@ -574,7 +574,7 @@ def variance_skews_softmax(
     'holds'
     """
     check = (
-        "mean largest probability of rows of iid N(0, spread^2) logits against the spread, and "
+        "mean largest probability of rows of iid N(0, spread²) logits against the spread, and "
         f"at the spreads of unscaled logits for several numbers of keys; 'extremely close to "
         f"1' read as at least {level:.2f}, the largest probability of the post's own example "
         "(book's reading); two standard errors"
@@ -682,7 +682,7 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
     'holds'
     """
     check = (
-        "rows of iid N(0, 1) logits (the spread 1/sqrt(d) gives standard normal q and k) for "
+        "rows of iid N(0, 1) logits (the spread 1/√d gives standard normal q and k) for "
         f"several n; 'materially' read as a change by a factor of at least {MATERIAL_FACTOR:g} "
         "beyond two standard errors (book's reading)"
     )
@@ -699,7 +699,7 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
     measured = (
         f"from n = {int(first.n_keys)} to n = {int(last.n_keys)}: mean largest probability "
         f"{first.max_probability:.3g} to {last.max_probability:.3g} ({first.top_over_uniform:.3g}"
-        f" to {last.top_over_uniform:.3g} times 1/n), mean ||J||_F {first.jacobian_norm:.3g} to "
+        f" to {last.top_over_uniform:.3g} times 1/n), mean ‖J‖_F {first.jacobian_norm:.3g} to "
         f"{last.jacobian_norm:.3g} ({first.norm_over_uniform:.3g} to {last.norm_over_uniform:.3g}"
         f" times that of uniform attention), entropy / ln n {first.entropy_ratio:.3g} to "
         f"{last.entropy_ratio:.3g}"

@@ -138,13 +138,13 @@ def chuang_string_reversal(
     setups = _setups(runs)
     parts = []
     for setup in setups:
-        beta = f", searched beta {searched_beta[setup]:.3g}" if searched_beta else ""
+        beta = f", searched β {searched_beta[setup]:.3g}" if searched_beta else ""
         numbers = ", ".join(
             f"{_pct(_part(runs, setup, 'sqrt_d')[_acc(b)].mean())} vs "
             f"{_pct(_part(runs, setup, 'constant')[_acc(b)].mean())} at {b} steps"
             for b in (short, long)
         )
-        parts.append(f"{setup}{beta}: 1/sqrt(d) vs searched beta {numbers}")
+        parts.append(f"{setup}{beta}: 1/√d vs searched β {numbers}")
     where = [f"{s} at {b} steps" for (s, b), g in found.items() if g]
     if all(found.values()):
         verdict = Verdict.HOLDS
@@ -161,8 +161,8 @@ def chuang_string_reversal(
         measured += ". " + " ".join(gap_story(runs, s, short, long) for s in setups)
     n_seeds = runs.groupby(["setup", "method"]).size().min()
     check = (
-        f"validation token accuracy, {n_seeds} seed(s) per method; gap = every seed of 1/sqrt(d)"
-        f" below {GUESS:.0%} and every seed of the searched beta at or above {LEARNED:.0%};"
+        f"validation token accuracy, {n_seeds} seed(s) per method; gap = every seed of 1/√d"
+        f" below {GUESS:.0%} and every seed of the searched β at or above {LEARNED:.0%};"
         " holds if in every setup at both budgets, with a caveat if in some (Chuang states no"
         " model, initialization or training length), does not hold if in none"
     )
@@ -368,7 +368,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
         return "never" if math.isnan(value) else f"{value:.0f}"
 
     measured = "; ".join(
-        f"{s}: 1/k_total {_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} vs 1/sqrt(d) "
+        f"{s}: 1/k_total {_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} vs 1/√d "
         f"{_pct(_part(runs, s, 'sqrt_d')[_acc(long)].mean())} at {long} steps (95% at step "
         f"{steps(s, 'k_total')} vs {steps(s, 'sqrt_d')})"
         for s in setups
@@ -385,7 +385,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
         measured += ". 1/k_total learns the task in no setup of this toy task"
     check = (
         f"{reason}; learns = every seed at {LEARNED:.0%} validation token accuracy within "
-        f"{long} steps, 1/sqrt(d) in the same runs as the baseline chosen here"
+        f"{long} steps, 1/√d in the same runs as the baseline chosen here"
     )
     return Finding("bernhard-transformer-performance", verdict, measured, check)
 
@@ -426,11 +426,11 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
         weights_moved[s] = bool((np.maximum(product, 1 / product) >= WEIGHT_CHANGE).all())
         mean = part.mean(numeric_only=True)
         parts.append(
-            f"{s}: sigma_Wq {mean['sigma_Wq at init']:.3g} -> {mean['sigma_Wq at end']:.3g}, "
-            f"sigma_Wk {mean['sigma_Wk at init']:.3g} -> {mean['sigma_Wk at end']:.3g}, "
-            f"sigma_X {mean['sigma_X at init']:.3g} -> {mean['sigma_X at end']:.3g}; logit "
-            f"spread {mean['spread at init']:.3g} -> {mean['spread at end']:.3g} (x"
-            f"{spread.mean():.3g}; Chuang's relaxed formula with the measured sigmas gives x"
+            f"{s}: σ_Wq {mean['sigma_Wq at init']:.3g} → {mean['sigma_Wq at end']:.3g}, "
+            f"σ_Wk {mean['sigma_Wk at init']:.3g} → {mean['sigma_Wk at end']:.3g}, "
+            f"σ_X {mean['sigma_X at init']:.3g} → {mean['sigma_X at end']:.3g}; logit "
+            f"spread {mean['spread at init']:.3g} → {mean['spread at end']:.3g} (×"
+            f"{spread.mean():.3g}; Chuang's relaxed formula with the measured σ gives ×"
             f"{chuang.mean():.3g})"
         )
     if setups and all(moved.values()) and all(weights_moved.values()):
@@ -448,7 +448,7 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
                 f". The spread stays within a factor {SPREAD_CHANGE:g} in: {', '.join(still)}"
             )
         if alone:
-            measured += f". It moves while sigma_Wq sigma_Wk barely moves in: {', '.join(alone)}"
+            measured += f". It moves while σ_Wq σ_Wk barely moves in: {', '.join(alone)}"
     far = [s for s in setups if not 0.5 <= _part(runs, s, "sqrt_d")["spread at init"].mean() <= 2]
     if far and verdict is Verdict.HOLDS:
         verdict = Verdict.CAVEAT
@@ -458,11 +458,16 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
             "unit-variance assumption fails before training)"
         )
     check = (
-        "1/sqrt(d) runs of the learning-curve experiment; logit spread = standard deviation of "
-        f"q.k/sqrt(d_k) across keys on the validation strings; moved = a factor >= "
-        f"{SPREAD_CHANGE:g} (spread) or >= {WEIGHT_CHANGE:g} (sigma_Wq sigma_Wk) on every seed"
+        "1/√d runs of the learning-curve experiment; logit spread = standard deviation of "
+        f"q·k/√d_k across keys on the validation strings; moved = a factor ≥ "
+        f"{SPREAD_CHANGE:g} (spread) or ≥ {WEIGHT_CHANGE:g} (σ_Wq σ_Wk) on every seed"
     )
     return Finding("chuang-beta-only-at-init", verdict, measured, check)
+
+
+def _sup(number: int) -> str:
+    """An integer in superscript digits, for powers in plain text: ``_sup(20)`` is ``²⁰``."""
+    return str(number).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
 
 
 def chuang_not_memorizing(
@@ -492,14 +497,15 @@ def chuang_not_memorizing(
     columns = [c for c in columns if c in runs]
     means = runs.groupby(["setup", "method"])[columns].mean() if columns else pd.DataFrame()
     best = float(np.nanmax(means.to_numpy())) if means.size else math.nan
-    count = f"{vocab}^{length} = {float(vocab) ** length:.3g}"
+    mantissa, exponent = f"{float(vocab) ** length:.2e}".split("e")
+    count = f"{vocab}{_sup(length)} ≈ {mantissa} × 10{_sup(int(exponent))}"
     measured = (
         f"best mean test token accuracy {_pct(best) if not math.isnan(best) else 'not measured'}"
         f" on test strings, {overlap} of which are also training strings; the model has "
         f"{parameters:,} parameters and there are {count} strings"
     )
     if vocab == 101 and length == 20:
-        measured += " (the paper's 100^20 miscounts the 101 integers 0..100; the argument stands)"
+        measured += " (the paper's 100²⁰ miscounts the 101 integers 0 to 100; the argument stands)"
     if not math.isnan(best) and best >= 0.999:
         verdict = Verdict.HOLDS
     elif not math.isnan(best) and best >= LEARNED:
@@ -509,8 +515,8 @@ def chuang_not_memorizing(
         verdict = Verdict.UNTESTABLE
         measured += "; no run learned the task, so there is no accuracy to explain"
     check = (
-        "test strings drawn independently of the training strings; holds at >= 99.9% test "
-        f"token accuracy, with a caveat at >= {LEARNED:.0%}, not testable below"
+        "test strings drawn independently of the training strings; holds at ≥ 99.9% test "
+        f"token accuracy, with a caveat at ≥ {LEARNED:.0%}, not testable below"
     )
     return Finding("chuang-not-memorizing", verdict, measured, check)
 
@@ -532,12 +538,12 @@ def chuang_25000_samples(runs: pd.DataFrame, long: int, n_train: int) -> Finding
     'not testable here'
     """
     measured = (
-        f"with {n_train:,} training strings 1/sqrt(d) reaches {_sqrt_long(runs, long)} "
+        f"with {n_train:,} training strings 1/√d reaches {_sqrt_long(runs, long)} "
         f"(validation token accuracy) after {long} steps"
     )
     check = (
         "the chapter trains on one training-set size, and Chuang gives no training length, so "
-        "the sample size 1/sqrt(d) needs cannot be separated from the number of steps"
+        "the sample size 1/√d needs cannot be separated from the number of steps"
     )
     return Finding("chuang-25000-samples", Verdict.UNTESTABLE, measured, check)
 
@@ -552,12 +558,12 @@ def chuang_96_half_data(runs: pd.DataFrame, long: int, n_train: int) -> Finding:
     'not testable here'
     """
     measured = (
-        f"with {n_train:,} training strings, after {long} steps: 1/sqrt(d) "
+        f"with {n_train:,} training strings, after {long} steps: 1/√d "
         f"{_sqrt_long(runs, long)}; the book trains one training-set size"
     )
     check = (
         "needs training-set sizes; Chuang's own section 3 gives 15,000 vs 25,000 strings "
-        "(ratio 0.6) and 95%, not half and 96%; the book's learned beta is its own addition, "
+        "(ratio 0.6) and 95%, not half and 96%; the book's learned β is its own addition, "
         "not Chuang's dynamic factor"
     )
     return Finding("chuang-96-half-data", Verdict.UNTESTABLE, measured, check)
@@ -674,9 +680,9 @@ def chuang_sigma_w_moving_factors(evals: pd.DataFrame) -> Finding:
             misses.append(max(ratio.max(), 1 / ratio.min()))
         status[setup] = ok
         parts.append(
-            f"{setup}: sigma_X moves by up to x{max(x_moves):.3g}, sigma_Wq sigma_Wk by up to "
-            f"x{max(w_moves):.3g}; the relaxed formula's prediction of the logit spread drifts "
-            f"from the measured spread by up to x{max(misses):.3g}"
+            f"{setup}: σ_X moves by up to ×{max(x_moves):.3g}, σ_Wq σ_Wk by up to "
+            f"×{max(w_moves):.3g}; the relaxed formula's prediction of the logit spread drifts "
+            f"from the measured spread by up to ×{max(misses):.3g}"
         )
     main = [s for s, ok in status.items() if ok["fixed"] and ok["moves"]]
     if status and all(all(ok.values()) for ok in status.values()):
@@ -690,17 +696,17 @@ def chuang_sigma_w_moving_factors(evals: pd.DataFrame) -> Finding:
         x_moved = [s for s, ok in status.items() if not ok["fixed"]]
         missed = [s for s, ok in status.items() if not ok["tracks"]]
         if x_moved:
-            measured += f". sigma_X moves too {_join([_in(s) for s in x_moved])}"
+            measured += f". σ_X moves too {_join([_in(s) for s in x_moved])}"
         if missed:
             measured += (
                 f". The formula misses the measured spread {_join([_in(s) for s in missed])}"
             )
     check = (
-        "1/sqrt(d) runs, every evaluation, every seed; sigma_X fixed = within a factor "
-        f"{WEIGHT_CHANGE:g} of step 0, sigma_W moving = sigma_Wq sigma_Wk leaves that band; the "
-        "relaxed formula (d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k predicts a 1/sqrt(d) logit "
-        f"spread of d_x s_X^2 s_Wq s_Wk and tracks it if measured/predicted stays within a factor "
-        f"{UNIT:g} of its value at step 0; the spread is measured across keys, not Var(q.k) over "
+        "1/√d runs, every evaluation, every seed; σ_X fixed = within a factor "
+        f"{WEIGHT_CHANGE:g} of step 0, σ_W moving = σ_Wq σ_Wk leaves that band; the "
+        "relaxed formula (d_x σ_X² σ_Wq²)(d_x σ_X² σ_Wk²) d_k predicts a 1/√d logit "
+        f"spread of d_x σ_X² σ_Wq σ_Wk and tracks it if measured/predicted stays within a factor "
+        f"{UNIT:g} of its value at step 0; the spread is measured across keys, not Var(q·k) over "
         "independent draws"
     )
     return Finding("chuang-sigma-w-moving-factors", verdict, measured, check)
@@ -751,7 +757,7 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
             f"{setup}: Var(q_ij), Var(k_ij) by the relaxed formula {var_q[ends[0]].mean():.3g}, "
             f"{var_k[ends[0]].mean():.3g} at step 0 and {var_q[ends[1]].mean():.3g}, "
             f"{var_k[ends[1]].mean():.3g} at step {part['step'].max()}; (ii) {status[setup]}; "
-            f"1/sqrt(d) logit spread {at['spread'].mean().iloc[0]:.3g} -> "
+            f"1/√d logit spread {at['spread'].mean().iloc[0]:.3g} → "
             f"{at['spread'].mean().iloc[-1]:.3g}"
         )
     if any(s == "stays" for s in status.values()):
@@ -767,8 +773,8 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
             "premise, so training cannot be what breaks it"
         )
     check = (
-        "1/sqrt(d) runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
-        "are not recorded); (ii) met = d_x s_X^2 s_Wq^2 and d_x s_X^2 s_Wk^2 both within a factor"
+        "1/√d runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
+        "are not recorded); (ii) met = d_x σ_X² σ_Wq² and d_x σ_X² σ_Wk² both within a factor"
         f" {UNIT:g} of 1; the zero means of (iii) and the covariances of (iv) are not recorded, "
         "so (iii) and (iv) are read only through (ii), as Chuang derives them"
     )
@@ -819,7 +825,7 @@ def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Findi
         measured += "; runs that fall short cannot show that 100% is out of reach"
     check = (
         "whole-string accuracy (exact match) on all test strings, of every run scored there "
-        "(1/sqrt(d) and the searched beta) at the budgets; holds with a caveat if some run "
+        "(1/√d and the searched β) at the budgets; holds with a caveat if some run "
         "reaches 100% (the claim's 'any input string' is tried only on the test strings); if "
         "none does, the existence claim is left undecided"
     )
@@ -850,7 +856,7 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
             "bernhard-q-norm-undesirable",
             Verdict.UNTESTABLE,
             "QK-norm was not trained in this run",
-            "needs QK-norm and 1/sqrt(d) in the same runs",
+            "needs QK-norm and 1/√d in the same runs",
         )
     worse, parts = [], []
     for s in setups:
@@ -866,7 +872,7 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
         if lower or slower:
             worse.append(s)
         parts.append(
-            f"{s}: QK-norm {_pct(qk.mean())} vs 1/sqrt(d) {_pct(ref.mean())} after {long} steps "
+            f"{s}: QK-norm {_pct(qk.mean())} vs 1/√d {_pct(ref.mean())} after {long} steps "
             f"(standard error of the difference {_pct(se)}), 95% at step "
             f"{'never' if math.isnan(qk_steps) else f'{qk_steps:.0f}'} vs "
             f"{'never' if math.isnan(ref_steps) else f'{ref_steps:.0f}'}"
@@ -877,9 +883,9 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
         if worse
         else ". QK-norm trains as well or better in every setup"
     )
-    measured += "; QK-norm is a proxy for dividing by ||q||: it also normalizes k and adds a gain"
+    measured += "; QK-norm is a proxy for dividing by ‖q‖: it also normalizes k and adds a gain"
     check = (
-        "QK-norm (fixed gain) against 1/sqrt(d) in the same runs, validation token accuracy and "
+        "QK-norm (fixed gain) against 1/√d in the same runs, validation token accuracy and "
         "steps to 95%; worse = lower by more than 2 standard errors (at least 1 point) or "
         f"slower by a factor {FAST:g}; Bernhard states an opinion, and QK-norm is only a proxy "
         "for his modification, so the verdict is at most a caveat"

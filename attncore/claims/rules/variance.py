@@ -363,7 +363,7 @@ def cauchy_schwarz(
         f"{law}: largest ratio {max_ratios[law]:.3f}, mean {mean_ratios[law]:.4f}"
         for law in max_ratios
     )
-    measured += f" (heuristic size sqrt(2/(pi d))/n = {typical:.4f})"
+    measured += f" (heuristic size √(2/(πd))/n = {typical:.4f})"
     check = f"symbolic (Cauchy-Schwarz) and simulated logits per law, d = {d}"
     ok = all(r <= 1 + 1e-12 for r in max_ratios.values())
     return Finding(
@@ -394,13 +394,11 @@ def n_sqrt_d_normal(
     ds = sorted(ratios)
     off = [d for d in ds if abs(ratios[d] - 1) > tolerance]
     measured = (
-        f"k_total / (n sqrt d) for n = {n_keys}: "
+        f"k_total / (n√d) for n = {n_keys}: "
         + ", ".join(f"{ratios[d]:.3f} at d = {d}" for d in ds)
         + f"; largest |z| against the Gamma-function closed form {_worst(z_scores):.1f}"
     )
-    check = (
-        f"Gamma-function closed form of E||k|| and simulated key sets; |ratio - 1| <= {tolerance}"
-    )
+    check = f"Gamma-function closed form of E‖k‖ and simulated key sets; |ratio − 1| ≤ {tolerance}"
     if _worst(z_scores) > z_limit:
         verdict = Verdict.UNTESTABLE
         measured += "; the simulation and the closed form disagree, so no verdict"
@@ -482,13 +480,13 @@ def projection_sentence(worst_two: float, z_limit: float, self_factor: float, d_
 def key_length_sentence(ratios: Mapping[int, float], spread: Mapping[int, float]) -> str:
     """How close ``k_total / (n sqrt d)`` is to 1, at the smallest ``d >= 16`` simulated.
 
-    >>> key_length_sentence({4: 0.94, 16: 0.985}, {4: 0.02, 16: 0.006})[:52]
-    'At d = 16 the ratio k_total / (n sqrt d) is 0.9850, '
+    >>> key_length_sentence({4: 0.94, 16: 0.985}, {4: 0.02, 16: 0.006})[:45]
+    'At d = 16 the ratio k_total / (n√d) is 0.9850'
     """
     ds = sorted(ratios)
     d = next((d for d in ds if d >= 16), ds[-1])
     return (
-        f"At d = {d} the ratio k_total / (n sqrt d) is {ratios[d]:.4f}, and its standard "
+        f"At d = {d} the ratio k_total / (n√d) is {ratios[d]:.4f}, and its standard "
         f"deviation from one key set to the next is {spread[d]:.4f}."
     )
 
