@@ -1,7 +1,7 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
     attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [-o OUT] [--no-cache]
-                 [--scheduler tcp://HOST:PORT]
+                 [--scheduler tcp://HOST:PORT] [--yes] [--timeout SECONDS]
     attncore params CHAPTER
     attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
 
@@ -11,20 +11,25 @@ for the kernels, which inherit the environment. The results are the same whereve
 sweeps run, so the scheduler is not part of a run's cache key.
 
 Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
-with ``-p`` replaces the same name's value from ``-f``.
+with ``-p`` replaces the same name's value from ``-f``. Before a run starts, its time and memory
+are estimated (:mod:`attncore.book.budget`): a run that needs more memory than is free is
+refused, one estimated above the time budget needs ``--yes`` (both exit status 2); a run
+stopped by ``--timeout`` exits with status 124 and publishes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
 from pathlib import Path
 
+from attncore.book.budget import TIME_BUDGET, check_budget
 from attncore.book.build import PROFILES, BuildFailed, build_book
 from attncore.book.cache import RunCache
-from attncore.book.parameters import MAX_TEXT, load_yaml
+from attncore.book.parameters import MAX_TEXT, load_yaml, validate_parameters
 from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
 from attncore.checks import ParameterError
 from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
@@ -56,6 +61,18 @@ def _parser() -> argparse.ArgumentParser:
         "(default: runs)",
     )
     run.add_argument("--no-cache", action="store_true", help="execute even if a cached run matches")
+    run.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"run even if the estimate exceeds the time budget ({TIME_BUDGET / 60:.0f} min)",
+    )
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the run after this many seconds, publishing nothing",
+    )
     _scheduler_option(run)
     params = commands.add_parser("params", help="list a chapter's parameters")
     params.add_argument("chapter")
@@ -158,6 +175,13 @@ def main(argv: list[str] | None = None) -> int:
             values = _collect(args)
             _check_output(args.output)
             _set_scheduler(args.scheduler)
+            declared = chapter_parameters(find_chapter(args.chapter))
+            need = check_budget(
+                args.chapter, validate_parameters(declared, values), confirmed=args.yes
+            )
+            if need is not None:
+                print(f"estimated {need.describe()}", file=sys.stderr)
+            _start_timer(args.timeout)
             result = run_chapter(
                 args.chapter,
                 values,
@@ -179,10 +203,34 @@ def main(argv: list[str] | None = None) -> int:
     except (NotebookFailed, BuildFailed) as error:
         print(f"attncore: failed: {error}", file=sys.stderr)
         return 1
+    except TimedOut as error:
+        print(f"attncore: failed: {error}; nothing was published", file=sys.stderr)
+        return 124
     except KeyboardInterrupt:
         print("attncore: interrupted; nothing was published", file=sys.stderr)
         return 130
+    finally:
+        signal.alarm(0)
     return 0
+
+
+class TimedOut(KeyboardInterrupt):
+    """``--timeout`` ran out: unwinds like Ctrl-C (the kernel is stopped, scratch removed)."""
+
+
+def _start_timer(seconds: float | None) -> None:
+    """Raise :class:`TimedOut` in ``seconds`` (rounded up to whole seconds)."""
+    if seconds is None:
+        return
+    if not 0 < seconds <= 10**7:
+        raise ParameterError(f"--timeout must be a number of seconds in (0, 1e7], got {seconds}")
+    limit = math.ceil(seconds)
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimedOut(f"the run passed --timeout {limit} s")
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.alarm(limit)
 
 
 def _interrupted(signum: int, frame: object) -> None:
