@@ -23,6 +23,7 @@ from attncore.simulate.tasks import (
     TaskFailed,
     resolve_scheduler,
     run_tasks,
+    shared_local_cluster,
 )
 from attncore.sources import bernhard
 
@@ -229,3 +230,18 @@ def test_the_command_passes_the_scheduler_to_the_kernels(monkeypatch, capsys):
     assert os.environ[ENVIRONMENT_VARIABLE] == "tcp://127.0.0.1:8786"
     assert cli.main(["run", "softmax_saturation", "--scheduler", "elsewhere"]) == 2
     assert "scheduler must be" in capsys.readouterr().err
+
+
+def test_local_work_goes_to_the_shared_cluster_when_one_is_named():
+    """What `attncore build` does for chapters that run at once: their kernels (other
+    processes) send "local" work to the one cluster named in the environment."""
+    probe = (
+        "from attncore.simulate.tasks import _local_client, run_tasks;"
+        "assert run_tasks(abs, [-2, 3], scheduler='local') == [2, 3];"
+        "print(_local_client().scheduler.address)"
+    )
+    with shared_local_cluster() as address:
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        )
+    assert done.stdout.strip() == address

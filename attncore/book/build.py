@@ -5,7 +5,8 @@ parameters of a profile (``notebooks/profiles.yaml``); only when all succeeded a
 notebooks published as ``book/generated/`` and the run folders (figures, manifests) as
 ``_build/runs/``. Sphinx then builds into another scratch folder with ``-W -n --keep-going``;
 ``_build/html`` is replaced only when that build succeeds, so a failed run leaves the last good
-book in place.
+book in place. Chapters that execute at once share one local Dask cluster for the work they
+send to one (:func:`_shared_workers`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,11 @@ from attncore.book.runner import (
     NotebookFailed,
     RunResult,
     chapter_parameters,
+    is_cached,
     run_chapter,
 )
 from attncore.checks import ParameterError
+from attncore.simulate.tasks import resolve_scheduler, shared_local_cluster
 
 __all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
 
@@ -109,8 +113,10 @@ def _execute_chapters(
 
     try:
         runs.mkdir()
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for future in [pool.submit(run, c) for c in chapters if c not in readers]:
+        writers = [c for c in chapters if c not in readers]
+        pending = [c for c in writers if force or not _cached(c, profile, root, runs, cache)]
+        with _shared_workers(len(pending), jobs), ThreadPoolExecutor(max_workers=jobs) as pool:
+            for future in [pool.submit(run, c) for c in writers]:
                 future.result()
         for chapter in chapters:
             if chapter in readers:
@@ -126,6 +132,21 @@ def _execute_chapters(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [(chapter, results[chapter]) for chapter in chapters]
+
+
+def _cached(chapter: str, profile: str, root: Path, runs: Path, cache: RunCache) -> bool:
+    source = root / NOTEBOOKS / f"{chapter}.md"
+    return is_cached(source, load_profile(chapter, profile, root), runs, cache)
+
+
+def _shared_workers(executing: int, jobs: int) -> AbstractContextManager:
+    """One local Dask cluster for all the chapters that execute at once, when their work
+    would go to a local cluster (the scheduler is ``auto`` or ``local``): each kernel's
+    ``"local"`` sweeps then share its workers (one per core) instead of starting a cluster
+    per kernel (:func:`attncore.simulate.tasks.shared_local_cluster`)."""
+    if executing >= 2 and jobs >= 2 and resolve_scheduler() in ("auto", "local"):
+        return shared_local_cluster()
+    return nullcontext()
 
 
 def _run_sphinx(root: Path) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "RunResult",
     "chapter_parameters",
     "find_chapter",
+    "is_cached",
     "rerun_command",
     "run_chapter",
 ]
@@ -223,22 +224,9 @@ def run_chapter(
     :class:`ParameterError` before any kernel starts if a parameter is unknown or out of
     range, :class:`NotebookFailed` if a cell raises.
     """
-    source = find_chapter(chapter)
+    source, nb, declared, values, key = _plan(chapter, parameters, Path(output_dir))
     name = source.stem
-    nb = _read_source(source)
-    declared = read_parameters(nb)
-    values = {p_name: p.default for p_name, p in declared.items()}
-    values.update(validate_parameters(declared, parameters))
     output_dir = Path(output_dir)
-    if RUN_FOLDER in declared:
-        if not values[RUN_FOLDER]:
-            values[RUN_FOLDER] = str(output_dir.resolve())
-        elif not _is_folder(values[RUN_FOLDER]):
-            raise ParameterError(
-                f"parameter {RUN_FOLDER} must be an existing folder, got {values[RUN_FOLDER]!r}"
-            )
-    reads = Path(values[RUN_FOLDER]) if RUN_FOLDER in declared else None
-    key = run_key(source, {k: v for k, v in values.items() if k != RUN_FOLDER}, reads)
     stored = cache.get(key) if cache and reuse else None
     created = [p for p in [output_dir, *output_dir.parents] if not p.exists()]
     try:
@@ -266,6 +254,35 @@ def run_chapter(
     target = output_dir / name
     seconds = time.perf_counter() - start
     return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+
+
+def _plan(
+    chapter: str | Path, parameters: dict[str, Any], output_dir: Path
+) -> tuple[Path, nbformat.NotebookNode, dict[str, Parameter], dict[str, Any], str]:
+    """The chapter's source, notebook, declared parameters, complete validated values and
+    run key (what :func:`run_chapter` would run)."""
+    source = find_chapter(chapter)
+    nb = _read_source(source)
+    declared = read_parameters(nb)
+    values = {p_name: p.default for p_name, p in declared.items()}
+    values.update(validate_parameters(declared, parameters))
+    if RUN_FOLDER in declared:
+        if not values[RUN_FOLDER]:
+            values[RUN_FOLDER] = str(output_dir.resolve())
+        elif not _is_folder(values[RUN_FOLDER]):
+            raise ParameterError(
+                f"parameter {RUN_FOLDER} must be an existing folder, got {values[RUN_FOLDER]!r}"
+            )
+    reads = Path(values[RUN_FOLDER]) if RUN_FOLDER in declared else None
+    key = run_key(source, {k: v for k, v in values.items() if k != RUN_FOLDER}, reads)
+    return source, nb, declared, values, key
+
+
+def is_cached(
+    chapter: str | Path, parameters: dict[str, Any], output_dir: Path, cache: RunCache
+) -> bool:
+    """Whether :func:`run_chapter` with these arguments would reuse a run of ``cache``."""
+    return cache.get(_plan(chapter, parameters, Path(output_dir))[-1]) is not None
 
 
 def _is_folder(text: str) -> bool:

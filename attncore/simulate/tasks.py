@@ -13,7 +13,9 @@ chapters' kernels), else ``"auto"``:
 * ``"synchronous"``: a plain loop in this process; nothing is started;
 * ``"local"``: an embedded local cluster, one single-threaded worker process per core
   (:func:`attncore.simulate.threads.available_cores`), started on first use and kept for
-  the life of the process;
+  the life of the process; or, when ``ATTNCORE_LOCAL_CLUSTER`` names one (``attncore
+  build`` starts one for all the chapters it runs at once, :func:`shared_local_cluster`),
+  that cluster, so that concurrent chapters share one set of workers;
 * ``"tcp://HOST:PORT"``: an existing cluster (``dask scheduler`` and ``dask worker``);
 * ``"auto"``: synchronous below :data:`AUTO_THRESHOLD` tasks, else ``"local"``;
 * a :class:`distributed.Client`, used as it is.
@@ -42,7 +44,8 @@ import pickle
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from attncore.checks import ParameterError
@@ -51,10 +54,12 @@ from attncore.simulate.threads import available_cores
 __all__ = [
     "AUTO_THRESHOLD",
     "ENVIRONMENT_VARIABLE",
+    "SHARED_CLUSTER_VARIABLE",
     "TaskFailed",
     "close_local_cluster",
     "resolve_scheduler",
     "run_tasks",
+    "shared_local_cluster",
 ]
 
 T = TypeVar("T")
@@ -62,6 +67,10 @@ R = TypeVar("R")
 
 ENVIRONMENT_VARIABLE = "ATTNCORE_SCHEDULER"
 """The environment variable naming the scheduler when no argument does."""
+
+SHARED_CLUSTER_VARIABLE = "ATTNCORE_LOCAL_CLUSTER"
+"""The environment variable holding the address of a local cluster that ``"local"`` uses
+instead of starting its own."""
 
 AUTO_THRESHOLD = 2000
 """Below this many tasks, ``"auto"`` runs them in a plain loop. Starting the embedded
@@ -166,24 +175,58 @@ _local_lock = threading.Lock()
 _local: dict[str, Any] = {}
 
 
+def _start_local_cluster() -> Any:
+    """One single-threaded worker process per core, loopback only, on free ports."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=available_cores(),
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",  # no fixed port: two clusters on one machine do not clash
+    )
+
+
 def _local_client() -> Any:
-    """The embedded cluster's client, started on first use (one single-threaded worker
-    process per core, loopback only, no dashboard)."""
+    """The client of the shared cluster (``$ATTNCORE_LOCAL_CLUSTER``) or of the embedded
+    one, started on first use."""
     with _local_lock:
         if "client" not in _local:
-            from distributed import Client, LocalCluster
+            from distributed import Client
 
-            cluster = LocalCluster(
-                n_workers=available_cores(),
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
-            _local["cluster"] = cluster
-            _local["client"] = Client(cluster)
+            shared = os.environ.get(SHARED_CLUSTER_VARIABLE, "").strip()
+            if shared:
+                _local["client"] = Client(shared, timeout=30)
+            else:
+                _local["cluster"] = _start_local_cluster()
+                _local["client"] = Client(_local["cluster"])
             atexit.register(close_local_cluster)
         return _local["client"]
+
+
+@contextmanager
+def shared_local_cluster() -> Iterator[str]:
+    """Start a local cluster and name it in ``$ATTNCORE_LOCAL_CLUSTER`` while the block runs,
+    so that every process started inside it (a chapter's kernel) sends its ``"local"`` work
+    there: one set of workers, one per core, for chapters that run at once. Yields its
+    address.
+
+    >>> with shared_local_cluster() as address:
+    ...     os.environ[SHARED_CLUSTER_VARIABLE] == address
+    True
+    """
+    cluster = _start_local_cluster()
+    before = os.environ.get(SHARED_CLUSTER_VARIABLE)
+    os.environ[SHARED_CLUSTER_VARIABLE] = cluster.scheduler_address
+    try:
+        yield cluster.scheduler_address
+    finally:
+        if before is None:
+            os.environ.pop(SHARED_CLUSTER_VARIABLE, None)
+        else:
+            os.environ[SHARED_CLUSTER_VARIABLE] = before
+        cluster.close(timeout=10)
 
 
 def close_local_cluster() -> None:
