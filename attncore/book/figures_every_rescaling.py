@@ -21,9 +21,10 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import LogNorm, TwoSlopeNorm
+from matplotlib.colors import LogNorm
 from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from attncore.book.plotting import method_style
@@ -31,6 +32,7 @@ from attncore.rescalings import Rescaling
 
 __all__ = [
     "d_n_grid_figure",
+    "d_spread_sentence",
     "families_figure",
     "family_frontiers_figure",
     "frontier_figure",
@@ -65,35 +67,39 @@ def _handles(styles: Mapping[str, dict[str, Any]]) -> list[Line2D]:
 
 
 def _curve_handle() -> Line2D:
-    return Line2D([], [], color=_CURVE, lw=1.6, marker=".", label="constant factor f/√d")
+    return Line2D([], [], color=_CURVE, lw=1.6, marker=".", label="constant factor f/√d (grey)")
 
 
 def _plain_log_ticks(axis: Any) -> None:
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    low, high = axis.get_view_interval()
+    subs = (1.0, 2.0, 5.0) if high / low < 300 else (1.0,)  # over many decades, powers of 10
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     axis.set_minor_formatter(NullFormatter())
 
 
-def _draw_curve(ax: Any, curve: pd.DataFrame, y: str, multipliers: Sequence[float] | None) -> None:
+def _draw_curve(ax: Any, curve: pd.DataFrame, y: str) -> None:
     curve = curve.sort_values("selectivity")
     ax.plot(curve["selectivity"], curve[y], color=_CURVE, lw=1.6, zorder=1)
     ax.scatter(curve["selectivity"], curve[y], color=_CURVE, s=8, zorder=1)
-    if multipliers is None:
-        return
+
+
+def _factor_axis(ax: Any, curve: pd.DataFrame, multipliers: Sequence[float]) -> None:
+    """A top axis that reads the grey curve: where the constant factors 0.01, 0.1, 1 and 10
+    (times 1/√d) put the attention, so no label sits among the data."""
     by_factor = curve.sort_values("factor")
-    for f in (0.01, 0.1, 1.0, 10.0):
-        if min(multipliers) <= f <= max(multipliers):
-            at = np.log(f), np.log(multipliers)
-            x = np.interp(*at, np.log(by_factor["selectivity"]))
-            yv = np.interp(*at, np.log(by_factor[y]))
-            ax.annotate(
-                f"f = {f:g}",
-                (np.exp(x), np.exp(yv)),
-                xytext=(4, -12),
-                textcoords="offset points",
-                fontsize=8,
-                color="0.35",
-            )
+    shown, at = [], []
+    for f in (0.001, 0.01, 0.1, 1.0, 10.0, 100.0):
+        x = np.interp(np.log(f), np.log(multipliers), np.log(by_factor["selectivity"]))
+        # near one-hot attention the selectivity stops growing: keep ticks apart
+        if min(multipliers) <= f <= max(multipliers) and (not at or x - np.log(at[-1]) > 1):
+            shown.append(f)
+            at.append(np.exp(x))
+    top = ax.twiny()
+    top.set(xscale="log", xlim=ax.get_xlim(), xlabel="constant factor f of the grey curve")
+    top.set_xticks(at, [f"{f:g}" for f in shown])
+    top.minorticks_off()
+    top.grid(False)
 
 
 def _draw_points(
@@ -135,27 +141,22 @@ def frontier_figure(
     title: str,
 ) -> matplotlib.figure.Figure:
     """Distortion and gradient against selectivity for one family: the curve of constant
-    factors and every rescaling, with bars of 2 standard errors."""
-    fig, (ax_w, ax_g) = plt.subplots(1, 2, figsize=(13, 5.2))
-    for ax, y, panel in [
-        (ax_w, "wasserstein", "Distortion of the shape against selectivity"),
-        (ax_g, "gradient_norm", "Gradient reaching the query against selectivity"),
+    factors (read on the top axis) and every rescaling, with bars of 2 standard errors."""
+    fig, (ax_w, ax_g) = plt.subplots(1, 2, figsize=(11, 5.4), layout="constrained")
+    for ax, y, ylabel in [
+        (ax_w, "wasserstein", "W₁, distortion of the shape"),
+        (ax_g, "gradient_norm", "mean ‖∂s/∂q‖ (factor included)"),
     ]:
-        _draw_curve(ax, curve, y, multipliers)
+        _draw_curve(ax, curve, y)
         _draw_points(ax, points, y, styles)
-        ax.set(
-            xscale="log",
-            yscale="log",
-            xlabel="selectivity  1 − H / ln n   (0: uniform attention, 1: one-hot)",
-            title=panel,
-        )
+        ax.set(xscale="log", yscale="log", xlabel="selectivity 1 − H / ln n", ylabel=ylabel)
         _plain_log_ticks(ax.yaxis)
-    ax_w.set_ylabel("W₁ between standardized q·k₁ and softmax(…)₁")
-    ax_g.set_ylabel("mean ‖∂s/∂q‖ (includes the factor)")
-    for name, text, offset in [
-        ("k_total", "1/k_total:\nalmost no distortion,\nalmost no selectivity", (-95, 28)),
-        ("none", "no scaling", (-60, 8)),
-        ("sqrt_d", "1/√d", (-30, 10)),
+        _factor_axis(ax, curve, multipliers)
+    # the upper left is empty (the curve rises to the right): names of three points go there
+    for name, text, spot in [
+        ("k_total", "1/k_total", (0.06, 0.45)),
+        ("sqrt_d", "1/√d", (0.3, 0.72)),
+        ("none", "no scaling", (0.36, 0.92)),
     ]:
         rows = points[points["rescaling"] == name]
         if rows.empty:
@@ -164,27 +165,21 @@ def frontier_figure(
         ax_w.annotate(
             text,
             (rows["selectivity"].iloc[0], rows["wasserstein"].iloc[0]),
-            xytext=offset,
-            textcoords="offset points",
-            fontsize=9,
+            xytext=spot,
+            textcoords="axes fraction",
             color=colour,
-            arrowprops=dict(arrowstyle="-", color=colour, lw=0.8),
+            arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
-    return _finish(fig, [_curve_handle(), *_handles(styles)], title)
+    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
 
 
-def _finish(fig: matplotlib.figure.Figure, handles: list, title: str) -> matplotlib.figure.Figure:
-    """A shared legend below the panels, the title above, and a tight layout."""
-    fig.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        ncol=5,
-        fontsize=9.5,
-        frameon=False,
-    )
-    fig.suptitle(title, y=1.0)
-    fig.tight_layout()
+def _finish(
+    fig: matplotlib.figure.Figure, handles: list, title: str, ncol: int
+) -> matplotlib.figure.Figure:
+    """A shared legend below the panels and the title above, in the figure's constrained
+    layout (it makes room for both after the kit raises small text)."""
+    fig.legend(handles=handles, loc="outside lower center", ncol=ncol, frameon=False)
+    fig.suptitle(title)
     return fig
 
 
@@ -199,19 +194,20 @@ def families_figure(
     styles: Mapping[str, dict[str, Any]],
     title: str,
 ) -> matplotlib.figure.Figure:
-    """Heat maps of distortion and selectivity, rescalings (rows, in ``styles``' order) by
-    families (columns); the rows of 1/k_total and 1/√d framed in their colours."""
+    """Heat maps of distortion (top) and selectivity (bottom), rescalings (rows, in
+    ``styles``' order) by families (columns); the rows of 1/k_total and 1/√d framed in their
+    colours."""
     order = list(styles)
     w_matrix, s_matrix = w_matrix.loc[order], s_matrix.loc[order]
-    fig, (ax_w, ax_s) = plt.subplots(1, 2, figsize=(15, 6.2), sharey=True)
+    fig, (ax_w, ax_s) = plt.subplots(2, 1, figsize=(10, 11), sharex=True, layout="constrained")
     vmax = max(0.85, float(w_matrix.max().max()))
     image = ax_w.imshow(w_matrix.to_numpy(), cmap="magma_r", vmin=0, vmax=vmax, aspect="auto")
-    fig.colorbar(image, ax=ax_w, label="W₁ (distortion of the shape)", shrink=0.85)
+    fig.colorbar(image, ax=ax_w, label="W₁")
     floor = max(1e-6, float(s_matrix.min().min()))
     image = ax_s.imshow(
         s_matrix.to_numpy(), cmap="viridis", norm=LogNorm(vmin=floor, vmax=1.0), aspect="auto"
     )
-    fig.colorbar(image, ax=ax_s, label="selectivity 1 − H / ln n (log scale)", shrink=0.85)
+    fig.colorbar(image, ax=ax_s, label="1 − H / ln n (log scale)")
     for ax, matrix in [(ax_w, w_matrix), (ax_s, s_matrix)]:
         for i in range(matrix.shape[0]):
             for j in range(matrix.shape[1]):
@@ -231,6 +227,7 @@ def families_figure(
                     color="white" if dark else "black",
                 )
         ax.set_xticks(range(matrix.shape[1]), matrix.columns, rotation=30, ha="right")
+        ax.set_yticks(range(len(order)), [styles[name]["label"] for name in order])
         ax.grid(False)
         for name in ("k_total", "sqrt_d"):
             if name in order:
@@ -244,11 +241,9 @@ def families_figure(
                         lw=2,
                     )
                 )
-    ax_w.set_yticks(range(len(order)), [styles[name]["label"] for name in order])
     ax_w.set_title("Distortion W₁ (lower: shape kept)")
     ax_s.set_title("Selectivity (lower: closer to uniform attention)")
-    fig.suptitle(title, y=1.0)
-    fig.tight_layout()
+    fig.suptitle(title)
     return fig
 
 
@@ -264,52 +259,26 @@ def family_frontiers_figure(
     columns = 4
     rows = max(1, math.ceil(len(families) / columns))
     fig, axes = plt.subplots(
-        rows, columns, figsize=(16, 3.8 * rows), sharex=True, sharey=True, squeeze=False
+        rows,
+        columns,
+        figsize=(12, 3.2 * rows + 1.6),
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+        layout="constrained",
     )
     for ax, family in zip(axes.ravel(), families, strict=False):
-        _draw_curve(ax, curves[curves["family"] == family], "wasserstein", None)
+        _draw_curve(ax, curves[curves["family"] == family], "wasserstein")
         _draw_points(ax, points[points["family"] == family], "wasserstein", styles, size=45)
         ax.set(xscale="log", yscale="log", title=family)
+        ax.xaxis.set_major_locator(LogLocator(base=10, numticks=4))
         _plain_log_ticks(ax.yaxis)
     for ax in axes.ravel()[len(families) :]:
         ax.set_visible(False)
     for ax in axes[-1]:
         ax.set_xlabel("selectivity 1 − H / ln n")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("W₁")
-    fig.legend(
-        handles=[_curve_handle(), *_handles(styles)],
-        loc="lower center",
-        ncol=7,
-        fontsize=8.5,
-        bbox_to_anchor=(0.5, -0.08),
-        frameon=False,
-    )
-    fig.suptitle(title, y=1.0)
-    fig.tight_layout()
-    return fig
-
-
-def _ratio_panel(fig: Any, ax: Any, ratio: pd.DataFrame, title: str, fmt: str) -> None:
-    logs = np.log10(ratio.to_numpy(dtype=float))
-    span = max(1.0, float(np.nanmax(np.abs(logs))))
-    image = ax.imshow(logs, cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -span, span), aspect="auto")
-    fig.colorbar(image, ax=ax, label="log₁₀ ratio", shrink=0.9)
-    for i in range(ratio.shape[0]):
-        for j in range(ratio.shape[1]):
-            ax.text(
-                j,
-                i,
-                fmt.format(ratio.iloc[i, j]),
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if abs(logs[i, j]) > 0.6 * span else "black",
-            )
-    ax.set_xticks(range(ratio.shape[1]), ratio.columns)
-    ax.set_yticks(range(ratio.shape[0]), ratio.index)
-    ax.set(xlabel="dimension d", ylabel="number of keys n", title=title)
-    ax.grid(False)
+    fig.supylabel("W₁, distortion of the shape")
+    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
 
 
 def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
@@ -324,43 +293,82 @@ def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
     return part.pivot(index="n", columns="d", values=column).sort_index(ascending=False)
 
 
+_GRID_RATIOS = {
+    "wasserstein": "distortion W₁",
+    "selectivity": "selectivity",
+    "gradient_norm": "‖∂s/∂q‖",
+}
+_GRID_LINES = [("-", "o"), ("--", "s"), (":", "^")]
+
+
+def _over_d(ax: Any, matrix: pd.DataFrame, **style: Any) -> None:
+    """One line per ``n`` (rows of ``matrix``): the median over ``d`` (columns), and the
+    smallest to largest value over ``d`` shaded."""
+    n = matrix.index.to_numpy(dtype=float)
+    ax.fill_between(
+        n, matrix.min(axis=1), matrix.max(axis=1), color=style["color"], alpha=0.2, lw=0
+    )
+    ax.plot(n, matrix.median(axis=1), markersize=6, lw=1.6, **style)
+
+
 def d_n_grid_figure(summary: pd.DataFrame, title: str) -> matplotlib.figure.Figure:
-    """Ratios of 1/k_total to 1/√d over the grid (distortion, selectivity, gradient) and
-    the effective share of keys under 1/k_total."""
-    ratios = {
-        column: grid_matrix(summary, "k_total", column) / grid_matrix(summary, "sqrt_d", column)
-        for column in ("wasserstein", "selectivity", "gradient_norm")
-    }
-    share = grid_matrix(summary, "k_total", "effective_share")
-    fig, axes = plt.subplots(2, 2, figsize=(14, 10.5))
-    _ratio_panel(
-        fig, axes[0, 0], ratios["wasserstein"], "Distortion W₁: 1/k_total over 1/√d", "{:.2g}"
+    """Against ``n``: the ratios of 1/k_total to 1/√d (distortion, selectivity, gradient;
+    left) and the effective share of keys under both (right), each the median over ``d``
+    with its range over ``d`` shaded."""
+    fig, (ax_r, ax_e) = plt.subplots(1, 2, figsize=(11, 5), layout="constrained")
+    handles = []
+    for (column, label), (ls, marker) in zip(_GRID_RATIOS.items(), _GRID_LINES, strict=True):
+        ratio = grid_matrix(summary, "k_total", column) / grid_matrix(summary, "sqrt_d", column)
+        _over_d(ax_r, ratio, color="0.2", ls=ls, marker=marker)
+        handles.append(Line2D([], [], color="0.2", ls=ls, marker=marker, label=f"ratio of {label}"))
+    ax_r.axhline(1.0, color="0.5", lw=0.8)
+    ax_r.set(yscale="log", ylabel="1/k_total over 1/√d", title="Ratios of 1/k_total to 1/√d")
+    for name in ("k_total", "sqrt_d"):
+        style = method_style(name)
+        _over_d(ax_e, grid_matrix(summary, name, "effective_share"), **style)
+        kw = dict(color=style["color"], marker=style["marker"])
+        handles.append(Line2D([], [], **kw, label=f"effective keys / n, {style['label']}"))
+    ax_e.set(ylim=(0, 1.05), ylabel="effective keys / n", title="Effective keys / n (1: uniform)")
+    ticks = sorted(summary["n"].unique())
+    for ax in (ax_r, ax_e):
+        ax.set_xscale("log")
+        ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
+        ax.minorticks_off()
+        ax.set_xlabel("number of keys n")
+    handles.append(Patch(color="0.2", alpha=0.2, label="smallest to largest over d"))
+    return _finish(fig, handles, title, ncol=3)
+
+
+def d_spread_sentence(summary: pd.DataFrame) -> str:
+    """How much the lines of :func:`d_n_grid_figure` change with ``d`` at a fixed ``n``: the
+    largest spread over ``d`` (largest over smallest value, less 1) at any ``n``.
+
+    >>> toy = pd.DataFrame({"rescaling": ["k_total"] * 4 + ["sqrt_d"] * 4,
+    ...     "d": [2, 4, 2, 4] * 2, "n": [3, 3, 5, 5] * 2,
+    ...     "wasserstein": [1, 1.1, 1, 1, 2, 2, 2, 2], "selectivity": 1.0,
+    ...     "gradient_norm": 1.0, "effective_share": [1, 1, 1, 1, 0.5, 0.5, 0.4, 0.5]})
+    >>> d_spread_sentence(toy)
+    'Over d from 2 to 4, at each n the ratio of distortion W₁ changes by at most 10 %, of \
+selectivity by at most 0 %, of ‖∂s/∂q‖ by at most 0 %; the effective share of keys by at \
+most 0 % under 1/k_total and 25 % under 1/√d.'
+    """
+
+    def spread(matrix: pd.DataFrame) -> str:
+        return f"{100 * float((matrix.max(axis=1) / matrix.min(axis=1)).max() - 1):.2g} %"
+
+    ratios = ", of ".join(
+        f"{label} by at most "
+        + spread(grid_matrix(summary, "k_total", column) / grid_matrix(summary, "sqrt_d", column))
+        for column, label in _GRID_RATIOS.items()
+    ).replace(" by", " changes by", 1)
+    shares = [
+        spread(grid_matrix(summary, name, "effective_share")) for name in ("k_total", "sqrt_d")
+    ]
+    return (
+        f"Over d from {summary['d'].min()} to {summary['d'].max()}, at each n the ratio of "
+        f"{ratios}; the effective share of keys by at most {shares[0]} under 1/k_total and "
+        f"{shares[1]} under 1/√d."
     )
-    _ratio_panel(
-        fig, axes[0, 1], ratios["selectivity"], "Selectivity: 1/k_total over 1/√d", "{:.0e}"
-    )
-    _ratio_panel(
-        fig, axes[1, 0], ratios["gradient_norm"], "Mean ‖∂s/∂q‖: 1/k_total over 1/√d", "{:.0e}"
-    )
-    ax = axes[1, 1]
-    image = ax.imshow(share.to_numpy(), cmap="Greens", vmin=0, vmax=1, aspect="auto")
-    fig.colorbar(image, ax=ax, label="effective keys / n", shrink=0.9)
-    for i in range(share.shape[0]):
-        for j in range(share.shape[1]):
-            value = share.iloc[i, j]
-            colour = "white" if value > 0.6 else "black"
-            ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=8, color=colour)
-    ax.set_xticks(range(share.shape[1]), share.columns)
-    ax.set_yticks(range(share.shape[0]), share.index)
-    ax.set(
-        xlabel="dimension d",
-        ylabel="number of keys n",
-        title="Effective keys / n under 1/k_total (1: uniform)",
-    )
-    ax.grid(False)
-    fig.suptitle(title, y=1.0)
-    fig.tight_layout()
-    return fig
 
 
 def gradients_figure(
@@ -368,51 +376,49 @@ def gradients_figure(
     styles: Mapping[str, dict[str, Any]],
     d_ref: int,
     n_ref: int,
-    threshold: float,
     title: str,
 ) -> matplotlib.figure.Figure:
-    """Against ``d`` at ``n_ref`` (top) and against ``n`` at ``d_ref`` (bottom): the mean
-    softmax Jacobian norm, the share of saturated rows, and the gradient reaching the query."""
-    fig, axes = plt.subplots(2, 3, figsize=(17, 9.5))
-    panels = [
-        ("jacobian_norm", "mean ‖J‖_F (softmax Jacobian)", "linear"),
-        ("saturated_share", f"share of rows with max s > {threshold:g}", "linear"),
-        ("gradient_norm", "‖∂s/∂q‖_F (includes the factor)", "log"),
-    ]
-    for row, (axis, fixed, value) in enumerate([("d", "n", n_ref), ("n", "d", d_ref)]):
+    """The mean softmax Jacobian norm (top) and the gradient reaching the query (bottom),
+    against ``d`` at ``n_ref`` (left) and against ``n`` at ``d_ref`` (right); the legend lists
+    the rescalings from the largest to the smallest gradient at the largest ``n``."""
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharey="row", layout="constrained")
+    sweeps = [("d", "n", n_ref), ("n", "d", d_ref)]
+    rows = [("jacobian_norm", "mean ‖J‖_F, softmax Jacobian"), ("gradient_norm", "mean ‖∂s/∂q‖_F")]
+    last = summary[(summary["d"] == d_ref) & (summary["n"] == summary["n"].max())]
+    end = last.set_index("rescaling")["gradient_norm"]
+    order = sorted((n for n in styles if n in end.index), key=lambda n: -end[n])
+    for col, (axis, fixed, value) in enumerate(sweeps):
         part = summary[summary[fixed] == value]
-        for name, style in styles.items():
-            line = part[part["rescaling"] == name].sort_values(axis)
-            if line.empty:
-                continue
-            kw = dict(color=style["color"], marker=style["marker"], markersize=5, lw=1.4)
-            for ax, (column, _, _) in zip(axes[row], panels, strict=True):
-                ax.errorbar(line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw)
+        for name in order:
+            style, line = styles[name], part[part["rescaling"] == name].sort_values(axis)
+            kw = dict(color=style["color"], marker=style["marker"], markersize=5, lw=1.3)
+            for row, (column, _) in enumerate(rows):
+                axes[row, col].errorbar(
+                    line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw
+                )
             if name == "none":
-                axes[row, 2].plot(
+                axes[1, col].plot(
                     line[axis], line["gradient_median"], color="black", ls="--", lw=1.2
                 )
         ticks = np.array(sorted(part[axis].unique()), dtype=float)
-        uniform = (
-            np.sqrt(ticks - 1) / ticks
-            if axis == "n"
-            else np.full_like(ticks, math.sqrt(n_ref - 1) / n_ref)
-        )
-        axes[row, 0].plot(ticks, uniform, color="0.5", ls=":", lw=2)
-        axes[row, 0].set_ylim(0, None)
-        axes[row, 1].set_ylim(-0.02, 1.02)
-        for ax, (_, ylabel, yscale) in zip(axes[row], panels, strict=True):
-            ax.set(
-                xscale="log",
-                yscale=yscale,
-                xlabel="dimension d" if axis == "d" else "number of keys n",
-                ylabel=ylabel,
-                title=f"{ylabel.split(' (')[0]}, {fixed} = {value}",
-            )
+        n_of = ticks if axis == "n" else np.full_like(ticks, n_ref)
+        axes[0, col].plot(ticks, np.sqrt(n_of - 1) / n_of, color="0.5", ls=":", lw=2)
+        axes[1, col].set_yscale("log")
+        axes[0, col].set_title(f"against {axis}, {fixed} = {value}")
+        for ax in axes[:, col]:
+            ax.set_xscale("log")
             ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
             ax.minorticks_off()
-    extra = [
-        Line2D([], [], color="0.5", ls=":", lw=2, label="uniform attention: √(n−1)/n"),
-        Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median over queries"),
+        axes[1, col].set_xlabel("dimension d" if axis == "d" else "number of keys n")
+    axes[0, 0].set_ylim(0, None)
+    for row, (_, label) in enumerate(rows):
+        axes[row, 0].set_ylabel(label)
+    handles = [*_handles({name: styles[name] for name in order})]
+    handles += [
+        Line2D([], [], color="0.5", ls=":", lw=2, label="uniform attention:\n‖J‖_F = √(n−1)/n"),
+        Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median\nover queries"),
     ]
-    return _finish(fig, [*_handles(styles), *extra], title)
+    top = f"top to bottom:\n‖∂s/∂q‖_F at\nn = {summary['n'].max()}, d = {d_ref}"
+    fig.legend(handles=handles, loc="outside right center", frameon=False, title=top)
+    fig.suptitle(title)
+    return fig

@@ -1,0 +1,95 @@
+"""The figures of the chapter *Every rescaling, measured*, on small hand-made tables."""
+
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from attncore.book import figures_every_rescaling as figures
+from attncore.book.plotting import method_style
+from attncore.rescalings import get_rescaling
+
+NAMES = ["none", "sqrt_d", "k_total"]
+
+
+@pytest.fixture
+def grid() -> pd.DataFrame:
+    """A standard normal grid whose numbers depend on ``n`` only, as for 1/k_total and 1/√d."""
+    rows = []
+    for (d, n), name in itertools.product(itertools.product([16, 64], [8, 64, 512]), NAMES):
+        factor = {"none": 1.0, "sqrt_d": 0.1, "k_total": 0.1 / n}[name]
+        rows.append(
+            dict(
+                rescaling=name,
+                d=d,
+                n=n,
+                wasserstein=factor,
+                selectivity=factor**2,
+                gradient_norm=factor / n,
+                gradient_median=factor / n,
+                jacobian_norm=0.3 * factor,
+                effective_share=1 - factor / 2,
+            )
+        )
+    table = pd.DataFrame(rows)
+    for column in ["wasserstein", "selectivity", "gradient_norm", "jacobian_norm"]:
+        table[f"{column}_se"] = 0.0
+    return table
+
+
+def test_d_n_grid_draws_against_n_with_the_rescalings_colours(grid):
+    fig = figures.d_n_grid_figure(grid, "t")
+    left, right = fig.axes
+    assert (
+        left.get_yscale() == "log" and left.get_xlabel() == right.get_xlabel() == "number of keys n"
+    )
+    colours = {line.get_color() for line in right.get_lines()}
+    assert colours == {method_style("k_total")["color"], method_style("sqrt_d")["color"]}
+    plt.close(fig)
+
+
+def test_d_spread_sentence_finds_no_spread_where_d_does_not_matter(grid):
+    sentence = figures.d_spread_sentence(grid)
+    assert sentence.startswith("Over d from 16 to 64")
+    assert sentence.count(" 0 %") == 5
+
+
+def test_gradients_legend_follows_the_lines_at_the_largest_n(grid):
+    styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, title="t")
+    assert len(fig.axes) == 4
+    labels = [text.get_text() for text in fig.legends[0].get_texts()][: len(NAMES)]
+    assert labels == [styles[name]["label"] for name in ["none", "sqrt_d", "k_total"]]
+    plt.close(fig)
+
+
+def test_frontier_reads_the_factors_on_a_top_axis_with_ticks_apart():
+    multipliers = np.geomspace(0.001, 100.0, 11)
+    selectivity = np.minimum(1.0, 1e-2 * multipliers**2)  # stops growing near one-hot
+    curve = pd.DataFrame(
+        {
+            "factor": multipliers,
+            "selectivity": selectivity,
+            "wasserstein": 0.02 + selectivity,
+            "gradient_norm": multipliers / 10,
+        }
+    )
+    points = pd.DataFrame(
+        {
+            "rescaling": ["sqrt_d"],
+            "selectivity": [1e-3],
+            "selectivity_se": [0.0],
+            "wasserstein": [0.021],
+            "wasserstein_se": [0.0],
+            "gradient_norm": [0.1],
+            "gradient_norm_se": [0.0],
+        }
+    )
+    styles = {"sqrt_d": method_style("sqrt_d")}
+    fig = figures.frontier_figure(curve, points, styles, multipliers, "t")
+    top = fig.axes[2]
+    assert [t.get_text() for t in top.get_xticklabels()] == ["0.001", "0.01", "0.1", "1", "10"]
+    assert np.diff(np.log10(top.get_xticks())).min() > 0.4
+    plt.close(fig)
