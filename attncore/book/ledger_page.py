@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import matplotlib.figure
@@ -36,9 +37,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from attncore.book.kit import VERDICT_COLOURS, chip, ledger_target
+from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Verdict
 
-__all__ = ["ledger_tables", "summary", "tally", "tally_figure"]
+__all__ = ["ledger_tables", "plain_title", "section_title", "summary", "tally", "tally_figure"]
 
 VERDICTS = [v.value for v in Verdict] + [PENDING]
 
@@ -48,13 +50,51 @@ def _cell(text: object) -> str:
     return re.sub(r"([\\`*_\[\]<>|~$#])", r"\\\1", str(text)).replace("\n", " ")
 
 
+_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ"}
+
+
+def plain_title(heading: str) -> str:
+    r"""A section heading as plain words for a link text: math unwrapped into Unicode, glued
+    text left out.
+
+    >>> plain_title(r"Key lengths: why $k_\text{total}$ is close to $n\sqrt{d}$")
+    'Key lengths: why k_total is close to n√d'
+    >>> plain_title(r"$1/\sqrt{d}$, $d = 16$: {glue:text}`verdict_sqrt_d`")
+    '1/√d, d = 16'
+    """
+    text = re.sub(r"[:,]?\s*\{glue:\w+\}`[^`]*`", "", heading)
+    text = re.sub(r"\\text\{([^}]*)\}", r"\1", text)
+    text = re.sub(r"\\sqrt\{(\w)\}", r"√\1", text)
+    text = re.sub(r"\\sqrt\{([^}]*)\}", r"√(\1)", text)
+    for command, symbol in _SYMBOLS.items():
+        text = text.replace(command, symbol)
+    return text.replace("$", "").strip()
+
+
+def section_title(chapter: str, label: str, root: Path = ROOT) -> str | None:
+    """The plain title (:func:`plain_title`) of the section ``label`` of ``chapter``'s
+    source, or ``None`` where the source has no heading under that label.
+
+    >>> section_title("derivations", "sec-key-lengths")
+    'Key lengths: why k_total is close to n√d'
+    """
+    source = chapter_source(chapter, root)
+    if not source.is_file():
+        return None
+    found = re.search(rf"^\({re.escape(label)}\)=\s*\n#+ (.+)$", source.read_text(), re.M)
+    return plain_title(found[1]) if found else None
+
+
 def _evidence(row: dict[str, Any]) -> str:
     chapter = row["chapter"].replace("_", " ")
     if not chapter:
         return ""
     if not row["evidence"]:
         return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
-    return f"{{ref}}`{row['evidence']}`"
+    title = section_title(row["chapter"], row["evidence"])
+    if title is None:
+        return f"{{ref}}`{row['evidence']}`"
+    return f"{{ref}}`{title} <{row['evidence']}>`"
 
 
 def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -89,9 +129,9 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
             label=f"{verdict} ({counts[verdict]})",
         )
         left += by_source[verdict]
-    ax.set(xlabel="claims")
+    ax.set(xlabel="number of claims")
     ax.invert_yaxis()
-    ax.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
     return fig
 
 
@@ -106,7 +146,7 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
         lines += [
             "```{list-table}",
             ":header-rows: 1",
-            ":widths: 38 12 38 12",
+            ":widths: 32 12 44 12",
             ":class: ledger-table",
             "",
             "* - claim (section)",
