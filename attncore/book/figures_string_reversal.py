@@ -24,6 +24,7 @@ from attncore.book.plotting import method_style
 
 __all__ = [
     "attention_figure",
+    "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
     "search_figure",
@@ -221,3 +222,25 @@ def summary_tables(
             formats = {c: special.get(c, digits) for c in part.columns}
             styled.append(part.style.format(formats, na_rep="–").set_caption(setup))
     return styled
+
+
+def learned_beta_sentence(summary: pd.DataFrame, start: float) -> str:
+    """Where the learned beta ended, per setup, from the chapter's ``summary`` (one row per
+    setup and method, column ``learned β or g at end``: the mean over heads and seeds), or
+    that it was not trained in this run; ``start`` is its value at step 0.
+
+    >>> rows = [("learned", "A", 0.91), ("learned", "B", 1.4), ("sqrt_d", "A", float("nan"))]
+    >>> summary = pd.DataFrame(rows, columns=["method", "setup", "learned β or g at end"])
+    >>> learned_beta_sentence(summary, 0.354)[40:]
+    'ends at 0.91 in A and 1.4 in B (mean over heads and seeds).'
+    >>> learned_beta_sentence(summary[summary["method"] == "sqrt_d"], 0.354)
+    'The learned β was not among the methods of this run.'
+    """
+    ends = summary[summary["method"] == "learned"].set_index("setup")["learned β or g at end"]
+    if ends.empty:
+        return "The learned β was not among the methods of this run."
+    where = " and ".join(f"{value:.2g} in {setup}" for setup, value in ends.items())
+    return (
+        f"The learned β starts at 1/√d = {start:.2f} and ends at {where} "
+        "(mean over heads and seeds)."
+    )
