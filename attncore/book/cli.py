@@ -1,6 +1,6 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
-    attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [-o OUT] [--no-cache]
+    attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [--profile smoke] [-o OUT] [--no-cache]
                  [--scheduler tcp://HOST:PORT] [--yes] [--timeout SECONDS]
     attncore params CHAPTER
     attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 from attncore.book.budget import TIME_BUDGET, check_budget
-from attncore.book.build import PROFILES, BuildFailed, build_book
+from attncore.book.build import PROFILES, BuildFailed, build_book, load_profile
 from attncore.book.cache import RunCache
 from attncore.book.parameters import MAX_TEXT, load_yaml, validate_parameters
 from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
@@ -52,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
         help="a parameter value (YAML); wins over the same name in -f",
     )
     run.add_argument("-f", "--file", type=Path, help="YAML file of parameter values NAME: VALUE")
+    run.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=None,
+        help="start from a profile of notebooks/profiles.yaml (-f and -p win over it)",
+    )
     run.add_argument(
         "-o",
         "--output",
@@ -120,8 +126,12 @@ def _read_file(path: Path) -> dict[str, object]:
 
 
 def _collect(args: argparse.Namespace) -> dict[str, object]:
-    declared = chapter_parameters(find_chapter(args.chapter))
-    values: dict[str, object] = _read_file(args.file) if args.file else {}
+    source = find_chapter(args.chapter)
+    declared = chapter_parameters(source)
+    values: dict[str, object] = {}
+    if args.profile:
+        values.update(load_profile(source.stem, args.profile))
+    values.update(_read_file(args.file) if args.file else {})
     for name, text in args.parameter:
         if name not in declared:
             raise ParameterError(

@@ -21,12 +21,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from attncore.book.plotting import method_style
+from attncore.symbolic.typeset import list_table
 
 __all__ = [
     "attention_figure",
     "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
+    "numbered_table",
     "search_figure",
     "summary_tables",
 ]
@@ -182,10 +184,43 @@ def attention_figure(
     return fig
 
 
+def numbered_table(
+    frame: pd.DataFrame,
+    name: str,
+    caption: str,
+    formats: Mapping[str, str] | None = None,
+    index: str | None = None,
+) -> str:
+    """``frame`` as a numbered, captioned MyST table (:func:`attncore.symbolic.typeset.list_table`)
+    that the page cites as ``{numref}`name```; the columns of ``formats`` are written with their
+    format string (a missing value as a dash), the others rounded to three decimals.
+
+    >>> frame = pd.DataFrame({"seconds": [12.34, float("nan")]}, index=pd.Index(["a", "b"]))
+    >>> print(numbered_table(frame, "tbl-x", "Cost.", {"seconds": "{:.0f}"}, index="run"))
+    ```{list-table} Cost.
+    :name: tbl-x
+    :header-rows: 1
+    <BLANKLINE>
+    * - run
+      - seconds
+    * - a
+      - 12
+    * - b
+      - –
+    ```
+    <BLANKLINE>
+    """
+    shown = frame.copy()
+    for column, form in (formats or {}).items():
+        shown[column] = ["–" if pd.isna(v) else form.format(v) for v in frame[column]]
+    return list_table(shown, name, caption, index=index)
+
+
 def summary_tables(
     summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
-) -> list[Any]:
-    """The accuracy and attention tables per setup, rounded, as pandas Stylers."""
+) -> list[str]:
+    """The accuracy tables, then the attention tables, one per setup, as numbered tables
+    ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup)."""
     accuracy_names = {
         f"accuracy at {short_steps} steps": f"acc. {short_steps}",
         f"worst seed at {short_steps} steps": f"worst {short_steps}",
@@ -213,15 +248,20 @@ def summary_tables(
         "mirrored, init": "{:.3f}",
         "mirrored, end": "{:.3f}",
     }
-    styled = []
-    for names, digits in ((accuracy_names, "{:.3f}"), (attention_names, "{:.3g}")):
-        for setup in dict.fromkeys(summary["setup"]):
+    kinds = (
+        ("accuracy", "Validation and test token accuracy", accuracy_names, "{:.3f}"),
+        ("attention", "Attention measurements and cost", attention_names, "{:.3g}"),
+    )
+    tables = []
+    for kind, title, names, digits in kinds:
+        for number, setup in enumerate(dict.fromkeys(summary["setup"]), start=1):
             part = summary[summary["setup"] == setup].copy()
             part["method"] = [method_label(m, searched_beta[setup]) for m in part["method"]]
             part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
             formats = {c: special.get(c, digits) for c in part.columns}
-            styled.append(part.style.format(formats, na_rep="–").set_caption(setup))
-    return styled
+            name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
+            tables.append(numbered_table(part, name, caption, formats, index="method"))
+    return tables
 
 
 def learned_beta_sentence(summary: pd.DataFrame, start: float) -> str:
