@@ -13,7 +13,7 @@ Every rescaling is drawn with its colour, marker and label from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -26,7 +26,7 @@ from attncore.sources.chuang import BetaSearchResult
 __all__ = [
     "aligned_keys_figure",
     "beta_search_figure",
-    "fixed_weights_figure",
+    "fixed_weights_table",
     "standard_init_figure",
     "weight_growth_figure",
 ]
@@ -54,29 +54,57 @@ def weight_growth_figure(table: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def fixed_weights_figure(conditional: np.ndarray, structured: Sequence[float]) -> Figure:
-    """The conditional variance over random weight draws (median and 5-95 % range) and for
-    the rank-one and disjoint pairs, against Chuang's value 1."""
-    low, high = np.quantile(conditional, [0.05, 0.95])
-    median = float(np.median(conditional))
-    fig, ax = plt.subplots(figsize=(8, 2.8))
-    labels = [
-        f"{len(conditional):,} random draws\n(median, 5-95% range)",
-        "W_q = W_k,\nrank one",
-        "W_q, W_k write to\ndisjoint coordinates",
+def fixed_weights_table(conditional: np.ndarray, structured: pd.DataFrame, d_x: int) -> str:
+    """A Markdown table of the variance of the scaled logit given the weights: over the
+    random draws ``conditional`` (median and 5-95 % range), for each pair of ``structured``
+    (rows of :func:`attncore.simulate.weights.structured_weight_table`) with whether it
+    lies in that range, and Chuang's value 1.
+
+    >>> t = pd.DataFrame({"weights": ["rank one"], "entry sd of W_q": [0.125],
+    ...                   "entry sd of W_k": [0.125], "Var(q.k/sqrt(d_k) | W)": [16.0]})
+    >>> table = fixed_weights_table(np.array([0.8, 1.0, 1.2]), t, 64).splitlines()
+    >>> table[2].split(" | ")[-2:]
+    ['1.00 (0.82 to 1.18)', '|']
+    >>> table[3]
+    '| rank one | 0.125 | 0.125 | 16.00 | no |'
+    >>> table[4]
+    "| Chuang's formula at the initial sd | | | 1.00 | yes |"
+    """
+    low, median, high = np.quantile(conditional, [0.05, 0.5, 0.95])
+    sd = f"{1 / np.sqrt(d_x):.4g} (drawn)"
+
+    def inside(value: float) -> str:
+        return "yes" if low <= value <= high else "no"
+
+    rows = [
+        [
+            f"{len(conditional):,} random draws: median (5-95 % range)",
+            sd,
+            sd,
+            f"{median:.2f} ({low:.2f} to {high:.2f})",
+            "",
+        ],
+        *(
+            [
+                str(r["weights"]),
+                f"{r['entry sd of W_q']:.4g}",
+                f"{r['entry sd of W_k']:.4g}",
+                f"{r['Var(q.k/sqrt(d_k) | W)']:.2f}",
+                inside(r["Var(q.k/sqrt(d_k) | W)"]),
+            ]
+            for _, r in structured.iterrows()
+        ),
+        ["Chuang's formula at the initial sd", "", "", "1.00", inside(1.0)],
     ]
-    ax.errorbar([median], [0], xerr=[[median - low], [high - median]], fmt="o", capsize=4)
-    ax.scatter(list(structured), [1, 2], color=["C3", "C2"], s=60, zorder=3)
-    ax.axvline(1.0, color="k", lw=1, ls="--", label="Chuang's formula at the initial sd: 1")
-    ax.set(
-        yticks=[0, 1, 2],
-        yticklabels=labels,
-        ylim=(-0.6, 2.6),
-        xlabel=r"Var$(q\cdot k/\sqrt{d} \mid W_q, W_k)$ over random tokens",
-    )
-    ax.invert_yaxis()
-    ax.legend(fontsize=8, loc="lower right")
-    return fig
+    head = [
+        "weights",
+        "entry sd of W_q",
+        "entry sd of W_k",
+        "Var(q·k/√d ∣ W_q, W_k)",
+        "within the random draws' 5-95 % range",
+    ]
+    lines = [head, [":--", "--:", "--:", "--:", ":--"], *rows]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines).replace("|  |", "| |")
 
 
 def aligned_keys_figure(table: pd.DataFrame, limits: Mapping[float, float], n_keys: int) -> Figure:
