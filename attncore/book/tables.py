@@ -20,7 +20,9 @@ from dataclasses import dataclass
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-__all__ = ["MAX_COLUMNS", "ReaderTable", "reader_table"]
+from attncore.symbolic.typeset import list_table
+
+__all__ = ["MAX_COLUMNS", "ReaderTable", "numbered_table", "reader_table"]
 
 MAX_COLUMNS = 6
 """The most columns, index included, that a table shows side by side in the text column."""
@@ -70,3 +72,36 @@ def reader_table(frame: pd.DataFrame, digits: int = 4) -> ReaderTable:
             for start in range(0, len(table.columns), width)
         ]
     )
+
+
+def numbered_table(
+    frame: pd.DataFrame, name: str, caption: str, digits: int = 4, index: str | None = None
+) -> str:
+    """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```:
+    booleans as yes/no, real numbers to ``digits`` significant digits, minus signs typeset
+    (:func:`attncore.symbolic.typeset.list_table`, which names the index column ``index``);
+    the index is formatted as the cells.
+
+    >>> frame = pd.DataFrame({"p": [0.014912, 15.31]}, index=pd.Index([2.0, 22.627], name="σ"))
+    >>> print(numbered_table(frame, "tbl-demo", "A demo.", digits=3))
+    ```{list-table} A demo.
+    :name: tbl-demo
+    :header-rows: 1
+    <BLANKLINE>
+    * - σ
+      - p
+    * - 2
+      - 0.0149
+    * - 22.6
+      - 15.3
+    ```
+    <BLANKLINE>
+    """
+
+    def cell(v: object) -> object:
+        return f"{v:.{digits}g}".replace("-", "−") if isinstance(v, float) else v
+
+    shown = frame.astype(object).map(cell)
+    keys = shown.index
+    shown.index = keys.map(lambda k: tuple(map(cell, k)) if isinstance(k, tuple) else cell(k))
+    return list_table(shown, name, caption, index=index)
