@@ -21,14 +21,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from attncore.book.plotting import method_style
-from attncore.symbolic.typeset import list_table
+from attncore.book.tables import numbered_table
 
 __all__ = [
     "attention_figure",
     "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
-    "numbered_table",
     "search_figure",
     "summary_tables",
 ]
@@ -184,38 +183,6 @@ def attention_figure(
     return fig
 
 
-def numbered_table(
-    frame: pd.DataFrame,
-    name: str,
-    caption: str,
-    formats: Mapping[str, str] | None = None,
-    index: str | None = None,
-) -> str:
-    """``frame`` as a numbered, captioned MyST table (:func:`attncore.symbolic.typeset.list_table`)
-    that the page cites as ``{numref}`name```; the columns of ``formats`` are written with their
-    format string (a missing value as a dash), the others rounded to three decimals.
-
-    >>> frame = pd.DataFrame({"seconds": [12.34, float("nan")]}, index=pd.Index(["a", "b"]))
-    >>> print(numbered_table(frame, "tbl-x", "Cost.", {"seconds": "{:.0f}"}, index="run"))
-    ```{list-table} Cost.
-    :name: tbl-x
-    :header-rows: 1
-    <BLANKLINE>
-    * - run
-      - seconds
-    * - a
-      - 12
-    * - b
-      - –
-    ```
-    <BLANKLINE>
-    """
-    shown = frame.copy()
-    for column, form in (formats or {}).items():
-        shown[column] = ["–" if pd.isna(v) else form.format(v) for v in frame[column]]
-    return list_table(shown, name, caption, index=index)
-
-
 def summary_tables(
     summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
 ) -> list[str]:
@@ -260,7 +227,7 @@ def summary_tables(
             part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
             formats = {c: special.get(c, digits) for c in part.columns}
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
-            tables.append(numbered_table(part, name, caption, formats, index="method"))
+            tables.append(numbered_table(part, name, caption, index="method", formats=formats))
     return tables
 
 

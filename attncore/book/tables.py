@@ -15,8 +15,10 @@ shown as several tables of a few columns each, the index repeated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
@@ -75,12 +77,18 @@ def reader_table(frame: pd.DataFrame, digits: int = 4) -> ReaderTable:
 
 
 def numbered_table(
-    frame: pd.DataFrame, name: str, caption: str, digits: int = 4, index: str | None = None
+    frame: pd.DataFrame,
+    name: str,
+    caption: str,
+    digits: int = 4,
+    index: str | None = None,
+    formats: Mapping[str, str] | None = None,
 ) -> str:
     """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```:
     booleans as yes/no, real numbers to ``digits`` significant digits, minus signs typeset
     (:func:`attncore.symbolic.typeset.list_table`, which names the index column ``index``);
-    the index is formatted as the cells.
+    the index is formatted as the cells; the columns of ``formats`` are written with their own
+    format string; a missing value is a dash.
 
     >>> frame = pd.DataFrame({"p": [0.014912, 15.31]}, index=pd.Index([2.0, 22.627], name="σ"))
     >>> print(numbered_table(frame, "tbl-demo", "A demo.", digits=3))
@@ -96,12 +104,21 @@ def numbered_table(
       - 15.3
     ```
     <BLANKLINE>
+    >>> frame = pd.DataFrame({"seconds": [12.34, float("nan")]}, index=pd.Index(["a", "b"]))
+    >>> numbered_table(frame, "tbl-x", "Cost.", formats={"seconds": "{:.0f}"}).splitlines()[-5:-1]
+    ['* - a', '  - 12', '* - b', '  - –']
     """
 
-    def cell(v: object) -> object:
+    def cell(v: object, form: str | None = None) -> object:
+        if isinstance(v, float | np.floating) and np.isnan(v):
+            return "–"
+        if form is not None:
+            return form.format(v).replace("-", "−")
         return f"{v:.{digits}g}".replace("-", "−") if isinstance(v, float) else v
 
     shown = frame.astype(object).map(cell)
+    for column, form in (formats or {}).items():
+        shown[column] = [cell(v, form) for v in frame[column]]
     keys = shown.index
     shown.index = keys.map(lambda k: tuple(map(cell, k)) if isinstance(k, tuple) else cell(k))
     return list_table(shown, name, caption, index=index)
