@@ -25,13 +25,14 @@ from attncore.sources.bernhard import PanelDraw, linearization
 __all__ = [
     "PANEL_TITLES",
     "SAMPLE_STYLE",
-    "cost_figure",
     "distortion_pairs_figure",
+    "linearization_figure",
     "panel_figure",
     "sample_comparison_table",
     "scaling_label",
     "seed_spread_figure",
     "seed_spread_table",
+    "tradeoff_figure",
 ]
 
 PANEL_TITLES = {
@@ -326,30 +327,37 @@ def distortion_pairs_figure(
     return fig
 
 
-def cost_figure(
-    draw: PanelDraw, costs: pd.DataFrame, rescalings: Sequence[str], d_small: int
-) -> matplotlib.figure.Figure:
-    """Left and middle: ``n s_1`` against the centred scaled logit for 1/sqrt(d) and
-    1/k_total on one draw, with the linearization. Right: W1 distortion against the mean
-    largest probability, median and 5-95 % over draws, per rescaling and dimension."""
-    n_keys = draw.keys.shape[0]
-    fig, axes = plt.subplots(1, 3, figsize=(12.5, 4.4), gridspec_kw=dict(width_ratios=[1, 1, 1.25]))
-    for ax, name in zip(axes[:2], ["sqrt_d", "k_total"], strict=True):
+def linearization_figure(draw: PanelDraw) -> matplotlib.figure.Figure:
+    """``n s_1`` against the centred scaled logit for 1/sqrt(d) (left) and 1/k_total (right)
+    on one draw, with the linearization ``1 + z_1 - z̄``."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.6), layout="constrained")
+    for ax, name in zip(axes, ["sqrt_d", "k_total"], strict=True):
         lin = linearization(draw, name)
         colour = method_style(name)["color"]
-        ax.scatter(
-            lin["centred"], lin["weight"], s=8, alpha=0.5, color=colour, lw=0, label="one query"
-        )
+        ax.scatter(lin["centred"], lin["weight"], s=8, alpha=0.5, color=colour, lw=0)
         line = np.linspace(lin["centred"].min(), lin["centred"].max(), 50)
-        ax.plot(line, 1 + line, color="k", lw=1.2, label=r"linear: $1 + z_1 - \bar z$")
+        ax.plot(line, 1 + line, color="k", lw=1.2)
         ax.set_xlabel(r"centred scaled logit $z_1 - \bar z$")
-        ax.set_ylabel(r"$n\,s_1$ (1 is uniform attention)")
         ax.set_title(
-            f"{scaling_label(name)}, d = {draw.d}: sd of a row of logits {lin['row_sd']:.2g}",
-            fontsize=10,
+            f"{scaling_label(name)}, d = {draw.d}\nsd of a row of logits {lin['row_sd']:.2g}"
         )
-        ax.legend(fontsize=8, loc="upper left")
-    ax = axes[2]
+    axes[0].set_ylabel(r"$n\,s_1$ (1 is uniform attention)")
+    handles = [
+        plt.Line2D(
+            [], [], color="0.4", marker="o", ls="", label="one query (colour of the scaling)"
+        ),
+        plt.Line2D([], [], color="k", lw=1.2, label=r"linear: $1 + z_1 - \bar z$"),
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
+    return fig
+
+
+def tradeoff_figure(
+    costs: pd.DataFrame, rescalings: Sequence[str], d_small: int, n_keys: int
+) -> matplotlib.figure.Figure:
+    """W1 distortion against the mean largest probability, median and 5-95 % over draws, per
+    rescaling (named beside its points) and dimension (hollow: ``d_small``)."""
+    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
     for (d, name), part in sorted(
         costs.groupby(["d", "rescaling"], sort=False), key=lambda item: -item[0][0]
     ):
@@ -370,12 +378,17 @@ def cost_figure(
         )
     for name in rescalings:
         part = costs[costs.rescaling == name]
+        right = part.mean_max_probability.max() < 0.3  # the name goes where there is room
+        x = part.mean_max_probability.max() if right else part.mean_max_probability.min()
+        y = part.wasserstein.median()
         ax.annotate(
             scaling_label(name),
-            (part.mean_max_probability.median(), part.wasserstein.median()),
-            xytext=(10, -16 if name != "none" else -22),
+            (x, y),
+            xytext=(14 if right else -14, 0),
             textcoords="offset points",
-            fontsize=9,
+            ha="left" if right else "right",
+            va="center",
+            color=method_style(name)["color"],
         )
     ax.axvline(1 / n_keys, color="0.4", ls=":", lw=1.2)
     ax.text(
@@ -384,7 +397,6 @@ def cost_figure(
         " uniform: 1/n",
         transform=blended_transform_factory(ax.transData, ax.transAxes),
         va="top",
-        fontsize=8,
     )
     ax.set_xscale("log")
     ax.set_xlim(0.6 / n_keys, 1.3)
@@ -397,21 +409,10 @@ def cost_figure(
     ax.set_xlabel("mean largest probability of a row (selectivity)")
     ax.set_ylabel(r"$W_1$ distortion of the first component")
     d_large = max(costs.d)
-    ax.legend(
-        handles=[
-            plt.Line2D(
-                [], [], color="0.3", marker="o", mfc="none", ls="", label=f"d = {d_small} (hollow)"
-            ),
-            plt.Line2D([], [], color="0.3", marker="o", ls="", label=f"d = {d_large} (filled)"),
-        ],
-        fontsize=8,
-        loc="center right",
-    )
-    ax.set_title("Shape kept against selectivity (median, 5-95 %)")
-    fig.suptitle(
-        "Why 1/k_total keeps the shape: its logits are so small that the softmax is nearly "
-        "linear and nearly uniform",
-        fontsize=11,
-    )
-    fig.subplots_adjust(left=0.055, right=0.99, top=0.84, bottom=0.14, wspace=0.3)
+    handles = [
+        plt.Line2D([], [], color="0.3", marker="o", mfc="none", ls="", label=f"d = {d_small}"),
+        plt.Line2D([], [], color="0.3", marker="o", ls="", label=f"d = {d_large}"),
+        plt.Line2D([], [], color="0.3", marker="|", ls="", ms=12, label="5 % to 95 % of draws"),
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     return fig
