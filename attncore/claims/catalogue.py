@@ -44,7 +44,7 @@ CLAIMS: dict[str, Claim] = {
         "vaswani2017attention",
         "3.2.1, footnote 4",
         "If the components of q and k are independent with mean 0 and variance 1, "
-        "q.k has mean 0 and variance d_k.",
+        "q·k has mean 0 and variance d_k.",
     ),
     "vaswani-small-gradients": Claim(
         "every_rescaling",
@@ -52,7 +52,7 @@ CLAIMS: dict[str, Claim] = {
         "3.2.1",
         "We suspect that for large values of d_k, the dot products grow large in magnitude, "
         "pushing the softmax function into regions where it has extremely small gradients. To "
-        "counteract this effect, we scale the dot products by 1/sqrt(d_k).",
+        "counteract this effect, we scale the dot products by 1/√d_k.",
     ),
     "blog-softmax-example": Claim(
         "softmax_saturation",
@@ -65,7 +65,7 @@ CLAIMS: dict[str, Claim] = {
         "softmax_saturation",
         "pranay2025why",
         "Logic (code outputs)",
-        "The printed Jacobians diag(s) - s s^T of both softmax outputs, to 5 decimals.",
+        "The printed Jacobians diag(s) − s sᵀ of both softmax outputs, to 5 decimals.",
     ),
     "blog-peaked-small-derivatives": Claim(
         "softmax_saturation",
@@ -78,8 +78,8 @@ CLAIMS: dict[str, Claim] = {
         "softmax_saturation",
         "pranay2025why",
         "Logic",
-        "The derivative of the softmax is s_i(1 - s_i) for i = j and -s_i s_j for i != j, "
-        "compactly softmax' = diag(s) - s s^T.",
+        "The derivative of the softmax is s_i(1 − s_i) for i = j and −s_i s_j for i ≠ j, "
+        "compactly softmax′ = diag(s) − s sᵀ.",
     ),
     "blog-variance-skews-softmax": Claim(
         "softmax_saturation",
@@ -94,7 +94,7 @@ CLAIMS: dict[str, Claim] = {
         "pranay2025why",
         "Logic",
         "Since variance scales with the square of the scaling factor, the new vector has "
-        "8^2 = 64 times the original variance.",
+        "8² = 64 times the original variance.",
     ),
     "bernhard-softmax-depends-on-n": Claim(
         "softmax_saturation",
@@ -109,22 +109,22 @@ CLAIMS: dict[str, Claim] = {
         "why_sqrt_d",
         "pranay2025why",
         "Logic",
-        "Dividing q.k by sqrt(d_k) gives Var(q.k / sqrt(d_k)) = d_k / d_k = 1 for every d_k.",
+        "Dividing q·k by √d_k gives Var(q·k / √d_k) = d_k / d_k = 1 for every d_k.",
     ),
     "blog-variance-derivation": Claim(
         "why_sqrt_d",
         "pranay2025why",
         "Logic",
         "With each q_i and k_i independent, E[q_i] = E[k_i] = 0 and Var(q_i) = Var(k_i) = 1, "
-        '"each pair q_i k_i is also independent", so Var(q.k) = sum_i Var(q_i k_i) with '
-        'Var(q_i k_i) = E[q_i^2] E[k_i^2] = 1, hence Var(q.k) = d_k: "the variance grows '
+        '"each pair q_i k_i is also independent", so Var(q·k) = Σ_i Var(q_i k_i) with '
+        'Var(q_i k_i) = E[q_i²] E[k_i²] = 1, hence Var(q·k) = d_k: "the variance grows '
         'linearly with d_k, while the mean remains 0".',
     ),
     "bernhard-other-reasons-large-dots": Claim(
         "why_sqrt_d",
         "bernhard2023alternatives",
         "2",
-        "The choice to divide by sqrt(d) was based on the absolute values of the query and key "
+        "The choice to divide by √d was based on the absolute values of the query and key "
         "dot products growing too large because of their dimension, but there are other reasons "
         "besides the dimension why the absolute value of these dot products might grow large. "
         "It would be good to compensate for those too.",
@@ -134,21 +134,21 @@ CLAIMS: dict[str, Claim] = {
         "chuang2023scaling",
         "1",
         "Furthermore, by convention, let d_k = d_q. Then, with the four above conditions "
-        "satisfied, the any scalar products of column vectors in Q^t and K have variance d_k "
+        "satisfied, the any scalar products of column vectors in Qᵗ and K have variance d_k "
         "(see Appendix).",
     ),
     "chuang-assumptions-necessary": Claim(
         "why_sqrt_d",
         "chuang2023scaling",
         "2",
-        "To be able to make sense to use the scaling factor beta = 1/sqrt(d_k) in the "
+        "To be able to make sense to use the scaling factor β = 1/√d_k in the "
         "self-attention function, the four assumptions are necessary.",
     ),
     "chuang-proposition-1": Claim(
-        "derivations", "chuang2023scaling", "6, Proposition 1", "Var[X] = E(X^2) - (EX)^2."
+        "derivations", "chuang2023scaling", "6, Proposition 1", "Var[X] = E(X²) − (EX)²."
     ),
     "chuang-proposition-2": Claim(
-        "derivations", "chuang2023scaling", "6, Proposition 2", "Cov[X, Y] = EXY - EX EY."
+        "derivations", "chuang2023scaling", "6, Proposition 2", "Cov[X, Y] = EXY − EX EY."
     ),
     "chuang-proposition-3": Claim(
         "derivations",
@@ -160,34 +160,34 @@ CLAIMS: dict[str, Claim] = {
         "derivations",
         "chuang2023scaling",
         "6, Proposition 4",
-        "For independent X_i, Var(sum X_i) = sum Var X_i.",
+        "For independent X_i, Var(Σ X_i) = Σ Var X_i.",
     ),
     "chuang-proposition-5": Claim(
         "why_sqrt_d",
         "chuang2023scaling",
         "6, Proposition 5",
-        'Let q_i and k_i (i = 1..d_k) have zero means and unit variances, "and they are all '
+        'Let q_i and k_i (i = 1, …, d_k) have zero means and unit variances, "and they are all '
         'independent in the following ways": Cov(q_i, k_i) = 0 for all i, Cov(q_i, q_j) = 0 and'
-        " Cov(k_i, k_j) = 0 for i != j. Then Var(QK^T) = d_k.",
+        " Cov(k_i, k_j) = 0 for i ≠ j. Then Var(QKᵀ) = d_k.",
     ),
     "chuang-relaxed-variance": Claim(
         "why_sqrt_d",
         "chuang2023scaling",
         "2",
-        "Without assumption (ii), the variance of q.k for Q = X W_q, K = X W_k is approximately "
-        "(d_x s_X^2 s_Wq^2)(d_x s_X^2 s_Wk^2) d_k.",
+        "Without assumption (ii), the variance of q·k for Q = X W_q, K = X W_k is approximately "
+        "(d_x σ_X² σ_Wq²)(d_x σ_X² σ_Wk²) d_k.",
     ),
     "bernhard-cauchy-schwarz": Claim(
         "derivations",
         "bernhard2023alternatives",
         "3",
-        "By Cauchy-Schwarz, |k_i . q| / k_total <= (||k_i|| / k_total) ||q|| <= ||q||.",
+        "By Cauchy-Schwarz, |k_i · q| / k_total ≤ (‖k_i‖ / k_total) ‖q‖ ≤ ‖q‖.",
     ),
     "bernhard-n-sqrt-d-normal": Claim(
         "derivations",
         "bernhard2023alternatives",
         "5",
-        "Dividing by n sqrt(d) seems to behave like dividing by k_total for independent "
+        "Dividing by n√d seems to behave like dividing by k_total for independent "
         "standard normal components.",
     ),
     "bernhard-fig1-unscaled-distorts": Claim(
@@ -202,7 +202,7 @@ CLAIMS: dict[str, Claim] = {
         "bernhard2023alternatives",
         "2, Figure 1(c)",
         "Although Figure 1(c) shows a mild right skew that was not present in the distribution "
-        "before softmax was applied, dividing the dot products by sqrt(d) before applying "
+        "before softmax was applied, dividing the dot products by √d before applying "
         "softmax did indeed help preserve the general shape of the distribution compared to not"
         " scaling at all.",
     ),
@@ -211,7 +211,7 @@ CLAIMS: dict[str, Claim] = {
         "bernhard2023alternatives",
         "4, Figure 2",
         "Pre-dividing by k_total before the softmax preserves the shape of the distribution "
-        "much better than pre-dividing by sqrt(d) (d = 256).",
+        "much better than pre-dividing by √d (d = 256).",
     ),
     "bernhard-other-components-similar": Claim(
         "bernhard_figures",
@@ -223,14 +223,14 @@ CLAIMS: dict[str, Claim] = {
         "every_rescaling",
         "bernhard2023alternatives",
         "4",
-        "When the means and variances of the normal components change, dividing by sqrt(d) "
+        "When the means and variances of the normal components change, dividing by √d "
         "distorts the shape more than dividing by k_total.",
     ),
     "bernhard-other-families": Claim(
         "every_rescaling",
         "bernhard2023alternatives",
         "4",
-        "When distribution families change, pre-dividing by sqrt(d) leads to greater "
+        "When distribution families change, pre-dividing by √d leads to greater "
         "distortions of the distribution shape than pre-dividing by k_total, even more so than "
         "when only the means and variances of normal components change.",
     ),
@@ -238,7 +238,7 @@ CLAIMS: dict[str, Claim] = {
         "every_rescaling",
         "bernhard2023alternatives",
         "4",
-        "These patterns (pre-dividing by sqrt(d) distorting the shape more than pre-dividing by"
+        "These patterns (pre-dividing by √d distorting the shape more than pre-dividing by"
         " k_total, for standard normal components and when the moments or the family change) "
         "persist even when d and n vary over a wide range.",
     ),
@@ -246,15 +246,15 @@ CLAIMS: dict[str, Claim] = {
         "every_rescaling",
         "bernhard2023alternatives",
         "5",
-        "In the author's explorations, none of dividing by the mean key length sum_i ||k_i|| / "
-        "n, by sqrt(sum_i ||k_i||^2), or more generally by (sum_i ||k_i||^p)^(1/p) seemed to "
+        "In the author's explorations, none of dividing by the mean key length Σ_i ‖k_i‖ / n, "
+        "by √(Σ_i ‖k_i‖²), or more generally by (Σ_i ‖k_i‖ᵖ)^(1/p) seemed to "
         "perform as well as dividing by k_total.",
     ),
     "bernhard-n-sqrt-d-other": Claim(
         "every_rescaling",
         "bernhard2023alternatives",
         "5",
-        "As might be expected though, dividing by n sqrt(d) doesn't appear to behave as well "
+        "As might be expected though, dividing by n√d doesn't appear to behave as well "
         "[as dividing by k_total] for distributions other than standard normal.",
     ),
     "blog-stable-responsive-region": Claim(
@@ -291,8 +291,8 @@ CLAIMS: dict[str, Claim] = {
         "every_rescaling",
         "bernhard2023alternatives",
         "2",
-        "Viewing the scalar attention as the ordinary dot product q.k and the rescaling as a "
-        '"prescaled softmax" s_K(x) = softmax(x / sqrt(d)) is a minor shift in perspective '
+        "Viewing the scalar attention as the ordinary dot product q·k and the rescaling as a "
+        '"prescaled softmax" s_K(x) = softmax(x / √d) is a minor shift in perspective '
         "that is unimportant for using the Attention function directly.",
     ),
     "bernhard-distortion-signals-vanishing": Claim(
@@ -337,23 +337,22 @@ CLAIMS: dict[str, Claim] = {
         "softmax_saturation",
         "chuang2023scaling",
         "1",
-        "Softmax(beta z_i + epsilon) = Softmax(beta z_i): adding a constant to every logit "
-        "changes nothing.",
+        "Softmax(β z_i + ε) = Softmax(β z_i): adding a constant to every logit changes nothing.",
     ),
     "chuang-beta-only-at-init": Claim(
         "string_reversal",
         "chuang2023scaling",
         "2",
-        "The scaling factor beta = 1/sqrt(d_k) is only valid at the initial point given the "
-        "four assumptions at the initial point, since training moves sigma_Wq and sigma_Wk and "
+        "The scaling factor β = 1/√d_k is only valid at the initial point given the "
+        "four assumptions at the initial point, since training moves σ_Wq and σ_Wk and "
         "with them the variance of the logits.",
     ),
     "chuang-beta-search": Claim(
         "beyond_initialization",
         "chuang2023scaling",
         "2",
-        "Firstly try beta in {10^N, 1/10^N} for N = 0, 1, 2, ..., then run a binary search to "
-        "narrow down the range of the best scaling factor beta during the training after either"
+        "Firstly try β ∈ {10ᴺ, 1/10ᴺ} for N = 0, 1, 2, …, then run a binary search to "
+        "narrow down the range of the best scaling factor β during the training after either"
         " each iteration or batch.",
     ),
     "blog-init-unit-variance": Claim(
@@ -362,7 +361,7 @@ CLAIMS: dict[str, Claim] = {
         "Logic",
         "During initialization, weights are typically assigned randomly from a distribution "
         "with zero mean and unit variance. So, when we generate the query vector q and key "
-        "vector k, the dot product q.k will have a variance proportional to d_k, where d_k is "
+        "vector k, the dot product q·k will have a variance proportional to d_k, where d_k is "
         "the embedding dimension.",
     ),
     "chuang-standard-init-conditions": Claim(
@@ -370,11 +369,11 @@ CLAIMS: dict[str, Claim] = {
         "chuang2023scaling",
         "1",
         "In a standard implementation of a transformer-based model, W_q, W_k, W_v are "
-        "initialised so that (i) they have shapes d_x x d_q, d_x x d_k, d_x x d_v; (ii) the "
-        "inner product of each column of X^t with each column of W_q, W_k or W_v (the entries "
+        "initialised so that (i) they have shapes d_x × d_q, d_x × d_k, d_x × d_v; (ii) the "
+        "inner product of each column of Xᵗ with each column of W_q, W_k or W_v (the entries "
         "of Q, K, V) has unit variance; (iii) the components of q_i and k_i have zero mean and "
         "unit variance; (iv) Cov(q_i1, k_i2) = 0 for all i1, i2, and Cov(q_i1, q_i2) = "
-        "Cov(k_i1, k_i2) = 0 for i1 != i2.",
+        "Cov(k_i1, k_i2) = 0 for i1 ≠ i2.",
     ),
     "chuang-string-reversal": Claim(
         "string_reversal",
@@ -382,7 +381,7 @@ CLAIMS: dict[str, Claim] = {
         "3",
         "Flipping strings of length 20 of integers between 0 and 100 (15,000 training, 1,000 "
         "validation, 100,000 test samples), a transformer reaches 1.51% validation and 1.50% "
-        "test accuracy with beta = 1/sqrt(d_k); with the search algorithm the scaling factor is"
+        "test accuracy with β = 1/√d_k; with the search algorithm the scaling factor is"
         " a constant of about 5, and the validation and test accuracy can already reach above "
         "95% stably.",
     ),
@@ -390,7 +389,7 @@ CLAIMS: dict[str, Claim] = {
         "string_reversal",
         "chuang2023scaling",
         "3",
-        "With beta = 1/sqrt(d_k), to have a stable test accuracy above 95%, the training sample "
+        "With β = 1/√d_k, to have a stable test accuracy above 95%, the training sample "
         "size needs to be increased from 15000 to 25000.",
     ),
     "chuang-not-memorizing": Claim(
@@ -398,7 +397,7 @@ CLAIMS: dict[str, Claim] = {
         "chuang2023scaling",
         "3",
         "The model did not achieve its accuracy by memorizing the training examples: 100% "
-        "accuracy is achievable within the ensemble, and memorizing would mean 100^20 strings of "
+        "accuracy is achievable within the ensemble, and memorizing would mean 100²⁰ strings of "
         "length 20, far more than the model's fewer than 8,000 parameters.",
     ),
     "chuang-96-half-data": Claim(
@@ -412,8 +411,8 @@ CLAIMS: dict[str, Claim] = {
         "string_reversal",
         "chuang2023scaling",
         "2",
-        "Since the training set is given, i.e. it is fixed, and so are d_x and d_k, sigma_Wq and "
-        "sigma_Wk are the actual moving factors.",
+        "Since the training set is given, i.e. it is fixed, and so are d_x and d_k, σ_Wq and "
+        "σ_Wk are the actual moving factors.",
     ),
     "chuang-assumptions-invalid-in-training": Claim(
         "string_reversal",
@@ -438,8 +437,8 @@ CLAIMS: dict[str, Claim] = {
         "bernhard2023alternatives",
         "3",
         "If we were modifying the scalar attention function, it might be tempting to divide it by "
-        "||q||, but (even ignoring the possibility of this being 0) that would make the scalar "
-        "attention function independent of ||q||, which seems undesirable.",
+        "‖q‖, but (even ignoring the possibility of this being 0) that would make the scalar "
+        "attention function independent of ‖q‖, which seems undesirable.",
     ),
     "blog-vanishing-gradients-learning": Claim(
         "",
@@ -473,16 +472,16 @@ CLAIMS: dict[str, Claim] = {
         "",
         "pranay2025why",
         "Logic",
-        'Quoting Vaswani et al.: "To counteract this effect, we scale dot products by sqrt(d_k)".',
+        'Quoting Vaswani et al.: "To counteract this effect, we scale dot products by √d_k".',
         untestable="a quotation, not a measurable statement; Vaswani et al. write that they "
-        "scale by 1/sqrt(d_k), so the quotation inverts the factor",
+        "scale by 1/√d_k, so the quotation inverts the factor",
     ),
     "blog-theoretical-motivation": Claim(
         "",
         "pranay2025why",
         "Overview",
         "Unlike many hyperparameters in deep learning that are often tuned through trial and "
-        "error or heuristics, the scaling factor sqrt(d_k) has a theoretical motivation.",
+        "error or heuristics, the scaling factor √d_k has a theoretical motivation.",
         untestable="a characterisation, not a measurable statement; what the motivation covers "
         "(a variance at initialization) is tested under vaswani-variance",
     ),
@@ -490,8 +489,8 @@ CLAIMS: dict[str, Claim] = {
         "",
         "chuang2023scaling",
         "6",
-        "The authors of Attention Is All You Need want to scale QK^T by the standard deviation "
-        "of the scalar product, so QK^T is multiplied by 1/sqrt(Var(QK^T)) = 1/sqrt(d_k).",
+        "The authors of Attention Is All You Need want to scale QKᵀ by the standard deviation "
+        "of the scalar product, so QKᵀ is multiplied by 1/√(Var(QKᵀ)) = 1/√d_k.",
         untestable="an attribution of intent; Vaswani et al. give softmax saturation as the "
         "reason and use the variance to illustrate why the dot products get large",
     ),
@@ -525,11 +524,11 @@ CLAIMS: dict[str, Claim] = {
         "",
         "chuang2023scaling",
         "2",
-        "An algorithm could measure sigma_Wq and sigma_Wk and update the scaling factor beta "
-        "after each iteration or batch during the training, the best beta for prediction being "
+        "An algorithm could measure σ_Wq and σ_Wk and update the scaling factor β "
+        "after each iteration or batch during the training, the best β for prediction being "
         "determined by the best model chosen from the ensemble of all trained models.",
         untestable="the book does not implement this algorithm, and Chuang reports no result "
-        "for it; the training chapter measures sigma_Wq and sigma_Wk but keeps beta fixed",
+        "for it; the training chapter measures σ_Wq and σ_Wk but keeps β fixed",
     ),
     "chuang-compresses-data-and-time": Claim(
         "",
