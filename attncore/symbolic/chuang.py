@@ -156,7 +156,7 @@ def _proposition_3() -> Derivation:
     any_dependence = paper.xreplace(zero_means).doit()
     checks = (
         Check("the paper's expansion", _definitions(paper, joint), direct),
-        Check("independence: Cov(X^2, Y^2) = 0", vanishing[0], sp.S.Zero),
+        Check("independence: Cov(X², Y²) = 0", vanishing[0], sp.S.Zero),
         Check("independence: Cov(X, Y) = 0", vanishing[1], sp.S.Zero),
         Check(
             "independent, any means",

@@ -309,11 +309,11 @@ def blog_derivation_checks() -> tuple[Check, ...]:
     total = steps["variance of the sum"]
     return (
         Check(
-            "Var(q_i k_i) = E[q_i^2] E[k_i^2] (independence, zero means)", term, second_q * second_k
+            "Var(q_i k_i) = E[q_i²] E[k_i²] (independence, zero means)", term, second_q * second_k
         ),
-        Check("E[q_i^2] E[k_i^2] = 1 (unit variances)", second_q * second_k, sp.Integer(1)),
+        Check("E[q_i²] E[k_i²] = 1 (unit variances)", second_q * second_k, sp.Integer(1)),
         Check(
-            "Var(q.k) = sum of Var(q_i k_i) = d_k (independence across i)",
+            "Var(q·k) = Σ_i Var(q_i k_i) = d_k (independence across i)",
             total.chain[-1],
             d * term,
         ),
