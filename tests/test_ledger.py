@@ -81,3 +81,18 @@ def test_every_claim_of_a_built_chapter_has_a_verdict(built_book):
 def test_a_claim_marked_untestable_says_why_whatever_ran():
     found = row(ledger({}), "chuang-rnn-challenging")
     assert found["verdict"] == Verdict.UNTESTABLE.value and "recurrent" in found["measured"]
+
+
+def test_a_stale_verdict_is_marked_short_with_its_run_on_hover():
+    from attncore.book.ledger_page import ledger_tables
+
+    record = verdict_record(Finding("vaswani-variance", Verdict.HOLDS, "z", "c"), "sec-x")
+    runs = {"why_sqrt_d": run("why_sqrt_d", [record], code="old", dirty=True)}
+    table = ledger_tables(ledger(runs, {"why_sqrt_d": "new"}))
+    lines = table.splitlines()
+    verdict = lines.index("  - {bdg-success}`holds`")
+    assert lines[verdict + 2] == (
+        "    {abbr}`stale: run of other code (from the run with parameters 0123456789ab, "
+        f"commit {COMMIT[:12]} with uncommitted changes)`"
+    )
+    assert table.count("stale") == 1

@@ -40,7 +40,15 @@ from attncore.book.kit import VERDICT_COLOURS, chip, ledger_target
 from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Verdict
 
-__all__ = ["ledger_tables", "plain_title", "section_title", "summary", "tally", "tally_figure"]
+__all__ = [
+    "ledger_tables",
+    "plain_title",
+    "section_title",
+    "stale_note",
+    "summary",
+    "tally",
+    "tally_figure",
+]
 
 VERDICTS = [v.value for v in Verdict] + [PENDING]
 
@@ -95,6 +103,16 @@ def _evidence(row: dict[str, Any]) -> str:
     if title is None:
         return f"{{ref}}`{row['evidence']}`"
     return f"{{ref}}`{title} <{row['evidence']}>`"
+
+
+def stale_note(run: str) -> str:
+    """The short mark of a verdict from a run of other code than the chapter's now; which
+    run (``run``, its parameters and commit) shows on hovering.
+
+    >>> stale_note("parameters 0123, commit abcd")
+    '{abbr}`stale: run of other code (from the run with parameters 0123, commit abcd)`'
+    """
+    return f"{{abbr}}`stale: run of other code (from the run with {re.sub(r'[()`]', '', run)})`"
 
 
 def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -156,12 +174,12 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
         ]
         for row in (r for r in ordered if r["source"] == source):
             how = f" *({_cell(row['check'])})*" if row["check"] else ""
-            stale = f" (stale: from {_cell(row['run'])})" if row["stale"] else ""
             lines += [
                 f"* - ({ledger_target(row['claim'])})=",
                 "",
                 f"    {_cell(row['text'])} ({_cell(row['section'])})",
-                f"  - {chip(row['verdict'])}{stale}",
+                f"  - {chip(row['verdict'])}",
+                *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
                 f"  - {_cell(row['measured'])}{how}",
                 f"  - {_evidence(row)}",
             ]

@@ -29,7 +29,7 @@ PENDING = "pending"
 
 def _run_label(run: Mapping[str, Any]) -> str:
     revision = run["revision"]
-    dirty = "+" if revision["dirty"] else ""
+    dirty = " with uncommitted changes" if revision["dirty"] else ""
     return f"parameters {run['parameters_hash']}, commit {revision['commit'][:12]}{dirty}"
 
 
