@@ -46,6 +46,8 @@ def test_chuang_proposition_holds_fails_and_untestable() -> None:
     a = sp.Symbol("a")
     holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1})
     assert holds.verdict is Verdict.HOLDS and "simplifies to zero (1 line: x)" in holds.measured
+    two = rules.chuang_proposition(3, {"x": sp.Integer(0), "y, any z": sp.Integer(0)})
+    assert "(2 lines: x; y, any z)" in two.measured
     fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a})
     assert (
         fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured

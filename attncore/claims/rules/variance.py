@@ -96,7 +96,8 @@ def footnote_variance(
 def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     """A derivation of a source text, judged line by line from the residuals (derived minus
     stated) of its re-derived lines: holds when every residual simplifies to zero, does not
-    hold when one does not (named in the measured text), not testable without any line.
+    hold when one does not (named in the measured text), not testable without any line. The
+    names are listed apart by semicolons, since a name may hold a comma.
 
     >>> proof_lines("blog-variance-derivation", {"line": sp.Integer(0)}).measured
     'every line of the argument re-derived with sympy simplifies to zero (1 line: line)'
@@ -117,7 +118,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     count = f"{len(residuals)} line{'s' if len(residuals) != 1 else ''}"
     measured = (
         f"every line of the argument re-derived with sympy simplifies to zero ({count}: "
-        f"{', '.join(residuals)})"
+        f"{'; '.join(residuals)})"
     )
     return Finding(claim, Verdict.HOLDS, measured, check)
 
