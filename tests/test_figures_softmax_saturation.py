@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from attncore.book.figures_softmax_saturation import curve_table, saturation_figure, shift_display
+from attncore.book.figures_softmax_saturation import curve_table, saturation_figure
 from attncore.book.plotting import method_style
-from attncore.simulate.saturation import saturation_curve, shift_table
+from attncore.simulate.saturation import saturation_curve
 
 
 def test_figure_marks_the_spreads_in_the_methods_colours():
@@ -20,8 +20,3 @@ def test_curve_table_is_small_and_rounded():
     table = curve_table(curve, [0.1, 1.0, 8.0, 50.0])
     assert len(table) == 4 and table.index.name == "spread σ"
     assert (table["Jacobian norm"] == table["Jacobian norm"].round(4)).all()
-
-
-def test_shift_display_keeps_every_shift():
-    table = shift_table(np.zeros((2, 3)), [1.0, 750.0])
-    assert shift_display(table).data["shift"].tolist() == [1.0, 750.0]

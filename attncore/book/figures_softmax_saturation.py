@@ -23,7 +23,6 @@ __all__ = [
     "matrix_frame",
     "probability_table",
     "saturation_figure",
-    "shift_display",
 ]
 
 CURVE = "black"
@@ -57,25 +56,6 @@ def probability_table(
         },
         index=[f"key {i + 1}" for i in range(len(y_vec))],
     )
-
-
-def shift_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The shift table with readable column names, numbers in scientific notation and yes/no
-    for the checks."""
-    shown = table.replace({True: "yes", False: "no"}).rename(
-        columns={
-            "largest_difference": "largest |difference|",
-            "rounding": "rounding of the shifted logits",
-            "naive_finite": "naive softmax finite",
-        }
-    )
-    return shown.style.format(
-        {
-            "shift": "{:g}",
-            "largest |difference|": "{:.1e}",
-            "rounding of the shifted logits": "{:.1e}",
-        }
-    ).hide(axis="index")
 
 
 def curve_table(curve: pd.DataFrame, spreads: Sequence[float]) -> pd.DataFrame:
