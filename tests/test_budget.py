@@ -40,7 +40,7 @@ def test_more_work_is_estimated_to_take_longer(chapter, bigger):
 
 def test_too_much_memory_is_refused_even_with_yes():
     huge = {"n_rows": 1_000_000, "n_keys": 65536}
-    with pytest.raises(ParameterError, match="estimated to need .* TiB of memory"):
+    with pytest.raises(ParameterError, match=r"estimated to need .* TiB of memory"):
         check_budget("softmax_saturation", huge, confirmed=True)
 
 

@@ -78,7 +78,7 @@ def test_every_factor_rescaling_lies_on_the_curve_of_its_draws():
 
 def test_family_moments_and_errors():
     table = family_moments(study_families(shift_mean=2.0), 8)
-    assert table.loc["N(2, 1)", "E[k_j^2]"] == 5.0
+    assert table.loc["N(2, 1)", "E[k_j²]"] == 5.0
     with pytest.raises(ParameterError):
         run_study(
             {},

@@ -68,5 +68,5 @@ def test_conditional_variance_by_simulating_tokens():
 def test_structured_weights_keep_the_entry_sd_and_reach_the_extremes(d_k):
     t = structured_weight_table(32, d_k, seed=1)
     np.testing.assert_allclose(t["entry sd of W_q"].iloc[1:], 32**-0.5, rtol=0.15)
-    assert t["Var(q.k/sqrt(d_k) | W)"].iloc[1] == pytest.approx(d_k)
-    assert t["Var(q.k/sqrt(d_k) | W)"].iloc[2] == pytest.approx(0.0, abs=1e-12)
+    assert t["Var(q·k/√d_k | W)"].iloc[1] == pytest.approx(d_k)
+    assert t["Var(q·k/√d_k | W)"].iloc[2] == pytest.approx(0.0, abs=1e-12)

@@ -48,9 +48,9 @@ SAMPLES = ("intended", "published")
 
 
 def scaling_label(rescaling: str | None) -> str:
-    """The label of a panel's rescaling: ``raw q.k``, ``no scaling`` or the registry's label."""
+    """The label of a panel's rescaling: ``raw q·k``, ``no scaling`` or the registry's label."""
     if rescaling is None:
-        return "raw q.k"
+        return "raw q·k"
     return "no scaling" if rescaling == "none" else method_style(rescaling)["label"]
 
 

@@ -61,7 +61,7 @@ def fixed_weights_table(conditional: np.ndarray, structured: pd.DataFrame, d_x: 
     lies in that range, and Chuang's value 1.
 
     >>> t = pd.DataFrame({"weights": ["rank one"], "entry sd of W_q": [0.125],
-    ...                   "entry sd of W_k": [0.125], "Var(q.k/sqrt(d_k) | W)": [16.0]})
+    ...                   "entry sd of W_k": [0.125], "Var(q·k/√d_k | W)": [16.0]})
     >>> table = fixed_weights_table(np.array([0.8, 1.0, 1.2]), t, 64).splitlines()
     >>> table[2].split(" | ")[-2:]
     ['1.00 (0.82 to 1.18)', '|']
@@ -89,8 +89,8 @@ def fixed_weights_table(conditional: np.ndarray, structured: pd.DataFrame, d_x: 
                 str(r["weights"]),
                 f"{r['entry sd of W_q']:.4g}",
                 f"{r['entry sd of W_k']:.4g}",
-                f"{r['Var(q.k/sqrt(d_k) | W)']:.2f}",
-                inside(r["Var(q.k/sqrt(d_k) | W)"]),
+                f"{r['Var(q·k/√d_k | W)']:.2f}",
+                inside(r["Var(q·k/√d_k | W)"]),
             ]
             for _, r in structured.iterrows()
         ),

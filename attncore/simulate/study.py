@@ -108,14 +108,14 @@ def study_families(
 def family_moments(families: Mapping[str, QueryKeyModel], d: int) -> pd.DataFrame:
     """Per family: its label, ``E[k_j^2]`` of a key component and ``Var(q.k) / d`` at ``d``.
 
-    >>> family_moments(study_families(), 64).loc["N(0, 2²)", "Var(q.k) / d"]
+    >>> family_moments(study_families(), 64).loc["N(0, 2²)", "Var(q·k)/d"]
     np.float64(16.0)
     """
     return pd.DataFrame(
         {
             "queries and keys": [m.label for m in families.values()],
-            "E[k_j^2]": [key_second_moment(m) for m in families.values()],
-            "Var(q.k) / d": [m.dot_var(d) / d for m in families.values()],
+            "E[k_j²]": [key_second_moment(m) for m in families.values()],
+            "Var(q·k)/d": [m.dot_var(d) / d for m in families.values()],
         },
         index=pd.Index(list(families), name="family"),
     )

@@ -82,7 +82,7 @@ METRICS: dict[str, str] = {
     "saturated_share": "share of saturated rows",
     "extreme_share": "share of first components below 1/(10 n) or above the threshold",
     "jacobian_norm": "mean softmax Jacobian norm",
-    "gradient_norm": "mean ||ds/dq||",
+    "gradient_norm": "mean ‖∂s/∂q‖",
     "gradient_median": "median ||ds/dq||",
     "factor": "factor c",
     "logit_sd": "sd of the scaled logits of key 1",

@@ -135,7 +135,7 @@ def structured_weight_table(d_x: int, d_k: int, seed: SeedLike) -> pd.DataFrame:
     ``W_k`` writing to disjoint coordinates of ``q`` and ``k`` (``q . k = 0`` for every token).
 
     >>> t = structured_weight_table(64, 16, seed=0)
-    >>> t["Var(q.k/sqrt(d_k) | W)"].round(6).tolist()[1:]
+    >>> t["Var(q·k/√d_k | W)"].round(6).tolist()[1:]
     [16.0, 0.0]
     """
     rng = make_rng(seed)
@@ -161,7 +161,7 @@ def structured_weight_table(d_x: int, d_k: int, seed: SeedLike) -> pd.DataFrame:
                 "weights": name,
                 "entry sd of W_q": float(np.sqrt(np.mean(wq**2))),
                 "entry sd of W_k": float(np.sqrt(np.mean(wk**2))),
-                "Var(q.k/sqrt(d_k) | W)": projected_logit_moments(wq, wk)[1] / d_k,
+                "Var(q·k/√d_k | W)": projected_logit_moments(wq, wk)[1] / d_k,
             }
             for name, (wq, wk) in pairs.items()
         ]

@@ -221,7 +221,7 @@ def panel_records(draws: dict[str, PanelDraw]) -> list[dict[str, object]]:
                 "panel": panel,
                 "sample": sample,
                 "d": draw.d,
-                "rescaling": draw.rescaling or "raw q.k",
+                "rescaling": draw.rescaling or "raw q·k",
                 **summary_statistics(after),
             }
             if draw.rescaling is None:
@@ -430,7 +430,7 @@ RESCALING_MEDIANS = {
     "logit_sd": "sd of the scaled logits in a row",
     "mean_max_probability": "mean largest probability",
     "mean_normalized_entropy": "mean entropy / ln n",
-    "r2_raw": "r² of s_1 on q.k_1",
+    "r2_raw": "r² of s₁ on q·k₁",
     "skewness_change": "skewness change",
     "wasserstein": "W1 distortion",
 }
