@@ -37,9 +37,19 @@ window.addEventListener("load", () => setTimeout(() => {
     images: document.images.length,
     math: document.querySelectorAll("mjx-container").length,
     column: (document.querySelector("article.bd-article") || document.body).clientWidth,
+    // a table fits its column; one in a full-width cell may use the page's width but must
+    // end before the right sidebar (if the page has one) and the window's edge
     wideTables: Array.from(document.querySelectorAll("article table"))
-      .filter(t => t.getBoundingClientRect().width >
-                   document.querySelector("article.bd-article").clientWidth + 1)
+      .filter(t => {
+        const box = t.getBoundingClientRect();
+        if (!t.closest(".tag_full-width")) {
+          return box.width > document.querySelector("article.bd-article").clientWidth + 1;
+        }
+        const side = document.querySelector(".bd-sidebar-secondary");
+        const edge = side && side.offsetWidth ? side.getBoundingClientRect().left
+                                              : document.documentElement.clientWidth;
+        return box.right > edge + 1;
+      })
       .map(t => (t.id || t.textContent.trim().slice(0, 60))),
   };
   const pre = document.createElement("pre");

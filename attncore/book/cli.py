@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.chapter, validate_parameters(declared, values), confirmed=args.yes
             )
             if need is not None:
-                print(f"estimated {need.describe()}", file=sys.stderr)
+                print(f"estimated {need.describe()}", flush=True)
             _start_timer(args.timeout)
             result = run_chapter(
                 args.chapter,
