@@ -311,15 +311,16 @@ def _pairs(**columns):
 
 
 def _alleviate(e_diff, j_diff):
+    n = len(e_diff)
     return _pairs(
-        extreme_share_a=[0.1, 0.1],
-        extreme_share_b=[0.5, 0.5],
+        extreme_share_a=[0.1] * n,
+        extreme_share_b=[0.5] * n,
         extreme_share_diff=e_diff,
-        extreme_share_diff_se=[0.01, 0.01],
-        jacobian_norm_a=[0.3, 0.3],
-        jacobian_norm_b=[0.2, 0.2],
+        extreme_share_diff_se=[0.01] * n,
+        jacobian_norm_a=[0.3] * n,
+        jacobian_norm_b=[0.2] * n,
         jacobian_norm_diff=j_diff,
-        jacobian_norm_diff_se=[0.01, 0.01],
+        jacobian_norm_diff_se=[0.01] * n,
     )
 
 
@@ -327,7 +328,9 @@ def test_bernhard_sqrt_d_alleviates_reaches_every_outcome():
     f = rules.bernhard_sqrt_d_alleviates
     assert f(_alleviate([-0.4, -0.4], [0.1, 0.1]), check="c").verdict == Verdict.HOLDS
     assert f(_alleviate([-0.4, -0.4], [0.1, 0.0]), check="c").verdict == Verdict.CAVEAT
-    assert f(_alleviate([-0.4, 0.0], [0.0, 0.1]), check="c").verdict == Verdict.FAILS
+    assert f(_alleviate([-0.4, 0.0], [0.0, 0.1]), check="c").verdict == Verdict.CAVEAT
+    assert f(_alleviate([-0.4, -0.4], [-0.1, -0.1]), check="c").verdict == Verdict.CAVEAT
+    assert f(_alleviate([0.0, 0.1], [0.1, 0.1]), check="c").verdict == Verdict.FAILS
 
 
 def _scales(w, above, step=None, se=0.01):

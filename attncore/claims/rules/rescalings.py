@@ -857,10 +857,13 @@ def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str) -> Finding:
     """Bernhard: dividing by ``sqrt(d)`` "helps alleviate the vanishing gradient issue",
     in his section 6 sense (components near 0 or 1); ``a`` = sqrt_d, ``b`` = none.
 
-    ``pairs`` has ``extreme_share`` and ``jacobian_norm`` pairs. Per configuration,
-    sqrt_d alleviates if it has clearly fewer components near 0 or 1 and a clearly larger
-    Jacobian norm. **Holds** if it does in every configuration, **holds with a caveat** if
-    in at least half, **does not hold** otherwise.
+    ``pairs`` has ``extreme_share`` and ``jacobian_norm`` pairs. In Bernhard's sense, sqrt_d
+    alleviates in a configuration if it has clearly fewer components near 0 or 1; the
+    Jacobian norm (the size of the gradient itself) is the check of that reading. **Holds**
+    if sqrt_d has clearly fewer such components and a clearly larger Jacobian norm in every
+    configuration; **holds with a caveat** if it has clearly fewer such components in at
+    least half (the caveat: where the Jacobian norm is not larger, fewer saturated components
+    did not mean a larger gradient); **does not hold** otherwise.
     """
     cols = ["extreme_share", "jacobian_norm"]
     _need(pairs, [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")])
@@ -870,7 +873,7 @@ def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str) -> Finding:
     if both.all():
         verdict = Verdict.HOLDS
     else:
-        verdict = Verdict.CAVEAT if both.mean() >= 0.5 else Verdict.FAILS
+        verdict = Verdict.CAVEAT if fewer.mean() >= 0.5 else Verdict.FAILS
     measured = (
         f"1/√d against no scaling, paired over draws: clearly fewer first components near "
         f"0 or 1 in {int(fewer.sum())} and a clearly larger Jacobian norm in {int(larger.sum())} "
