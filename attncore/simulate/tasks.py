@@ -44,6 +44,7 @@ import pickle
 import sys
 import threading
 import traceback
+import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -329,9 +330,15 @@ def _run_on_cluster(
         elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ParameterError(f"batch_size must be an integer >= 1, got {batch_size!r}")
         batches = [indexed[i : i + batch_size] for i in range(0, len(indexed), batch_size)]
-        futures = [
-            client.submit(_run_batch, fn, batch, pure=False, retries=retries) for batch in batches
-        ]
+        with warnings.catch_warnings():
+            # a task's function may carry its data (the training chapter's strings, about
+            # 35 MiB) to the workers; Dask warns about every such "large graph", which would
+            # land on the chapter's page
+            warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+            futures = [
+                client.submit(_run_batch, fn, batch, pure=False, retries=retries)
+                for batch in batches
+            ]
         order = {future.key: i for i, future in enumerate(futures)}
         done: list[Any] = [None] * len(batches)
         for future in as_completed(futures):
