@@ -232,7 +232,7 @@ def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():
     [
         ({}, Verdict.HOLDS, "(ii) breaks"),
         ({"sigma_w_growth": 1.0}, Verdict.FAILS, "(ii) stays"),
-        ({"unit_at_init": False}, Verdict.CAVEAT, "unmet at step 0"),
+        ({"unit_at_init": False}, Verdict.UNTESTABLE, "unmet at step 0"),
     ],
 )
 def test_assumptions_invalid_branches(options, verdict, words):

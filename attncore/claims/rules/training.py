@@ -723,14 +723,19 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
     runs, (ii) is met at an evaluation if both variances are within a factor :data:`UNIT` of
     1. Holds if in every setup, on every seed, (ii) is met at step 0 and unmet at every later
     evaluation; does not hold if in some setup (ii) is still met at the end on every seed
-    where it was met at step 0; holds with a caveat otherwise (unmet already at step 0, or
-    broken only later than the first evaluation after step 0).
+    where it was met at step 0; not testable if (ii) is unmet already at step 0 in every
+    setup (no run starts from Chuang's premise); holds with a caveat otherwise (unmet at
+    step 0 in some setup, or broken only later than the first evaluation after step 0).
 
     >>> chuang_assumptions_invalid(example_evaluations()).verdict.value
     'holds'
     >>> chuang_assumptions_invalid(example_evaluations(sigma_w_growth=1.0)).verdict.value
     'does not hold'
     >>> chuang_assumptions_invalid(example_evaluations(unit_at_init=False)).verdict.value
+    'not testable here'
+    >>> small = example_evaluations(unit_at_init=False).query("setup == 'small init'")
+    >>> mixed = pd.concat([small, example_evaluations().query("setup == 'LayerNorm'")])
+    >>> chuang_assumptions_invalid(mixed).verdict.value
     'holds with a caveat'
     """
     evals = evals[evals["method"] == "sqrt_d"].sort_values("step")
@@ -762,6 +767,8 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
         )
     if any(s == "stays" for s in status.values()):
         verdict = Verdict.FAILS
+    elif status and all(s == "unmet at init" for s in status.values()):
+        verdict = Verdict.UNTESTABLE
     elif status and all(s == "breaks" for s in status.values()):
         verdict = Verdict.HOLDS
     else:
@@ -769,8 +776,9 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
     measured = "; ".join(parts)
     if "unmet at init" in status.values():
         measured += (
-            ". Where (ii) is unmet at step 0 the initialization does not satisfy Chuang's "
-            "premise, so training cannot be what breaks it"
+            ". Where (ii) is unmet already at step 0 the initialization does not satisfy "
+            "Chuang's premise, so that setup cannot test the claim (neither for nor against "
+            "it); the verdict rests on the setups where (ii) holds at step 0"
         )
     check = (
         "1/√d runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
