@@ -56,6 +56,9 @@ def test_chuang_string_reversal_holds_when_the_gap_is_everywhere():
     finding = chuang_string_reversal(runs, SHORT, LONG, {"small init": 5.0, "LayerNorm": 4.0})
     assert finding.verdict is Verdict.HOLDS
     assert "searched β 5" in finding.measured
+    assert "about 5 (2.5 to 10) in 2 of 2 setups" in finding.measured
+    far = chuang_string_reversal(runs, SHORT, LONG, {"small init": 52.6, "LayerNorm": 4.0})
+    assert far.verdict is Verdict.CAVEAT and "in 1 of 2 setups" in far.measured
 
 
 def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
