@@ -227,8 +227,8 @@ def pace_story(
     factor :data:`FAST`), which faster, which slower, which not within ``long`` steps.
 
     >>> print(pace_story(example_runs(), "LayerNorm", 3000, {"constant": "β"}))
-    In the setup “LayerNorm”, 1/√d reaches 95% at step 1000; β (1000) at about the same pace;
-    k_total does not within 3000 steps.
+    In the setup “LayerNorm”, 1/√d reaches 95% at step 1000; β (1000) at about the same pace
+    (within a factor 1.5); k_total does not within 3000 steps.
     """
     labels = labels or {}
     name = {m: labels.get(m, m) for m in dict.fromkeys(runs["method"])}
@@ -261,7 +261,7 @@ def pace_story(
         )
         parts.append(f"{_join(groups['faster'])} {verb}")
     if groups["same"]:
-        parts.append(f"{_join(groups['same'])} at about the same pace")
+        parts.append(f"{_join(groups['same'])} at about the same pace (within a factor {FAST:g})")
     if groups["slower"]:
         parts.append(f"{_join(groups['slower'])} slower")
     if groups["never"]:
