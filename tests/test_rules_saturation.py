@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from attncore.claims import Verdict
+from attncore.claims.catalogue import CLAIMS, Claim
 from attncore.claims.rules import saturation as rules
 from attncore.simulate.saturation import JacobianLandmarks, jacobian_landmarks, saturation_curve
 from attncore.softmax import FLOAT_FORMATS, exp_overflow_bound
@@ -431,3 +432,18 @@ def test_depends_on_n_on_simulated_rows():
 
     table = keys_table([2, 4096], [1.0], n_rows=200, seed=0)
     assert rules.depends_on_n(table).verdict is Verdict.HOLDS
+
+
+def test_quotation_finding_reaches_every_outcome():
+    original = Claim("", "a", "1", "Intro. To counteract this, we scale the products by 1/√d.")
+
+    def judged(text):
+        return rules.quotation_finding("blog-vaswani-quote", Claim("", "b", "2", text), original)
+
+    assert judged('"To counteract this, we scale the products by 1/√d".').verdict is Verdict.HOLDS
+    assert judged('"To counter this, we scale the products by 1/√d".').verdict is Verdict.CAVEAT
+    assert judged('"To counteract this, we scale the products by √d".').verdict is Verdict.FAILS
+    blog = rules.quotation_finding(
+        "blog-vaswani-quote", CLAIMS["blog-vaswani-quote"], CLAIMS["vaswani-small-gradients"]
+    )
+    assert blog.verdict is Verdict.FAILS and "“1/√d_k”" in blog.measured

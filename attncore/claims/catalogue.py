@@ -469,12 +469,10 @@ CLAIMS: dict[str, Claim] = {
         "e in lots of machines before the machines start to overflow.",
     ),
     "blog-vaswani-quote": Claim(
-        "",
+        "softmax_saturation",
         "pranay2025why",
         "Logic",
         'Quoting Vaswani et al.: "To counteract this effect, we scale dot products by √d_k".',
-        untestable="a quotation, not a measurable statement; Vaswani et al. write that they "
-        "scale by 1/√d_k, so the quotation inverts the factor",
     ),
     "blog-theoretical-motivation": Claim(
         "",

@@ -13,13 +13,16 @@ the sentences the chapter glues into its prose, so that no result is typed by ha
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
+from difflib import SequenceMatcher
 from typing import Protocol
 
 import numpy as np
 import pandas as pd
 
-from attncore.claims.catalogue import Verdict
+from attncore.checks import ParameterError
+from attncore.claims.catalogue import Claim, Verdict
 from attncore.claims.finding import Finding
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "overflow_sentence",
     "peak_sentence",
     "peaked_small_derivatives",
+    "quotation_finding",
     "scaling_sentence",
     "shift_finding",
     "shift_sentence",
@@ -736,3 +740,48 @@ def n_dependence_sentence(table: pd.DataFrame) -> str:
         f"attention) and the entropy over ln n from {a.entropy_ratio:.3g} to "
         f"{b.entropy_ratio:.3g}."
     )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\s,.;:\"“”]+", text)
+
+
+def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
+    """Whether the quotation in ``quote`` (the part between double quotes) matches the
+    sentence of ``original`` it quotes, word by word. **Holds** if it matches; **holds with a
+    caveat** if only words without mathematics differ (wording, not content); **does not
+    hold** if a word with mathematics (a digit, √, / or ^) differs.
+
+    >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.")
+    >>> quote = Claim("", "b", "2", 'Quoting a: "We scale dot products by √d_k".')
+    >>> finding = quotation_finding("blog-vaswani-quote", quote, original)
+    >>> finding.verdict.value
+    'does not hold'
+    >>> print(finding.measured)
+    the quotation leaves out “the”; writes “√d_k” where the original writes “1/√d_k”
+    """
+    quoted = re.search(r'"([^"]+)"', quote.text)
+    if quoted is None:
+        raise ParameterError(f"claim {claim} holds no quotation between double quotes")
+    said = _words(quoted.group(1))
+    sentences = re.split(r"(?<=\.)\s+", original.text)
+    best = max(sentences, key=lambda s: SequenceMatcher(None, _words(s), said).ratio())
+    source = _words(best)
+    changes, math_changed = [], False
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, source, said).get_opcodes():
+        was, now = " ".join(source[i1:i2]), " ".join(said[j1:j2])
+        if op == "equal":
+            continue
+        math_changed |= bool(re.search(r"[\d√/^]", was + now))
+        if op == "replace":
+            changes.append(f"writes “{now}” where the original writes “{was}”")
+        elif op == "delete":
+            changes.append(f"leaves out “{was}”")
+        else:
+            changes.append(f"adds “{now}”")
+    if not changes:
+        verdict, measured = Verdict.HOLDS, "the quotation matches the original word for word"
+    else:
+        verdict = Verdict.FAILS if math_changed else Verdict.CAVEAT
+        measured = "the quotation " + "; ".join(changes)
+    return Finding(claim, verdict, measured, "word-by-word comparison with the original sentence")
