@@ -249,11 +249,11 @@ def test_aligned_takeaway_both_ways():
 
 
 def test_search_takeaway_both_ways():
-    noisy = search_takeaway(Verdict.CAVEAT, 5.1, 5.11, NOISY)
+    noisy = search_takeaway(Verdict.CAVEAT, 5.1, 5.11, NOISY, planted=5.0)
     assert "up to 30 % of searches miss by more than 0.1 decade" in noisy
     assert noisy.endswith("verdict: holds with a caveat.")
-    clean = search_takeaway(Verdict.HOLDS, 5.1, 5.11, CLEAN)
+    clean = search_takeaway(Verdict.HOLDS, 5.1, 5.11, CLEAN, planted=5.0)
     assert "noisy evaluations rarely mislead it (at most 0 %" in clean
-    assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}).endswith(
+    assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}, planted=5.0).endswith(
         "(grid optimum 5.110); verdict: holds."
     )

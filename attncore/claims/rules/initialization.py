@@ -667,16 +667,19 @@ def search_takeaway(
     found_beta: float,
     grid_beta: float,
     noisy_errors: Mapping[int, Sequence[float]],
+    *,
+    planted: float,
 ) -> str:
-    """Chuang's search in one sentence: what it finds on the exact objective, the largest
-    share of noisy searches that miss, and the verdict.
+    """Chuang's search in one sentence: on the toy problem whose labels were drawn with
+    ``planted``, what it finds on the exact objective, the largest share of noisy searches
+    that miss, and the verdict.
 
-    >>> search_takeaway(Verdict.HOLDS, 5.1, 5.1, {100: [0.0] * 10})[:44]
-    "Chuang's search for β finds β = 5.100 on the"
+    >>> search_takeaway(Verdict.HOLDS, 5.1, 5.1, {100: [0.0] * 10}, planted=5.0)[:61]
+    'On a toy problem with labels drawn at β* = 5, Chuang’s search'
     """
     exact = (
-        f"Chuang's search for β finds β = {found_beta:.3f} on the exact objective (grid "
-        f"optimum {grid_beta:.3f})"
+        f"On a toy problem with labels drawn at β* = {planted:g}, Chuang’s search finds "
+        f"β = {found_beta:.3f} on the exact objective (grid optimum {grid_beta:.3f})"
     )
     shares = miss_shares(noisy_errors)
     if not shares:
