@@ -31,6 +31,7 @@ import pandas as pd
 from attncore.random import spawn
 from attncore.simulate.study import NORMAL, study_families, study_rescalings
 from attncore.simulate.sweep import rescaling_sweep
+from attncore.simulate.tasks import start_local_cluster
 from attncore.sources import bernhard
 
 LAYOUTS = {
@@ -81,7 +82,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=200, help="draws of Bernhard's panels")
     parser.add_argument("--repeat", type=int, default=3, help="runs per time (the best is kept)")
     args = parser.parse_args()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     sweeps = {
         f"Bernhard's seeds ({args.seeds} draws)": bernhard_seeds(args.seeds),
@@ -96,13 +97,7 @@ def main() -> None:
         scheduler: object = "synchronous"
         if shape is not None:
             start = time.perf_counter()
-            cluster = LocalCluster(
-                n_workers=shape[0],
-                threads_per_worker=shape[1],
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
+            cluster = start_local_cluster(workers=shape[0], threads=shape[1])
             client = Client(cluster)
             starts[layout] = time.perf_counter() - start
             scheduler = client

@@ -61,6 +61,7 @@ __all__ = [
     "resolve_scheduler",
     "run_tasks",
     "shared_local_cluster",
+    "start_local_cluster",
 ]
 
 T = TypeVar("T")
@@ -176,13 +177,20 @@ _local_lock = threading.Lock()
 _local: dict[str, Any] = {}
 
 
-def _start_local_cluster() -> Any:
-    """One single-threaded worker process per core, loopback only, on free ports.
+def start_local_cluster(workers: int | None = None, threads: int = 1) -> Any:
+    """A :class:`distributed.LocalCluster` as ``"local"`` starts it: ``workers`` worker
+    processes (default one per core) of ``threads`` threads each, loopback only, on free ports.
 
     Dask starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which also freezes glibc's
     threshold for serving allocations from fresh pages: every array above 128 KiB is then
     mapped and zeroed anew, and a training group ran 2 to 2.5 times slower in a worker than in
-    the kernel. The embedded cluster leaves glibc's defaults alone."""
+    the kernel. The embedded cluster leaves glibc's defaults alone.
+
+    >>> cluster = start_local_cluster(workers=1)
+    >>> len(cluster.workers), cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    (1, True)
+    >>> cluster.close()
+    """
     import dask
     from distributed import LocalCluster
 
@@ -190,8 +198,8 @@ def _start_local_cluster() -> Any:
         del os.environ["MALLOC_TRIM_THRESHOLD_"]
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
         return LocalCluster(
-            n_workers=available_cores(),
-            threads_per_worker=1,
+            n_workers=available_cores() if workers is None else workers,
+            threads_per_worker=threads,
             processes=True,
             host="127.0.0.1",
             dashboard_address=":0",  # no fixed port: two clusters on one machine do not clash
@@ -209,7 +217,7 @@ def _local_client() -> Any:
             if shared:
                 _local["client"] = Client(shared, timeout=30)
             else:
-                _local["cluster"] = _start_local_cluster()
+                _local["cluster"] = start_local_cluster()
                 _local["client"] = Client(_local["cluster"])
             atexit.register(close_local_cluster)
         return _local["client"]
@@ -226,7 +234,7 @@ def shared_local_cluster() -> Iterator[str]:
     ...     os.environ[SHARED_CLUSTER_VARIABLE] == address
     True
     """
-    cluster = _start_local_cluster()
+    cluster = start_local_cluster()
     before = os.environ.get(SHARED_CLUSTER_VARIABLE)
     os.environ[SHARED_CLUSTER_VARIABLE] = cluster.scheduler_address
     try:
