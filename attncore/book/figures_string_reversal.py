@@ -62,7 +62,9 @@ def search_figure(
 ) -> Figure:
     """Every training run of Chuang's search per setup and budget (one colour per budget)."""
     budgets = list(dict.fromkeys(b for _, b in searches))
-    fig, axes = plt.subplots(1, len(setups), figsize=(12, 4), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(setups), figsize=(11, 5.5), sharey=True, squeeze=False, layout="constrained"
+    )
     for ax, setup in zip(axes[0], setups, strict=True):
         for j, budget in enumerate(budgets):
             run = searches[setup, budget]
@@ -75,17 +77,13 @@ def search_figure(
             ax.scatter(betas[scan:], values[scan:], color=colour, marker="o", s=14, zorder=3)
             label = f"{budget} steps per run: β = {run.beta:.3g} ({run.evaluations} runs)"
             ax.axvline(run.beta, color=colour, ls="--", lw=1.2, label=label)
-        ax.axvline(1 / math.sqrt(d_k), color="k", ls=":", lw=1, label=r"$1/\sqrt{d_k}$")
+        ax.axvline(1 / math.sqrt(d_k), color="k", ls=":", lw=1, label=r"$1/\sqrt{d}$")
         ax.axvline(5.0, color="grey", ls="-.", lw=1, label="Chuang's β ≈ 5")
         ax.set(xscale="log", xlabel=r"constant $\beta$", title=setup)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1)
-    axes[0, 0].set_ylabel("validation token accuracy after the budget")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
+    axes[0, 0].set_ylabel("validation token accuracy\nafter the budget")
     axes[0, 0].set_ylim(-0.02, 1.05)
-    fig.suptitle(
-        "Chuang's search: squares are the decade scan, dots the bisection, dashed lines the β "
-        "it returns",
-        y=1.02,
-    )
+    fig.suptitle("Chuang's search: squares the decade scan, dots the bisection")
     return fig
 
 
@@ -128,7 +126,16 @@ def learning_curves_figure(
             )
         ax.axvline(short_steps, color="grey", ls=":", lw=1)
         ax.axhline(0.95, color="grey", ls=(0, (4, 4)), lw=0.8)
-        ax.text(short_steps, 0.5, " short budget", color="grey", fontsize=8)
+        ax.text(
+            short_steps,
+            0.5,
+            "short budget ",
+            color="grey",
+            fontsize=8,
+            rotation=90,
+            ha="right",
+            va="center",
+        )
         title = f"{setup} (searched β = {searched_beta[setup]:.3g})"
         ax.set(xlabel="training step", title=title, ylim=(-0.02, 1.03), xlim=(0, long_steps))
     axes[0, 0].set_ylabel("validation token accuracy")
