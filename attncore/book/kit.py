@@ -16,6 +16,7 @@ into the run's manifest (:mod:`attncore.book.runner`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -150,13 +151,30 @@ def verdict_line(finding: Finding) -> str:
 
     >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
+    “If the components of q and k are independent with mean 0 and variance …” \
     ({ref}`ledger row <ledger-vaswani-variance>`): z = 0.3
     """
     claim = CLAIMS[finding.claim]
+    words = claim.text.split()
+    opening = " ".join(words[:CLAIM_WORDS]) + (" …" if len(words) > CLAIM_WORDS else "")
     return (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{claim.source}` "
-        f"({{ref}}`ledger row <{ledger_target(finding.claim)}>`): {finding.measured}"
+        f"“{_escaped(opening)}” ({{ref}}`ledger row <{ledger_target(finding.claim)}>`): "
+        f"{finding.measured}"
     )
+
+
+CLAIM_WORDS = 14
+"""Words of a claim quoted beside its verdict on a chapter page (the ledger has it whole)."""
+
+
+def _escaped(text: str) -> str:
+    r"""``text`` with Markdown's special characters escaped, so a claim prints as written.
+
+    >>> print(_escaped("[Q]_i * $x$"))
+    \[Q\]\_i \* \$x\$
+    """
+    return re.sub(r"([\\`*_{}\[\]<>()#+!|$~])", r"\\\1", text)
 
 
 @dataclass(frozen=True)
