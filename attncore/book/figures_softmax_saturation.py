@@ -91,7 +91,7 @@ def saturation_figure(
     """Entropy, largest probability and Jacobian norm against the logit spread (log scale),
     with ±2 standard-error bands and the spreads of 1/√d-scaled and unscaled logits."""
     scaled, unscaled = method_style("sqrt_d"), method_style("none")
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharex=True)
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.6), sharex=True, layout="constrained")
     for ax, metric in zip(axes, ["entropy_ratio", "max_probability", "jacobian_norm"], strict=True):
         mean, se = curve[metric], curve[f"{metric}_se"]
         ax.plot(curve["spread"], mean, color=CURVE)
@@ -110,13 +110,20 @@ def saturation_figure(
                 lw=1.2,
                 label=rf"{unscaled['label']} (unscaled), $d={d}$: $\sigma={np.sqrt(d):.1f}$",
             )
-    axes[2].axhline(uniform_norm, color="#AAAAAA", lw=1, label="uniform attention")
+    uniform = axes[2].axhline(uniform_norm, color="#AAAAAA", lw=1, label="uniform attention")
     axes[0].set_ylim(0, 1.02)
     axes[1].set_ylim(0, 1.02)
-    axes[0].legend(loc="lower left", fontsize=8)
-    axes[2].legend(handles=axes[2].get_lines()[-1:], loc="upper left", fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    # one legend under the panels, clear of the curves
+    fig.legend(
+        [*handles, uniform],
+        [*labels, uniform.get_label()],
+        loc="outside lower center",
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+    )
     fig.suptitle(
-        f"Softmax of n = {n_keys} logits drawn iid N(0, $\\sigma^2$), mean over {n_rows} rows",
-        y=1.02,
+        f"Softmax of n = {n_keys} logits drawn iid N(0, $\\sigma^2$), mean over {n_rows} rows"
     )
     return fig
