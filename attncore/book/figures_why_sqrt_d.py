@@ -76,7 +76,7 @@ def exact_density(
 ) -> matplotlib.figure.Figure:
     """One panel per ``d``: the histogram of ``q.k / sqrt d``, its exact density ``pdf(x, d)``
     and N(0, 1)."""
-    fig, axes = plt.subplots(1, len(fits), figsize=(4 * len(fits), 3.4))
+    fig, axes = plt.subplots(1, len(fits), figsize=(4 * len(fits), 3.8), layout="constrained")
     axes = np.atleast_1d(axes)
     x = np.linspace(-5, 5, 801)
     for ax, (d, fit) in zip(axes, fits.items(), strict=True):
@@ -87,7 +87,8 @@ def exact_density(
         ax.plot(x, normal, color="k", ls="--", lw=1, label="N(0, 1)")
         top = max(0.8, 1.1 * exact[np.abs(x) > 0.05].max())
         ax.set(title=f"d = {d}", xlabel=r"$q\cdot k/\sqrt{d}$", ylim=(0, top))
-    axes[0].legend(fontsize=8)
+    handles, _ = axes[0].get_legend_handles_labels()
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8, frameon=False)
     return fig
 
 
@@ -97,7 +98,7 @@ def projected_variance(
     """``Var(q.k)`` for projected tokens against Chuang's formula (left) and the ratio to it
     with the derived self-attention factor (right). ``projection`` has the columns
     ``sigma_W``, ``pair``, ``variance``, ``variance se`` and ``Chuang's formula``."""
-    fig, (ax, ax_ratio) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (ax, ax_ratio) = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
     for pair, colour in [("two tokens", "C0"), ("token with itself", "C3")]:
         part = projection[projection["pair"] == pair]
         formula = part["Chuang's formula"]
@@ -119,7 +120,6 @@ def projected_variance(
         ylabel=r"Var($q\cdot k$)",
         title=f"Projected tokens, $d_x$ = {d_x}, $d_k$ = {d_k}",
     )
-    ax.legend(fontsize=8)
     ax_ratio.axhline(1.0, color="C0", lw=1, label="Chuang's formula")
     label = f"derived self-attention factor {self_factor:.3f}"
     ax_ratio.axhline(self_factor, color="C3", lw=1, ls="--", label=label)
@@ -129,5 +129,15 @@ def projected_variance(
         ylabel="simulated / Chuang's formula",
         title=r"Ratio to Chuang's formula ($\pm 2$ se)",
     )
-    ax_ratio.legend(fontsize=8)
+    by_label = {}
+    for axis in (ax, ax_ratio):
+        for handle, name in zip(*axis.get_legend_handles_labels(), strict=True):
+            by_label.setdefault(name, handle)
+    fig.legend(
+        handles=list(by_label.values()),
+        loc="outside lower center",
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+    )
     return fig
