@@ -37,7 +37,7 @@ _GROWTH_PANELS = ["sd of scaled logits", "entropy / ln n", "largest probability"
 def weight_growth_figure(table: pd.DataFrame, title: str) -> Figure:
     """Logit sd (log scale), entropy ratio and largest probability against the weight growth,
     one line per rescaling, with the relaxed formula's ``growth^2`` on the left."""
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharex=True)
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.8), sharex=True, layout="constrained")
     for name, part in table.groupby("rescaling", sort=False):
         style = method_style(str(name))
         for ax, column in zip(axes, _GROWTH_PANELS, strict=True):
@@ -47,10 +47,11 @@ def weight_growth_figure(table: pd.DataFrame, title: str) -> Figure:
     growth = np.unique(table["weight growth"])
     axes[0].plot(growth, growth**2, color="grey", ls=":", label=r"$(\sigma_W/\sigma_{init})^2$")
     axes[0].set_yscale("log")
-    axes[0].legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8)
     axes[1].set_ylim(0, 1.02)
     axes[2].set_ylim(0, 1.02)
-    fig.suptitle(title, y=1.02)
+    fig.suptitle(title)
     return fig
 
 
@@ -138,7 +139,9 @@ def beta_search_figure(
     """Left: the objective with the points the search evaluated (decade scan, then
     golden-section search). Right: how far each noisy search ended from the optimum, per
     subsample size, with the share of misses (``shares``) above each."""
-    fig, (ax, ax_err) = plt.subplots(1, 2, figsize=(12, 4), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (ax, ax_err) = plt.subplots(
+        1, 2, figsize=(12, 5.2), gridspec_kw={"width_ratios": [3, 2]}, layout="constrained"
+    )
     ax.plot(betas, values, color="grey", lw=1, label="objective (mean log-likelihood)")
     seen_betas, seen_values = zip(*search.history, strict=True)
     scan = search.scan_evaluations
@@ -157,7 +160,7 @@ def beta_search_figure(
     ax.set(
         xscale="log", xlabel=r"$\beta$", ylabel="mean log-likelihood", ylim=(top - 2.5, top + 0.1)
     )
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
     for position, (items, part) in enumerate(noisy.groupby("items")):
         jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(part))  # spreads the dots
         ax_err.scatter(position + jitter, part["error"], s=8, alpha=0.5, color=f"C{position}")
@@ -178,7 +181,8 @@ def beta_search_figure(
         ylabel=r"$|\log_{10}(\beta_{found}/\hat\beta)|$",
         title="Noisy objective",
     )
-    ax_err.legend(fontsize=8, loc="lower left")
+    ax_err.set_ylim(top=noisy["error"].max() * 4)  # room for the shares above the dots
+    ax_err.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return fig
 
 
@@ -195,7 +199,9 @@ def standard_init_figure(table: pd.DataFrame, d_x: int, d_k: int) -> Figure:
     >>> len(standard_init_figure(t, 8, 4).axes)
     2
     """
-    fig, axes = plt.subplots(1, 2, figsize=(12, 0.6 * len(table) + 1.8), sharey=True)
+    fig, axes = plt.subplots(
+        1, 2, figsize=(12, 0.6 * len(table) + 3.0), sharey=True, layout="constrained"
+    )
     y = np.arange(len(table))[::-1]
     colours = ["black" if d else "grey" for d in table["default"]]
     panels = [
@@ -239,7 +245,8 @@ def standard_init_figure(table: pd.DataFrame, d_x: int, d_k: int) -> Figure:
         )
         ax.axvline(1.0, color="grey", ls="--", label=one)
         ax.set(xscale="log", title=title, xlabel="variance (log scale)")
-        ax.legend(fontsize=8, loc="lower right")
+        # below the axes: the points span the whole width
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     axes[0].set_yticks(y, table["label"])
-    fig.suptitle(f"Fresh initializations, unit-variance tokens: d_x = {d_x}, d = {d_k}", y=1.02)
+    fig.suptitle(f"Fresh initializations, unit-variance tokens: d_x = {d_x}, d = {d_k}")
     return fig
