@@ -29,7 +29,7 @@ from pathlib import Path
 from attncore.book.budget import TIME_BUDGET, check_budget
 from attncore.book.build import PROFILES, BuildFailed, build_book, load_profile
 from attncore.book.cache import RunCache
-from attncore.book.parameters import MAX_TEXT, load_yaml, validate_parameters
+from attncore.book.parameters import MAX_TEXT, Parameter, load_yaml, validate_parameters
 from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
 from attncore.checks import ParameterError
 from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
@@ -125,7 +125,8 @@ def _read_file(path: Path) -> dict[str, object]:
     return loaded
 
 
-def _collect(args: argparse.Namespace) -> dict[str, object]:
+def _collect(args: argparse.Namespace) -> tuple[dict[str, Parameter], dict[str, object]]:
+    """The chapter's declared parameters and the values given (profile, then -f, then -p)."""
     source = find_chapter(args.chapter)
     declared = chapter_parameters(source)
     values: dict[str, object] = {}
@@ -138,7 +139,7 @@ def _collect(args: argparse.Namespace) -> dict[str, object]:
                 f"unknown parameter {name[:60]}; known parameters: {', '.join(declared)}"
             )
         values[name] = declared[name].parse_text(text.strip())
-    return values
+    return declared, values
 
 
 def _check_output(output: Path) -> None:
@@ -182,10 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "params":
             _params(args.chapter)
         elif args.command == "run":
-            values = _collect(args)
+            declared, values = _collect(args)
             _check_output(args.output)
             _set_scheduler(args.scheduler)
-            declared = chapter_parameters(find_chapter(args.chapter))
             need = check_budget(
                 args.chapter, validate_parameters(declared, values), confirmed=args.yes
             )
