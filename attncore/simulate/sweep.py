@@ -83,7 +83,7 @@ METRICS: dict[str, str] = {
     "extreme_share": "share of first components below 1/(10 n) or above the threshold",
     "jacobian_norm": "mean softmax Jacobian norm",
     "gradient_norm": "mean ‖∂s/∂q‖",
-    "gradient_median": "median ||ds/dq||",
+    "gradient_median": "median ‖∂s/∂q‖",
     "factor": "factor c",
     "logit_sd": "sd of the scaled logits of key 1",
 }
