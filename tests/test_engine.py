@@ -18,6 +18,16 @@ from attncore.rescalings import from_callable, get_rescaling
 from attncore.simulate.engine import attention_metrics
 from attncore.softmax import softmax
 
+ROW_METRICS = (
+    "entropy",
+    "normalized_entropy",
+    "effective_keys",
+    "max_probability",
+    "jacobian_frobenius",
+    "gradient_norm",
+)
+"""The per-row arrays of an engine result that the tests compare."""
+
 
 def loop_reference(queries, keys, rescaling, threshold=SATURATION_THRESHOLD):
     """One query at a time, every quantity from its definition, explicit Jacobian."""
@@ -73,14 +83,7 @@ def test_engine_equals_per_query_loop(rescaling, chunk_size):
         queries, keys, rescaling, chunk_size=chunk_size, gradient=True, columns=(0, 8, 0)
     )
     expected = loop_reference(queries, keys, rescaling)
-    for name in (
-        "entropy",
-        "normalized_entropy",
-        "effective_keys",
-        "max_probability",
-        "jacobian_frobenius",
-        "gradient_norm",
-    ):
+    for name in ROW_METRICS:
         np.testing.assert_allclose(getattr(result, name), expected[name], rtol=1e-9, err_msg=name)
     np.testing.assert_allclose(result.columns, expected["probabilities"][:, [0, 8, 0]], rtol=1e-12)
     assert result.saturated_share == pytest.approx(expected["saturated"].mean())
@@ -157,15 +160,7 @@ def test_results_are_bit_identical_whatever_the_thread_count(m, n, d, chunk_size
         )
         for threads in (1, 2, 4)
     ]
-    for name in (
-        "entropy",
-        "normalized_entropy",
-        "effective_keys",
-        "max_probability",
-        "jacobian_frobenius",
-        "gradient_norm",
-        "columns",
-    ):
+    for name in (*ROW_METRICS, "columns"):
         for other in results[1:]:
             assert np.array_equal(getattr(results[0], name), getattr(other, name)), name
 
