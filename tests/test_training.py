@@ -296,3 +296,17 @@ def test_predicted_spread_follows_the_registry_factor():
         ModelConfig(init="pytorch", layer_norm=True, scaling="constant", beta=5.0)
     )
     assert beta == pytest.approx(base * 5 * math.sqrt(8))
+
+
+@pytest.mark.parametrize("levels", [3, 1000])
+def test_hits_equal_argmax_even_with_ties(levels):
+    """The fast hit count is argmax's, ties included (few levels make ties common)."""
+    from attncore.training.train import _hits
+
+    generator = torch.Generator().manual_seed(levels)
+    logits = torch.randint(0, levels, (50, 20, 7), generator=generator).float()
+    logits[0, 0] = float("nan")  # a row of NaN is never a hit
+    targets = torch.randint(0, 7, (50, 20), generator=generator)
+    expected = logits.argmax(dim=-1) == targets
+    expected[0, 0] = False
+    assert torch.equal(_hits(logits, targets), expected)

@@ -405,7 +405,7 @@ def _train_together(
         index = torch.stack([order.next(step) for order in orders])
         logits = ensemble_forward(base, weights, splits.train_x[index])
         targets = splits.train_y[index].reshape(-1)
-        per_token = F.cross_entropy(logits.reshape(-1, vocab), targets, reduction="none")
+        per_token = _CrossEntropy.apply(logits.reshape(-1, vocab), targets)
         values = per_token.view(len(specs), -1).mean(dim=1)
         optimizer.zero_grad(set_to_none=True)
         values.sum().backward()  # model i's weights get the gradient of its own loss only
@@ -504,6 +504,36 @@ def _scaled(
         cosines = F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1)
         return weights[f"{name}.gain"][:, None, :, None, None] * cosines
     raise TypeError(f"no batched form of the scaling {type(scaling).__name__}")
+
+
+class _CrossEntropy(torch.autograd.Function):
+    """Per-row cross-entropy of ``logits`` (rows x classes) against ``targets``, as
+    ``F.cross_entropy(..., reduction="none")`` up to float rounding, with the backward pass
+    ``softmax - one_hot`` from the exponentials the forward pass kept. PyTorch's
+    ``log_softmax`` and its backward over 101 classes were a third of a step of an ensemble on
+    the CPU; this takes about half their time.
+
+    >>> logits = torch.tensor([[2.0, 0.0, -1.0]], requires_grad=True)
+    >>> loss = _CrossEntropy.apply(logits, torch.tensor([0]))
+    >>> bool(torch.allclose(loss, F.cross_entropy(logits, torch.tensor([0]), reduction="none")))
+    True
+    """
+
+    @staticmethod
+    def forward(ctx: Any, logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        top = logits.amax(dim=-1, keepdim=True)
+        exps = (logits - top).exp_()
+        total = exps.sum(dim=-1, keepdim=True)
+        picked = logits.gather(-1, targets[:, None])
+        ctx.save_for_backward(exps, total, targets)
+        return (total.log().add_(top).sub_(picked))[:, 0]
+
+    @staticmethod
+    def backward(ctx: Any, upstream: torch.Tensor) -> tuple[torch.Tensor, None]:
+        exps, total, targets = ctx.saved_tensors
+        grad = exps.mul_(upstream[:, None] / total)
+        grad.scatter_add_(-1, targets[:, None], -upstream[:, None])
+        return grad, None
 
 
 def _load(model: torch.nn.Module, params: dict, buffers: dict, index: int) -> None:
