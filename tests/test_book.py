@@ -120,6 +120,22 @@ def test_book_has_the_introduction_and_every_chapter(built_book):
         assert "output stderr" not in text, f"{chapter} shows a warning or error stream"
 
 
+def test_the_introduction_shows_every_headline_the_chapters_computed(built_book):
+    """Each chapter's headlines reach its manifest and the first page, with their links."""
+    import html as entities
+
+    intro = (built_book / "_build" / "html" / "book" / "generated" / "introduction.html")
+    words = entities.unescape(re.sub(r"<[^>]+>", "", intro.read_text()))
+    words = re.sub(r"\s+", " ", words)
+    for chapter in ("every_rescaling", "beyond_initialization", "string_reversal"):
+        manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
+        assert manifest["headlines"], chapter
+        for headline in manifest["headlines"]:
+            assert headline["chapter"] == chapter and headline["evidence"].startswith("sec-")
+            first_words = " ".join(headline["text"].split()[:6])
+            assert first_words in words, (chapter, first_words)
+
+
 @pytest.mark.parametrize("chapter", toc_chapters())
 def test_chapter_ran_without_errors_and_made_its_figures(built_book, chapter):
     generated = built_book / "book" / "generated"

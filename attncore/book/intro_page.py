@@ -13,13 +13,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attncore.book.kit import chip, ledger_target
 from attncore.claims import CLAIMS, PENDING, Verdict
 
-__all__ = ["KEY_CLAIMS", "key_findings", "short_answer"]
+__all__ = ["KEY_CLAIMS", "beyond_sources", "key_findings", "short_answer"]
 
 KEY_CLAIMS = [
     "vaswani-variance",
@@ -33,38 +33,44 @@ KEY_CLAIMS = [
 ]
 """The claims the first page reports: an editorial choice; their verdicts are computed."""
 
-_HOLDS = {Verdict.HOLDS.value, Verdict.CAVEAT.value}
+_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal")
+"""The chapters whose headlines the first page reports, in the book's order."""
 
-_SHORT = {
+_H, _C, _F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value
+
+_SHORT: dict[str, dict[str, str]] = {
     "vaswani-variance": {
-        True: "Dividing q·k by √d gives it unit variance when the components of q and k are "
+        _H: "Dividing q·k by √d gives it unit variance when the components of q and k are "
         "independent with mean 0 and variance 1, whatever d is",
-        False: "This book's check of the footnote, that q·k has variance d for independent "
+        _F: "This book's check of the footnote, that q·k has variance d for independent "
         "unit-variance components, did not confirm it",
     },
     "vaswani-small-gradients": {
-        True: "without that factor the logits spread like √d, the softmax saturates and its "
+        _H: "without that factor the logits spread like √d, the softmax saturates and its "
         "Jacobian shrinks as d grows, as Vaswani et al. suspected",
-        False: "yet the measured softmax gradients did not shrink with d as Vaswani et al. "
-        "suspected",
+        _F: "yet the measured softmax gradients did not shrink with d as Vaswani et al. suspected",
     },
     "chuang-proposition-5": {
-        True: "The variance argument holds under the assumptions Chuang lists",
-        False: "The variance argument needs independence: zero covariances, as Chuang's "
+        _H: "The variance argument holds under the assumptions Chuang lists",
+        _F: "The variance argument needs independence: zero covariances, as Chuang's "
         "Proposition 5 lists them, do not give Var(q·k) = d",
     },
     "bernhard-vanishing-gradients": {
-        True: "Bernhard's 1/k_total keeps the softmax far from 0 and 1, at the price of nearly "
-        "uniform attention and a gradient to the query about 1/n as large",
-        False: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
+        _H: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, at no "
+        "price in selectivity or gradient",
+        _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1, at "
+        "the price of nearly uniform attention and a gradient to the query about 1/n as large",
+        _F: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
     },
     "chuang-string-reversal": {
-        True: "In training, a larger factor than 1/√d learns Chuang's string reversal far "
+        _H: "In training, a larger factor than 1/√d learns Chuang's string reversal far "
         "faster in the setup that reproduces his gap",
-        False: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
+        _F: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
         "reproduce here",
     },
 }
+"""Per claim, the sentence of the short answer for each verdict (a caveat takes the
+sentence of ``holds`` unless it has its own)."""
 
 
 def _verdicts(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
@@ -78,8 +84,8 @@ def short_answer(rows: Sequence[dict[str, Any]]) -> str:
     parts = []
     for claim, variants in _SHORT.items():
         verdict = verdicts.get(claim, PENDING)
-        if verdict in _HOLDS | {Verdict.FAILS.value}:
-            parts.append(variants[verdict in _HOLDS])
+        if verdict in (_H, _C, _F):
+            parts.append(variants.get(verdict, variants[_H]))
     if not parts:
         return "No chapter has run yet, so this page has no finding to report."
     return " ".join(part[0].upper() + part[1:] + "." for part in parts)
@@ -102,4 +108,27 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
             f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
             f"**Measured:** {measured} ({evidence}{ledger})"
         )
+    return "\n".join(lines)
+
+
+def beyond_sources(runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """A MyST list of the headlines the chapters computed beyond the sources' claims (the
+    rescalings in use today, measured side by side), each linked to its evidence; chapters
+    that did not run are left out.
+
+    >>> run = {"headlines": [{"name": "a", "chapter": "every_rescaling", "text": "1/d is flat.",
+    ...                       "evidence": "sec-x"}]}
+    >>> print(beyond_sources({"every_rescaling": run}))
+    - 1/d is flat. ({ref}`evidence <sec-x>` in {doc}`every_rescaling`)
+    >>> beyond_sources({})
+    'No chapter that measures the rescalings in use today has run in this build.'
+    """
+    lines = [
+        f"- {headline['text']} ({{ref}}`evidence <{headline['evidence']}>` in "
+        f"{{doc}}`{headline['chapter']}`)"
+        for chapter in _CHAPTERS
+        for headline in runs.get(chapter, {}).get("headlines", [])
+    ]
+    if not lines:
+        return "No chapter that measures the rescalings in use today has run in this build."
     return "\n".join(lines)

@@ -27,6 +27,7 @@ from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 __all__ = [
     "COLUMN_PX",
     "FIGURE_MIME",
+    "HEADLINE_MIME",
     "MIN_TEXT_PX",
     "VERDICT_COLOURS",
     "VERDICT_MIME",
@@ -44,6 +45,10 @@ VERDICT_MIME = "application/vnd.attncore.verdict+json"
 
 FIGURE_MIME = "application/vnd.attncore.figure+json"
 """The MIME type of a figure's facts (its smallest text) in an executed chapter."""
+
+HEADLINE_MIME = "application/vnd.attncore.headline+json"
+"""The MIME type of a headline (a computed sentence for the introduction) in an executed
+chapter."""
 
 _BADGES = {
     Verdict.HOLDS.value: ("success", "#28a745"),
@@ -205,6 +210,15 @@ class Chapter:
         facts = {"name": name, "min_text_px": smallest_text_px(fig)}
         display({FIGURE_MIME: facts}, raw=True)
         plt.close(fig)
+
+    def headline(self, name: str, text: str, evidence: str) -> None:
+        """Hand the introduction ``text``, a sentence a tested rule computed from this run
+        (the chapter shows it itself, e.g. among its takeaways), with the label of the
+        section that shows the evidence. A later headline of one ``name`` wins."""
+        from IPython.display import display
+
+        record = {"name": name, "chapter": self.name, "text": text, "evidence": evidence}
+        display({HEADLINE_MIME: record}, raw=True)
 
     def record(self, finding: Finding, evidence: str) -> None:
         """Hand ``finding`` to the runner, with the label of the section that shows it, and

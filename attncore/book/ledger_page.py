@@ -17,7 +17,7 @@ link to, and links to the section that holds its evidence.
     Var = d (3.2.1)
   - {bdg-success}`holds`
   - z = 0.3 *(MC)*
-  - {ref}`sec-a`
+  - {doc}`why_sqrt_d`: {ref}`sec-a`
 ...
 >>> tally(rows)["holds"], tally(rows)[PENDING]
 (1, 0)
@@ -94,15 +94,15 @@ def section_title(chapter: str, label: str, root: Path = ROOT) -> str | None:
 
 
 def _evidence(row: dict[str, Any]) -> str:
-    chapter = row["chapter"].replace("_", " ")
-    if not chapter:
+    """The evidence cell: the chapter (a link) and the section that holds the evidence."""
+    if not row["chapter"]:
         return ""
+    chapter = f"{{doc}}`{row['chapter']}`"
     if not row["evidence"]:
         return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
     title = section_title(row["chapter"], row["evidence"])
-    if title is None:
-        return f"{{ref}}`{row['evidence']}`"
-    return f"{{ref}}`{title} <{row['evidence']}>`"
+    section = row["evidence"] if title is None else f"{title} <{row['evidence']}>"
+    return f"{chapter}: {{ref}}`{section}`"
 
 
 def stale_note(run: str) -> str:

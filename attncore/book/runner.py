@@ -35,7 +35,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
 from attncore.book.cache import RunCache, code_fingerprint, run_key
-from attncore.book.kit import FIGURE_MIME, VERDICT_MIME
+from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
@@ -198,13 +198,14 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
     return figures
 
 
-def _verdicts(nb: nbformat.NotebookNode) -> list[dict[str, Any]]:
-    """The verdict records the chapter displayed, in order; a later one for a claim wins."""
+def _records(nb: nbformat.NotebookNode, mime: str, key: str) -> list[dict[str, Any]]:
+    """The records of type ``mime`` the chapter displayed (verdicts, headlines), in order;
+    a later one with the same ``key`` field wins."""
     records: dict[str, dict[str, Any]] = {}
     for out in _outputs(nb):
-        record = out.get("data", {}).get(VERDICT_MIME)
+        record = out.get("data", {}).get(mime)
         if record:
-            records[record["claim"]] = dict(record)
+            records[record[key]] = dict(record)
     return list(records.values())
 
 
@@ -332,7 +333,8 @@ def _run_into(
         key=key,
         seconds=round(time.perf_counter() - start, 3),
         figures=_write_figures(executed, folder / FIGURES),
-        verdicts=_verdicts(executed),
+        verdicts=_records(executed, VERDICT_MIME, "claim"),
+        headlines=_records(executed, HEADLINE_MIME, "name"),
     )
 
 
