@@ -63,19 +63,6 @@ def _signed(x: float, digits: int = 2) -> str:
     return text[1:] if float(text) == 0 else text
 
 
-def _box(ax: plt.Axes, text: str, size: float = 9) -> None:
-    ax.text(
-        0.97,
-        0.95,
-        text,
-        transform=ax.transAxes,
-        ha="right",
-        va="top",
-        fontsize=size,
-        bbox=dict(boxstyle="round", fc="white", ec="0.8"),
-    )
-
-
 def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
     curves = {s: kde_curve(getattr(draw.values, s), n_points=kde_points) for s in SAMPLES}
     top = max(c[1].max() for c in curves.values())
@@ -89,11 +76,10 @@ def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
     ax.set_ylim(-0.22 * top, 1.1 * top)
     ticks = ax.get_yticks()
     ax.set_yticks(ticks[(ticks >= 0) & (ticks <= 1.1 * top)])
-    ax.set_title(PANEL_TITLES.get(draw.panel, draw.panel))
+    width = np.ptp(np.concatenate([draw.values.intended, draw.values.published]))
+    ax.set_title(f"{PANEL_TITLES.get(draw.panel, draw.panel)}\nx range {width:.2g}")
     ax.set_xlabel("first component of the attention" if draw.rescaling else r"$q\cdot k$")
     ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
-    width = np.ptp(np.concatenate([draw.values.intended, draw.values.published]))
-    _box(ax, f"x range {width:.2g}", 8.5)
 
 
 def _shape_panel(ax: plt.Axes, draw: PanelDraw, row: pd.Series, kde_points: int) -> None:
@@ -122,7 +108,7 @@ def _shape_panel(ax: plt.Axes, draw: PanelDraw, row: pd.Series, kde_points: int)
             fontsize=8.5,
             arrowprops=dict(arrowstyle="->", color="0.3"),
         )
-    _box(ax, text)
+    ax.set_title(text, fontsize=10)
     ax.set_xlabel("(value - mean) / sd")
 
 
@@ -137,8 +123,11 @@ def panel_figure(
 ) -> matplotlib.figure.Figure:
     """One of Bernhard's figures redrawn. Row 1: each panel on its own axes as in the paper,
     both samples with their rugs. Row 2: the intended sample standardized, against the raw
-    dot products of the same draw (or N(0, 1) for a raw panel), with its distortion."""
-    fig, axes = plt.subplots(2, 3, figsize=(11.5, 7.4), gridspec_kw=dict(height_ratios=[1.15, 1]))
+    dot products of the same draw (or N(0, 1) for a raw panel), with its distortion. The
+    numbers of a panel head it and each row has its legend below it, off the data."""
+    fig = plt.figure(figsize=(11.5, 8.8), layout="constrained")
+    rows = fig.subfigures(2, 1, height_ratios=[1.2, 1])
+    axes = np.array([row.subplots(1, 3) for row in rows])
     intended = seed_rows[seed_rows["sample"] == "intended"].set_index("panel")
     for column, panel in enumerate(panels):
         _top_panel(axes[0, column], draws[panel], kde_points)
@@ -162,7 +151,7 @@ def panel_figure(
             label="as published: the R code's refilled column (upper rug)",
         ),
     ]
-    fig.legend(handles=top, loc="upper center", bbox_to_anchor=(0.5, 0.965), ncol=2, fontsize=9)
+    rows[0].legend(handles=top, loc="outside lower center", ncol=2, frameon=False)
     bottom = [
         plt.Line2D(
             [], [], color="C0", lw=1.6, label="the panel's values (as intended), standardized"
@@ -183,11 +172,8 @@ def panel_figure(
         f"Figure {number} redrawn: d = {first.d}, {n_keys} keys, {n_queries} queries, seed "
         f"{seed}. Top: each panel on its own axes, as in the paper. Bottom: the shape alone.",
         fontsize=11,
-        y=0.995,
     )
-    # fixed margins: tight_layout costs a second per figure
-    fig.subplots_adjust(left=0.07, right=0.985, top=0.885, bottom=0.145, hspace=0.38, wspace=0.24)
-    fig.legend(handles=bottom, loc="lower center", ncol=3, fontsize=9, frameon=False)
+    rows[1].legend(handles=bottom, loc="outside lower center", ncol=3, frameon=False)
     return fig
 
 
