@@ -28,10 +28,11 @@ __all__ = ["exact_density", "projected_variance", "variance_and_kurtosis"]
 
 def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
     """Simulated ``Var(q.k)`` and ``Var(q.k / sqrt d)`` against ``d`` and 1 (left), excess
-    kurtosis against ``6/d`` (right), with ``+-2`` standard errors; ``moments`` is indexed by
-    ``d`` with the columns of :meth:`~attncore.simulate.montecarlo.ClosedFormComparison.row`.
+    kurtosis against ``6/d`` (right), with ``+-2`` standard errors, one legend below both;
+    ``moments`` is indexed by ``d`` with the columns of
+    :meth:`~attncore.simulate.montecarlo.ClosedFormComparison.row`.
     """
-    fig, (ax_var, ax_kurt) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (ax_var, ax_kurt) = plt.subplots(1, 2, figsize=(11, 4.8), layout="constrained")
     ds = moments.index.to_numpy(dtype=float)
     grid = np.geomspace(ds.min(), ds.max(), 100)
     none, scaled = method_style("none")["color"], method_style("sqrt_d")["color"]
@@ -50,7 +51,6 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
     ax_var.set(
         xscale="log", yscale="log", xlabel="d", ylabel="variance", title="Variance of the logit"
     )
-    ax_var.legend(fontsize=8)
     ax_kurt.errorbar(
         ds,
         moments["kurtosis"] - 3,
@@ -67,7 +67,8 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
         ylabel="kurtosis - 3",
         title=r"Tails of $q\cdot k$, standard normal components",
     )
-    ax_kurt.legend(fontsize=8)
+    handles = [h for ax in (ax_var, ax_kurt) for h in ax.get_legend_handles_labels()[0]]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     return fig
 
 
