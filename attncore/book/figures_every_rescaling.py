@@ -43,6 +43,9 @@ __all__ = [
 
 _CURVE = "0.55"
 _EXTRA_MARKERS = ["1", "2", "3", "4"]
+_RING = "sqrt_d"
+"""The reference drawn as a large hollow marker over the others in the point figures, so a
+rescaling at the same place (1/mean ‖k‖ for standard normal keys) shows inside it."""
 
 
 def rescaling_styles(rescalings: Mapping[str, Rescaling]) -> dict[str, dict[str, Any]]:
@@ -59,10 +62,21 @@ def rescaling_styles(rescalings: Mapping[str, Rescaling]) -> dict[str, dict[str,
     return styles
 
 
-def _handles(styles: Mapping[str, dict[str, Any]]) -> list[Line2D]:
+def _handles(styles: Mapping[str, dict[str, Any]], ring: str | None = None) -> list[Line2D]:
+    """Legend entries; the method ``ring`` as the hollow marker :func:`_draw_points` draws."""
     return [
-        Line2D([], [], ls="", marker=s["marker"], color=s["color"], markersize=8, label=s["label"])
-        for s in styles.values()
+        Line2D(
+            [],
+            [],
+            ls="",
+            marker=s["marker"],
+            color=s["color"],
+            markersize=11 if name == ring else 8,
+            markerfacecolor="none" if name == ring else s["color"],
+            markeredgewidth=1.8 if name == ring else 1.0,
+            label=s["label"],
+        )
+        for name, s in styles.items()
     ]
 
 
@@ -105,11 +119,12 @@ def _factor_axis(ax: Any, curve: pd.DataFrame, multipliers: Sequence[float]) -> 
 def _draw_points(
     ax: Any, points: pd.DataFrame, y: str, styles: Mapping[str, dict[str, Any]], size: int = 70
 ) -> None:
+    """Each rescaling's point with its bars; :data:`_RING` hollow, larger and on top."""
     for name, style in styles.items():
         rows = points[points["rescaling"] == name]
         if rows.empty:
             continue
-        row = rows.iloc[0]
+        row, ring = rows.iloc[0], name == _RING
         ax.errorbar(
             row["selectivity"],
             row[y],
@@ -120,16 +135,14 @@ def _draw_points(
             elinewidth=1,
             zorder=2,
         )
-        ax.scatter(
-            row["selectivity"],
-            row[y],
-            marker=style["marker"],
-            color=style["color"],
-            s=size,
+        if ring:
+            look = dict(s=2.2 * size, facecolor="none", edgecolor=style["color"], linewidth=1.8)
+        else:
             # a white rim sets filled markers off the curve; line markers (x) have no face
-            edgecolor="white" if MarkerStyle(style["marker"]).is_filled() else None,
-            linewidth=0.6,
-            zorder=3,
+            rim = "white" if MarkerStyle(style["marker"]).is_filled() else None
+            look = dict(s=size, color=style["color"], edgecolor=rim, linewidth=0.6)
+        ax.scatter(
+            row["selectivity"], row[y], marker=style["marker"], zorder=4 if ring else 3, **look
         )
 
 
@@ -170,7 +183,7 @@ def frontier_figure(
             color=colour,
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
-    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+    return _finish(fig, [_curve_handle(), *_handles(styles, _RING)], title, ncol=4)
 
 
 def _finish(
@@ -278,7 +291,7 @@ def family_frontiers_figure(
     for ax in axes[-1]:
         ax.set_xlabel("selectivity 1 − H / ln n")
     fig.supylabel("W₁, distortion of the shape")
-    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+    return _finish(fig, [_curve_handle(), *_handles(styles, _RING)], title, ncol=4)
 
 
 def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
