@@ -159,7 +159,7 @@ def test_beta_only_at_init_is_a_caveat_when_the_start_is_not_unit_variance():
     finding = chuang_beta_only_at_init(example_runs())
     assert (
         finding.verdict is Verdict.CAVEAT
-        and "far from 1 in: small init, LayerNorm" in finding.measured
+        and "far from 1 in: “small init” and “LayerNorm”" in finding.measured
     )
 
 

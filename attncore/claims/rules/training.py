@@ -150,8 +150,8 @@ def chuang_string_reversal(
             f"{_pct(_part(runs, setup, 'constant')[_acc(b)].mean())} at {b} steps"
             for b in (short, long)
         )
-        parts.append(f"{setup}{beta}: 1/√d vs searched β {numbers}")
-    where = [f"{s} at {b} steps" for (s, b), g in found.items() if g]
+        parts.append(f"{_named(setup)}{beta}: 1/√d vs searched β {numbers}")
+    where = [f"{_named(s)} at {b} steps" for (s, b), g in found.items() if g]
     near = [ABOUT_FIVE[0] <= b <= ABOUT_FIVE[1] for b in (searched_beta or {}).values()]
     if all(found.values()):
         verdict = Verdict.HOLDS if all(near) else Verdict.CAVEAT
@@ -211,7 +211,17 @@ def gap_story(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
 
 
 def _in(setup: str) -> str:
-    return f"in the setup “{setup}”"
+    return f"in the setup {_named(setup)}"
+
+
+def _named(setup: str) -> str:
+    """A setup's name in quotes: the names hold commas, so lists of them need the quotes."""
+    return f"“{setup}”"
+
+
+def _named_list(setups: Sequence[str]) -> str:
+    """Setup names, quoted, as a list in words: ``“a, b” and “c”``."""
+    return _join([_named(s) for s in setups])
 
 
 def _median_steps(runs: pd.DataFrame, setup: str, method: str) -> float:
@@ -380,7 +390,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
         return "never" if math.isnan(value) else f"{value:.0f}"
 
     measured = "; ".join(
-        f"{s}: 1/k_total {_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} vs 1/√d "
+        f"{_named(s)}: 1/k_total {_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} vs 1/√d "
         f"{_pct(_part(runs, s, 'sqrt_d')[_acc(long)].mean())} at {long} steps (95% at step "
         f"{steps(s, 'k_total')} vs {steps(s, 'sqrt_d')})"
         for s in setups
@@ -391,7 +401,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     )
     if good:
         verdict = Verdict.CAVEAT
-        measured += f". 1/k_total learns the task in: {', '.join(good)}"
+        measured += f". 1/k_total learns the task in: {_named_list(good)}"
     else:
         verdict = Verdict.UNTESTABLE
         measured += ". 1/k_total learns the task in no setup of this toy task"
@@ -438,7 +448,7 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
         weights_moved[s] = bool((np.maximum(product, 1 / product) >= WEIGHT_CHANGE).all())
         mean = part.mean(numeric_only=True)
         parts.append(
-            f"{s}: σ_Wq {mean['sigma_Wq at init']:.3g} → {mean['sigma_Wq at end']:.3g}, "
+            f"{_named(s)}: σ_Wq {mean['sigma_Wq at init']:.3g} → {mean['sigma_Wq at end']:.3g}, "
             f"σ_Wk {mean['sigma_Wk at init']:.3g} → {mean['sigma_Wk at end']:.3g}, "
             f"σ_X {mean['sigma_X at init']:.3g} → {mean['sigma_X at end']:.3g}; logit "
             f"spread {mean['spread at init']:.3g} → {mean['spread at end']:.3g} (×"
@@ -457,16 +467,16 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
         alone = [s for s in setups if moved[s] and not weights_moved[s]]
         if still:
             measured += (
-                f". The spread stays within a factor {SPREAD_CHANGE:g} in: {', '.join(still)}"
+                f". The spread stays within a factor {SPREAD_CHANGE:g} in: {_named_list(still)}"
             )
         if alone:
-            measured += f". It moves while σ_Wq σ_Wk barely moves in: {', '.join(alone)}"
+            measured += f". It moves while σ_Wq σ_Wk barely moves in: {_named_list(alone)}"
     far = [s for s in setups if not 0.5 <= _part(runs, s, "sqrt_d")["spread at init"].mean() <= 2]
     if far and verdict is Verdict.HOLDS:
         verdict = Verdict.CAVEAT
     if far:
         measured += (
-            f". At initialization the spread is already far from 1 in: {', '.join(far)} (the "
+            f". At initialization the spread is already far from 1 in: {_named_list(far)} (the "
             "unit-variance assumption fails before training)"
         )
     check = (
@@ -692,7 +702,7 @@ def chuang_sigma_w_moving_factors(evals: pd.DataFrame) -> Finding:
             misses.append(max(ratio.max(), 1 / ratio.min()))
         status[setup] = ok
         parts.append(
-            f"{setup}: σ_X moves by up to ×{max(x_moves):.3g}, σ_Wq σ_Wk by up to "
+            f"{_named(setup)}: σ_X moves by up to ×{max(x_moves):.3g}, σ_Wq σ_Wk by up to "
             f"×{max(w_moves):.3g}; the relaxed formula's prediction of the logit spread drifts "
             f"from the measured spread by up to ×{max(misses):.3g}"
         )
@@ -771,7 +781,8 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
         at = part.groupby("step")
         ends = (part["step"] == part["step"].min(), part["step"] == part["step"].max())
         parts.append(
-            f"{setup}: Var(q_ij), Var(k_ij) by the relaxed formula {var_q[ends[0]].mean():.3g}, "
+            f"{_named(setup)}: Var(q_ij), Var(k_ij) by the relaxed formula "
+            f"{var_q[ends[0]].mean():.3g}, "
             f"{var_k[ends[0]].mean():.3g} at step 0 and {var_q[ends[1]].mean():.3g}, "
             f"{var_k[ends[1]].mean():.3g} at step {part['step'].max()}; (ii) {status[setup]}; "
             f"1/√d logit spread {at['spread'].mean().iloc[0]:.3g} → "
@@ -892,7 +903,7 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
         if lower or slower:
             worse.append(s)
         parts.append(
-            f"{s}: QK-norm {_pct(qk.mean())} vs 1/√d {_pct(ref.mean())} after {long} steps "
+            f"{_named(s)}: QK-norm {_pct(qk.mean())} vs 1/√d {_pct(ref.mean())} after {long} steps "
             f"(standard error of the difference {_pct(se)}), 95% at step "
             f"{'never' if math.isnan(qk_steps) else f'{qk_steps:.0f}'} vs "
             f"{'never' if math.isnan(ref_steps) else f'{ref_steps:.0f}'}"
