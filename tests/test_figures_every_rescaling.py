@@ -31,10 +31,17 @@ def grid() -> pd.DataFrame:
                 gradient_median=factor / n,
                 jacobian_norm=0.3 * factor,
                 effective_share=1 - factor / 2,
+                saturated_share=0.5 if name == "none" else 0.0,
             )
         )
     table = pd.DataFrame(rows)
-    for column in ["wasserstein", "selectivity", "gradient_norm", "jacobian_norm"]:
+    for column in [
+        "wasserstein",
+        "selectivity",
+        "gradient_norm",
+        "jacobian_norm",
+        "saturated_share",
+    ]:
         table[f"{column}_se"] = 0.0
     return table
 
@@ -58,8 +65,8 @@ def test_d_spread_sentence_finds_no_spread_where_d_does_not_matter(grid):
 
 def test_gradients_legend_follows_the_lines_at_the_largest_n(grid):
     styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
-    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, title="t")
-    assert len(fig.axes) == 4
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    assert len(fig.axes) == 6
     labels = [text.get_text() for text in fig.legends[0].get_texts()][: len(NAMES)]
     assert labels == [styles[name]["label"] for name in ["none", "sqrt_d", "k_total"]]
     plt.close(fig)
@@ -92,4 +99,15 @@ def test_frontier_reads_the_factors_on_a_top_axis_with_ticks_apart():
     top = fig.axes[2]
     assert [t.get_text() for t in top.get_xticklabels()] == ["0.001", "0.01", "0.1", "1", "10"]
     assert np.diff(np.log10(top.get_xticks())).min() > 0.4
+    plt.close(fig)
+
+
+def test_gradients_show_the_saturated_share_of_every_rescaling(grid):
+    styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    middle = fig.axes[2]
+    assert middle.get_ylabel().endswith("> 0.9") and middle.get_ylim()[1] > 1
+    heights = {line.get_color(): line.get_ydata().max() for line in middle.get_lines()}
+    assert heights[method_style("none")["color"]] == 0.5
+    assert heights[method_style("sqrt_d")["color"]] == 0.0
     plt.close(fig)

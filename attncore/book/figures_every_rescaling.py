@@ -389,14 +389,20 @@ def gradients_figure(
     styles: Mapping[str, dict[str, Any]],
     d_ref: int,
     n_ref: int,
+    threshold: float,
     title: str,
 ) -> matplotlib.figure.Figure:
-    """The mean softmax Jacobian norm (top) and the gradient reaching the query (bottom),
-    against ``d`` at ``n_ref`` (left) and against ``n`` at ``d_ref`` (right); the legend lists
-    the rescalings from the largest to the smallest gradient at the largest ``n``."""
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharey="row", layout="constrained")
+    """The mean softmax Jacobian norm (top), the share of rows whose largest probability
+    exceeds ``threshold`` (middle) and the gradient reaching the query (bottom), against ``d``
+    at ``n_ref`` (left) and against ``n`` at ``d_ref`` (right); the legend lists the
+    rescalings from the largest to the smallest gradient at the largest ``n``."""
+    fig, axes = plt.subplots(3, 2, figsize=(11, 11), sharey="row", layout="constrained")
     sweeps = [("d", "n", n_ref), ("n", "d", d_ref)]
-    rows = [("jacobian_norm", "mean ‖J‖_F, softmax Jacobian"), ("gradient_norm", "mean ‖∂s/∂q‖_F")]
+    rows = [
+        ("jacobian_norm", "mean ‖J‖_F, softmax Jacobian"),
+        ("saturated_share", f"share of rows with\nlargest probability > {threshold:g}"),
+        ("gradient_norm", "mean ‖∂s/∂q‖_F"),
+    ]
     last = summary[(summary["d"] == d_ref) & (summary["n"] == summary["n"].max())]
     end = last.set_index("rescaling")["gradient_norm"]
     order = sorted((n for n in styles if n in end.index), key=lambda n: -end[n])
@@ -410,20 +416,21 @@ def gradients_figure(
                     line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw
                 )
             if name == "none":
-                axes[1, col].plot(
+                axes[2, col].plot(
                     line[axis], line["gradient_median"], color="black", ls="--", lw=1.2
                 )
         ticks = np.array(sorted(part[axis].unique()), dtype=float)
         n_of = ticks if axis == "n" else np.full_like(ticks, n_ref)
         axes[0, col].plot(ticks, np.sqrt(n_of - 1) / n_of, color="0.5", ls=":", lw=2)
-        axes[1, col].set_yscale("log")
+        axes[2, col].set_yscale("log")
         axes[0, col].set_title(f"against {axis}, {fixed} = {value}")
         for ax in axes[:, col]:
             ax.set_xscale("log")
             ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
             ax.minorticks_off()
-        axes[1, col].set_xlabel("dimension d" if axis == "d" else "number of keys n")
+        axes[2, col].set_xlabel("dimension d" if axis == "d" else "number of keys n")
     axes[0, 0].set_ylim(0, None)
+    axes[1, 0].set_ylim(-0.03, 1.03)
     for row, (_, label) in enumerate(rows):
         axes[row, 0].set_ylabel(label)
     handles = [*_handles({name: styles[name] for name in order})]
