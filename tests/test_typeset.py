@@ -33,19 +33,3 @@ def test_series_at_zero_starts_from_the_smallest_power() -> None:
 def test_math_wraps_and_plural_counts() -> None:
     assert math(d) == "$d$"
     assert [plural(n, "step") for n in (0, 1, 2)] == ["0 steps", "1 step", "2 steps"]
-
-
-def test_list_table_is_numbered_and_rounded() -> None:
-    import numpy as np
-    import pandas as pd
-
-    from attncore.symbolic.typeset import list_table
-
-    frame = pd.DataFrame(
-        {"ok": [np.True_, False], "n": [np.int64(12000), 3], "x": [1e-7, -0.5]},
-        index=pd.Index(["a", "b"], name="law"),
-    )
-    text = list_table(frame, "tbl-x", "Caption.", decimals=2)
-    assert text.startswith("```{list-table} Caption.\n:name: tbl-x\n:header-rows: 1")
-    assert "  - yes" in text and "  - 12,000" in text and "  - 1.0e−07" in text
-    assert "  - −0.50" in text and "* - law" in text

@@ -1,7 +1,8 @@
 """Figures and displayed tables of the training chapter (string reversal).
 
-Every method is drawn with :func:`attncore.book.plotting.method_style`; a learned scaling is
-dashed.
+Every method is drawn with :func:`attncore.book.plotting.method_style`, its markers spaced
+along its line and shifted from method to method, so lines that coincide still show each
+marker; a learned scaling is dashed.
 
 >>> method_label("constant", 5.0)
 'searched β = 5'
@@ -21,7 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from attncore.book.plotting import method_style
-from attncore.book.tables import numbered_table
+from attncore.book.tables import fraction, numbered_table
 
 __all__ = [
     "attention_figure",
@@ -48,11 +49,16 @@ def method_label(name: str, beta: float | None = None) -> str:
     return method_style(name)["label"].replace(" (g = auto)", "")
 
 
-def _line(name: str) -> dict[str, Any]:
+def _line(name: str, slot: int) -> dict[str, Any]:
+    """The line of method ``name``, the ``slot``-th drawn: its markers start a little later
+    than those of the previous one."""
     style = method_style(name)
     return {
         "color": style["color"],
         "ls": "--" if name in LEARNED_SCALINGS else "-",
+        "marker": style["marker"],
+        "markersize": 6,
+        "markevery": (0.012 * (slot % 8), 0.1),
         "label": method_label(name),
     }
 
@@ -113,13 +119,13 @@ def learning_curves_figure(
     fig, axes = plt.subplots(1, len(setups), figsize=(13, 4.6), sharey=True, squeeze=False)
     for ax, setup in zip(axes[0], setups, strict=True):
         part = curves[curves["setup"] == setup]
-        for name in methods:
+        for slot, name in enumerate(methods):
             band = (
                 part[part["method"] == name]
                 .groupby("step")["token accuracy"]
                 .agg(["mean", "min", "max"])
             )
-            line = _line(name)
+            line = _line(name, slot)
             ax.plot(band.index, band["mean"], lw=1.8, **line)
             ax.fill_between(
                 band.index, band["min"], band["max"], color=line["color"], alpha=0.15, lw=0
@@ -162,13 +168,13 @@ def attention_figure(
     fig, axes = plt.subplots(2, len(setups), figsize=(13, 7), sharex=True, squeeze=False)
     for column, setup in enumerate(setups):
         part = curves[curves["setup"] == setup]
-        for name in methods:
+        for slot, name in enumerate(methods):
             means = (
                 part[part["method"] == name]
                 .groupby("step")[["logit spread", "mirrored weight"]]
                 .mean()
             )
-            line = _line(name)
+            line = _line(name, slot)
             axes[0, column].plot(means.index, means["logit spread"], lw=1.6, **line)
             axes[1, column].plot(means.index, means["mirrored weight"], lw=1.6, **line)
         axes[0, column].set(
@@ -194,7 +200,8 @@ def summary_tables(
     summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
 ) -> list[str]:
     """The accuracy tables, then the attention tables, one per setup, as numbered tables
-    ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup)."""
+    ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup);
+    an accuracy below 1 never reads as 1 (:func:`attncore.book.tables.fraction`)."""
     accuracy_names = {
         f"accuracy at {short_steps} steps": f"acc. {short_steps}",
         f"worst seed at {short_steps} steps": f"worst {short_steps}",
@@ -223,7 +230,7 @@ def summary_tables(
         "mirrored, end": "{:.3f}",
     }
     kinds = (
-        ("accuracy", "Validation and test token accuracy", accuracy_names, "{:.3f}"),
+        ("accuracy", "Validation and test token accuracy", accuracy_names, fraction),
         ("attention", "Attention measurements and cost", attention_names, "{:.3g}"),
     )
     tables = []

@@ -1,79 +1,142 @@
-"""Tables as a reader sees them: rounded numbers, yes/no for checks, and never wider than the
-text column: a table with many columns is transposed when that makes it narrow, and otherwise
-shown as several tables of a few columns each, the index repeated.
+"""Tables as a reader sees them: numbered, captioned MyST list-tables that prose cites with
+``{numref}``, numbers rounded, yes/no for checks, minus signs typeset, and never wider than
+the text column. A table wider than :data:`MAX_WIDTH` is transposed when that makes it narrow
+enough, and otherwise split into parts that are, the index repeated: each part is a numbered
+table of its own, the first named as asked and the next ones with ``-b``, ``-c``, ..., each
+captioned "(part 1 of 2)" and so on.
 
 >>> import pandas as pd
->>> frame = pd.DataFrame({"d": [16, 64], "z": [0.123456, -2.0], "clear": [True, False]})
->>> shown = reader_table(frame)
->>> shown.parts[0].data.loc[0, "clear"], len(shown.parts)
-('yes', 1)
->>> [part.data.shape for part in reader_table(pd.DataFrame([range(9)])).parts]
-[(9, 1)]
->>> [part.data.shape for part in reader_table(pd.DataFrame([range(9)] * 20)).parts]
-[(20, 6), (20, 3)]
+>>> wide = pd.DataFrame([range(9)], columns=[f"measurement{i}" for i in range(9)])
+>>> print(numbered_table(wide, "tbl-wide", "Few rows.", index="row").splitlines()[4:8])
+['* - row', '  - 0', '* - measurement0', '  - 0']
+>>> parts = numbered_table(pd.concat([wide] * 20), "tbl-long", "Many rows.")
+>>> [line for line in parts.splitlines() if line.startswith(("```{", ":name"))]
+['```{list-table} Many rows. (part 1 of 2)', ':name: tbl-long', \
+'```{list-table} Many rows. (part 2 of 2)', ':name: tbl-long-b']
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import numbers
+import re
+from collections.abc import Callable, Iterable, Mapping
+from string import ascii_lowercase
 
 import numpy as np
 import pandas as pd
-from pandas.io.formats.style import Styler
 
-from attncore.symbolic.typeset import list_table
+from attncore.book.kit import _escaped, chip
+from attncore.checks import ParameterError
+from attncore.claims import CLAIMS, Finding
 
-__all__ = ["MAX_COLUMNS", "ReaderTable", "numbered_table", "reader_table"]
+__all__ = [
+    "MAX_WIDTH",
+    "claim_label",
+    "fraction",
+    "list_table",
+    "numbered_table",
+    "verdict_table",
+]
 
-MAX_COLUMNS = 6
-"""The most columns, index included, that a table shows side by side in the text column."""
-
-
-@dataclass
-class ReaderTable:
-    """One table for the page, shown as one or more parts of at most :data:`MAX_COLUMNS`."""
-
-    parts: list[Styler]
-
-    def set_caption(self, caption: str) -> ReaderTable:
-        """Caption the first part (the others continue it)."""
-        self.parts[0] = self.parts[0].set_caption(caption)
-        return self
-
-    def _repr_html_(self) -> str:
-        return "\n".join(part.to_html() for part in self.parts)
+MAX_WIDTH = 80
+"""The most characters a table takes across the text column: each column, the index's
+included, counts its longest word (header or cell; the browser breaks lines between words)
+and 3 for its padding."""
 
 
-def _styled(table: pd.DataFrame, digits: int, plain_index: bool) -> Styler:
-    styled = table.style.format(
-        lambda v: f"{v:.{digits}g}" if isinstance(v, float) else str(v), na_rep="–"
-    )
-    return styled.hide(axis="index") if plain_index else styled
+def _width(table: pd.DataFrame, header: str) -> int:
+    def longest(texts: Iterable[object]) -> int:
+        return max((len(w) for t in texts for w in str(t).split()), default=0)
+
+    index = longest([header, *table.index]) + 3
+    return index + sum(longest([c, *table[c]]) + 3 for c in table.columns)
 
 
-def reader_table(frame: pd.DataFrame, digits: int = 4) -> ReaderTable:
-    """``frame`` for the page: booleans as yes/no, numbers to ``digits`` significant digits, a
-    plain index hidden, and at most :data:`MAX_COLUMNS` columns side by side."""
-    table = frame.copy()
-    for column in table.columns:
-        if table[column].dtype == bool:
-            table[column] = table[column].map({True: "yes", False: "no"})
-    plain_index = isinstance(table.index, pd.RangeIndex)
-    index_width = 0 if plain_index else table.index.nlevels
-    if len(table.columns) + index_width <= MAX_COLUMNS:
-        return ReaderTable([_styled(table, digits, plain_index)])
-    if len(table.index) + 1 <= MAX_COLUMNS:  # few rows: transposed, it is narrow
-        transposed = table.T
-        transposed.columns = transposed.columns.map(str)
-        return ReaderTable([_styled(transposed, digits, False)])
-    width = max(2, MAX_COLUMNS - index_width)
-    return ReaderTable(
-        [
-            _styled(table.iloc[:, start : start + width], digits, plain_index)
-            for start in range(0, len(table.columns), width)
-        ]
-    )
+def _cell(value: object, decimals: int) -> str:
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        text = f"{int(value):,}"
+    elif isinstance(value, numbers.Real):
+        v = float(value)
+        if v == 0 or v != v:
+            text = "0" if v == 0 else "–"
+        elif abs(v) >= 1000:
+            text = f"{v:,.0f}"
+        elif abs(v) >= 10**-decimals:
+            text = f"{v:.{decimals}f}"
+        else:
+            text = f"{v:.1e}"
+    else:
+        return str(value)
+    return text.replace("-", "−")
+
+
+def list_table(
+    frame: pd.DataFrame, name: str, caption: str, decimals: int = 3, index: str | None = None
+) -> str:
+    """``frame`` as a numbered, captioned MyST ``list-table`` that pages cite with
+    ``{numref}`name```; numbers rounded to ``decimals`` places (thousands with separators,
+    tiny values in scientific notation), minus signs typeset; the index is the first column,
+    headed ``index`` or the index's name. It is written as given: :func:`numbered_table`
+    keeps a table within the column.
+
+    >>> table = pd.DataFrame({"$z$": [-1.23456, 2000.0]}, index=pd.Index([1, 2], name="$d$"))
+    >>> list_table(table, "tbl-x", "Against {eq}`eq-a`.")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: caption of tbl-x must not hold a MyST role ...
+    >>> print(list_table(table, "tbl-demo", "A demo.", decimals=2))
+    ```{list-table} A demo.
+    :name: tbl-demo
+    :header-rows: 1
+    <BLANKLINE>
+    * - $d$
+      - $z$
+    * - 1
+      - −1.23
+    * - 2
+      - 2,000
+    ```
+    <BLANKLINE>
+    """
+    if re.search(r"\{[\w:-]+\}`", caption):
+        raise ParameterError(
+            f"caption of {name} must not hold a MyST role (the table would lose its label): "
+            f"{caption!r}"
+        )
+    header = [index if index is not None else str(frame.index.name or ""), *map(str, frame.columns)]
+    lines = [f"```{{list-table}} {caption}", f":name: {name}", ":header-rows: 1", ""]
+    rows = [header] + [
+        [str(key) if not isinstance(key, tuple) else ", ".join(map(str, key))]
+        + [_cell(v, decimals) for v in values]
+        for key, values in zip(frame.index, frame.itertuples(index=False), strict=True)
+    ]
+    for row in rows:
+        lines += [f"* - {row[0]}", *(f"  - {cell}" for cell in row[1:])]
+    return "\n".join([*lines, "```", ""])
+
+
+def fraction(value: float, decimals: int = 3) -> str:
+    """A share in [0, 1] to ``decimals`` places, with as many more (up to 6) as it takes not to
+    read as exactly 1 or 0 when it is not; past that, ``> 0.999999`` or ``< 0.000001``.
+
+    >>> fraction(0.97531), fraction(1.0), fraction(0.99996), fraction(0.9993), fraction(0.0)
+    ('0.975', '1.000', '0.99996', '0.999', '0')
+    >>> fraction(1 - 1e-9), fraction(2e-4), fraction(1e-9)
+    ('> 0.999999', '0.0002', '< 0.000001')
+    """
+    if value == 0 or value == 1:
+        return f"{value:.{decimals}f}" if value == 1 else "0"
+    for places in range(decimals, 7):
+        text = f"{value:.{places}f}"
+        if 0 < float(text) < 1:
+            return text
+    return "> 0.999999" if value > 0.5 else "< 0.000001"
+
+
+Format = str | Callable[[object], str]
+"""A column's format: a format string such as ``"{:.3f}"``, or a function of the value."""
 
 
 def numbered_table(
@@ -82,13 +145,17 @@ def numbered_table(
     caption: str,
     digits: int = 4,
     index: str | None = None,
-    formats: Mapping[str, str] | None = None,
+    formats: Mapping[str, Format] | None = None,
+    columns: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
 ) -> str:
-    """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```:
-    booleans as yes/no, real numbers to ``digits`` significant digits, minus signs typeset
-    (:func:`attncore.symbolic.typeset.list_table`, which names the index column ``index``);
-    the index is formatted as the cells; the columns of ``formats`` are written with their own
-    format string; a missing value is a dash.
+    """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```,
+    kept within the column (see the module docstring): booleans as yes/no, real numbers to
+    ``digits`` significant digits, minus signs typeset, a missing value a dash; the index is
+    formatted as the cells and headed ``index`` or its own name. The columns of ``formats``
+    are written with their own format; each column of ``errors`` is shown with its standard
+    error (the column ``errors`` names, 2 significant digits) as "value ± s.e.";
+    ``columns``, if given, picks the columns to show and their headers.
 
     >>> frame = pd.DataFrame({"p": [0.014912, 15.31]}, index=pd.Index([2.0, 22.627], name="σ"))
     >>> print(numbered_table(frame, "tbl-demo", "A demo.", digits=3))
@@ -107,18 +174,88 @@ def numbered_table(
     >>> frame = pd.DataFrame({"seconds": [12.34, float("nan")]}, index=pd.Index(["a", "b"]))
     >>> numbered_table(frame, "tbl-x", "Cost.", formats={"seconds": "{:.0f}"}).splitlines()[-5:-1]
     ['* - a', '  - 12', '* - b', '  - –']
+    >>> frame = pd.DataFrame({"w": [0.05031], "w_se": [0.000656], "x": [1]})
+    >>> text = numbered_table(frame, "tbl-y", "W.", 3, errors={"w": "w_se"}, columns={"w": "W₁"})
+    >>> text.splitlines()[4:8]
+    ['* - ', '  - W₁', '* - 0', '  - 0.0503 ± 0.00066']
     """
 
-    def cell(v: object, form: str | None = None) -> object:
+    def cell(v: object, form: Format | None = None) -> object:
         if isinstance(v, float | np.floating) and np.isnan(v):
             return "–"
+        if callable(form):
+            return form(v).replace("-", "−")
         if form is not None:
             return form.format(v).replace("-", "−")
-        return f"{v:.{digits}g}".replace("-", "−") if isinstance(v, float) else v
+        return f"{v:.{digits}g}".replace("-", "−") if isinstance(v, float | np.floating) else v
 
     shown = frame.astype(object).map(cell)
     for column, form in (formats or {}).items():
         shown[column] = [cell(v, form) for v in frame[column]]
-    keys = shown.index
-    shown.index = keys.map(lambda k: tuple(map(cell, k)) if isinstance(k, tuple) else cell(k))
-    return list_table(shown, name, caption, index=index)
+    for column, se in (errors or {}).items():
+        shown[column] = [
+            value if np.isnan(s) else f"{value} ± {s:.2g}"
+            for value, s in zip(shown[column], frame[se], strict=True)
+        ]
+    if columns is not None:
+        shown = shown[list(columns)].rename(columns=columns)
+    shown.index = shown.index.map(
+        lambda k: tuple(map(cell, k)) if isinstance(k, tuple) else cell(k)
+    )
+    header = index if index is not None else str(frame.index.name or "")
+    if _width(shown, header) <= MAX_WIDTH:
+        return list_table(shown, name, caption, index=header)
+    transposed = shown.T
+    transposed.columns = [
+        ", ".join(map(str, k)) if isinstance(k, tuple) else k for k in shown.index
+    ]
+    if _width(transposed, header) <= MAX_WIDTH:
+        return list_table(transposed, name, caption, index=header)
+    parts: list[list[object]] = [[]]
+    for column in shown.columns:
+        if parts[-1] and _width(shown[[*parts[-1], column]], header) > MAX_WIDTH:
+            parts.append([])
+        parts[-1].append(column)
+    return "\n".join(
+        list_table(
+            shown[columns],
+            name if part == 0 else f"{name}-{ascii_lowercase[part]}",
+            f"{caption} (part {part + 1} of {len(parts)})",
+            index=header,
+        )
+        for part, columns in enumerate(parts)
+    )
+
+
+LABEL_WORDS = 8
+"""Words of a claim's text in its label (the ledger has it whole)."""
+
+
+def claim_label(claim: str) -> str:
+    """A reader's name for ``claim``: the source's author, the section (§ when numbered) and
+    the claim's first :data:`LABEL_WORDS` words, Markdown escaped.
+
+    >>> claim_label("chuang-perfect-accuracy")
+    'Chuang, §3: “A 100% accuracy is also achievable within the …”'
+    """
+    found = CLAIMS[claim]
+    words = found.text.split()
+    opening = " ".join(words[:LABEL_WORDS]) + (" …" if len(words) > LABEL_WORDS else "")
+    author = re.match(r"[a-z]+", found.source)[0].capitalize()
+    where = f"§{found.section}" if found.section[:1].isdigit() else found.section
+    return f"{author}, {where}: “{_escaped(opening)}”"
+
+
+def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
+    """``findings`` as a numbered table: the claim by :func:`claim_label`, the verdict as a
+    chip and what was measured.
+
+    >>> from attncore.claims import Verdict
+    >>> found = Finding("chuang-perfect-accuracy", Verdict.UNTESTABLE, "best 99.93%", "exact")
+    >>> print(verdict_table([found], "tbl-v", "Verdicts.").splitlines()[7:10])
+    ['* - Chuang, §3: “A 100% accuracy is also achievable within the …”', \
+'  - {bdg-info}`not testable here`', '  - best 99.93%']
+    """
+    rows = {claim_label(f.claim): [chip(f.verdict.value), f.measured] for f in findings}
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=["verdict", "measured"])
+    return list_table(frame, name, caption, index="claim")

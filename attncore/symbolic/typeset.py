@@ -20,15 +20,10 @@ ones, and sympy's order among equals.
 
 from __future__ import annotations
 
-import numbers
-import re
-
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
-from attncore.checks import ParameterError
-
-__all__ = ["latex", "list_table", "math", "plural"]
+__all__ = ["latex", "math", "plural"]
 
 
 def _degree(term: sp.Expr) -> sp.Expr:
@@ -80,67 +75,3 @@ def math(expr: sp.Basic, **settings: object) -> str:
 def plural(count: int, noun: str) -> str:
     """``count`` and ``noun``, pluralized with an ``s`` unless ``count`` is 1."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def _cell(value: object, decimals: int) -> str:
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return "yes" if value else "no"
-    if isinstance(value, numbers.Integral):
-        text = f"{int(value):,}"
-    elif isinstance(value, numbers.Real):
-        v = float(value)
-        if v == 0 or v != v:
-            text = "0" if v == 0 else "–"
-        elif abs(v) >= 1000:
-            text = f"{v:,.0f}"
-        elif abs(v) >= 10**-decimals:
-            text = f"{v:.{decimals}f}"
-        else:
-            text = f"{v:.1e}"
-    else:
-        return str(value)
-    return text.replace("-", "−")
-
-
-def list_table(
-    frame: object, name: str, caption: str, decimals: int = 3, index: str | None = None
-) -> str:
-    """A table (a pandas DataFrame) as a numbered, captioned MyST ``list-table`` that pages
-    cite with ``{numref}`name```; numbers rounded to ``decimals`` places (thousands with
-    separators, tiny values in scientific notation), minus signs typeset.
-
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"$z$": [-1.23456, 2000.0]}, index=pd.Index([1, 2], name="$d$"))
-    >>> list_table(table, "tbl-x", "Against {eq}`eq-a`.")
-    Traceback (most recent call last):
-    ...
-    attncore.checks.ParameterError: caption of tbl-x must not hold a MyST role ...
-    >>> print(list_table(table, "tbl-demo", "A demo.", decimals=2))
-    ```{list-table} A demo.
-    :name: tbl-demo
-    :header-rows: 1
-    <BLANKLINE>
-    * - $d$
-      - $z$
-    * - 1
-      - −1.23
-    * - 2
-      - 2,000
-    ```
-    <BLANKLINE>
-    """
-    if re.search(r"\{[\w:-]+\}`", caption):
-        raise ParameterError(
-            f"caption of {name} must not hold a MyST role (the table would lose its label): "
-            f"{caption!r}"
-        )
-    header = [index if index is not None else str(frame.index.name or ""), *map(str, frame.columns)]
-    lines = [f"```{{list-table}} {caption}", f":name: {name}", ":header-rows: 1", ""]
-    rows = [header] + [
-        [str(key) if not isinstance(key, tuple) else ", ".join(map(str, key))]
-        + [_cell(v, decimals) for v in values]
-        for key, values in zip(frame.index, frame.itertuples(index=False), strict=True)
-    ]
-    for row in rows:
-        lines += [f"* - {row[0]}", *(f"  - {cell}" for cell in row[1:])]
-    return "\n".join([*lines, "```", ""])
