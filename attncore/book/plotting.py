@@ -39,13 +39,15 @@ _FIXED = {
     "k_total": ("#E69F00", "s"),
     "none": ("#555555", "x"),
     "mup": ("#009E73", "^"),
-    "constant": ("#D55E00", "D"),
+    "constant": ("#A50F15", "D"),
     "qk_norm": ("#CC79A7", "v"),
     "learned": ("#8C564B", "P"),
-    "qk_norm_learned": ("#9467BD", "X"),
+    "qk_norm_learned": ("#332288", "X"),
     "n_sqrt_d": ("#56B4E9", "<"),
 }
-"""The methods the book compares most, with colours of the Okabe–Ito palette."""
+"""The methods the book compares most, mostly with colours of the Okabe–Ito palette; the
+searched β (dark red) and the QK-norm with a learned gain (indigo) are set off from
+1/k_total (orange) and the fixed-gain QK-norm (pink), which train beside them."""
 
 _SPARE = ["#17BECF", "#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5"]
 _MARKERS = ["p", "h", "*", "d", ">", "8", "H"]
