@@ -170,7 +170,7 @@ def panel_figure(
     n_queries, n_keys = first.queries.shape[0], first.keys.shape[0]
     fig.suptitle(
         f"Figure {number} redrawn: d = {first.d}, {n_keys} keys, {n_queries} queries, seed "
-        f"{seed}. Top: each panel on its own axes, as in the paper. Bottom: the shape alone.",
+        f"{seed}.\nTop: each panel on its own axes, as in the paper. Bottom: the shape alone.",
         fontsize=11,
     )
     rows[1].legend(handles=bottom, loc="outside lower center", ncol=3, frameon=False)
