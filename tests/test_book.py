@@ -124,7 +124,7 @@ def test_the_introduction_shows_every_headline_the_chapters_computed(built_book)
     """Each chapter's headlines reach its manifest and the first page, with their links."""
     import html as entities
 
-    intro = (built_book / "_build" / "html" / "book" / "generated" / "introduction.html")
+    intro = built_book / "_build" / "html" / "book" / "generated" / "introduction.html"
     words = entities.unescape(re.sub(r"<[^>]+>", "", intro.read_text()))
     words = re.sub(r"\s+", " ", words)
     for chapter in ("every_rescaling", "beyond_initialization", "string_reversal"):
@@ -255,8 +255,23 @@ def test_no_raw_python_reprs_in_prose_or_tables(built_book):
     html = built_book / "_build" / "html" / "book" / "generated"
     raw = re.compile(
         r"Eq\(|array\(|<td[^>]*>\s*(?:<p>)?\s*(?:True|False|None|nan)\s*(?:</p>)?\s*</td>"
+        r'|class="dataframe|<table id="T_'  # a raw pandas frame instead of a numbered table
     )
     for page in html.glob("*.html"):
         text = re.sub(r"<(script|style)\b.*?</\1>", "", page.read_text(), flags=re.S)
         found = raw.search(text)
         assert not found, f"{page.name}: {found.group(0)[:80]}"
+
+
+def test_negative_numbers_carry_a_minus_sign_not_a_hyphen(built_book):
+    """Outside code and mathematics, no number of any page starts with a hyphen-minus."""
+    html = built_book / "_build" / "html" / "book" / "generated"
+    hidden = (
+        r"<(script|style|pre|code|math)\b.*?</\1>"
+        r'|<(span|div) class="math[^"]*"[^>]*>.*?</\2>'  # mathematics, set by MathJax
+    )
+    for page in html.glob("*.html"):
+        body = page.read_text().split('<article class="bd-article"', 1)[-1]
+        text = re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S))
+        found = re.search(r"(?<![\w.\-−])-\.?\d.{0,30}", text)
+        assert not found, f"{page.name}: {found.group(0)}"
