@@ -8,7 +8,11 @@ other parameters cannot leave the first page saying something the chapters no lo
 >>> short_answer(rows).startswith("Dividing q·k by √d gives it unit variance")
 True
 >>> print(key_findings(rows, ["vaswani-variance"]))  # doctest: +ELLIPSIS
-- {bdg-success}`holds` ... z below 2 (...`evidence <sec-footnote>` · ...<ledger-vaswani-variance>`)
+- {bdg-success}`holds` ... (...`evidence <sec-footnote>` · ...<ledger-vaswani-variance>`)
+<BLANKLINE>
+  ```{dropdown} What was measured
+  z below 2
+  ```
 """
 
 from __future__ import annotations
@@ -92,8 +96,9 @@ def short_answer(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
-    """A MyST list: per claim, its verdict chip, the claim, what was measured, and links to
-    the evidence and to the claim's ledger row."""
+    """A MyST list: per claim, its verdict chip, the claim, links to the evidence and to the
+    claim's ledger row, and what was measured in a dropdown (the numbers are long; the
+    verdict and the claim are what a first reading needs)."""
     by_claim = {row["claim"]: row for row in rows}
     lines = []
     for claim in claims:
@@ -104,10 +109,14 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         ledger = f"{{ref}}`ledger <{ledger_target(claim)}>`"
         measured = row["measured"] or "not run in this build"
         source = CLAIMS[claim].source
-        lines.append(
+        lines += [
             f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
-            f"**Measured:** {measured} ({evidence}{ledger})"
-        )
+            f"({evidence}{ledger})",
+            "",
+            "  ```{dropdown} What was measured",
+            f"  {measured}",
+            "  ```",
+        ]
     return "\n".join(lines)
 
 
