@@ -39,3 +39,14 @@ def test_the_trained_methods_differ_in_colour_and_marker():
     for a, b in itertools.combinations(methods, 2):
         difference = np.linalg.norm(_lab(styles[a]["color"]) - _lab(styles[b]["color"]))
         assert difference >= MIN_DELTA_E, (a, b, round(float(difference), 1))
+
+
+def test_the_registered_rescalings_differ_in_colour_and_marker():
+    """Chapter 4 draws every registered rescaling in one figure."""
+    from attncore.rescalings import RESCALINGS
+
+    styles = {name: method_style(name) for name in RESCALINGS}
+    assert len({s["marker"] for s in styles.values()}) == len(styles)
+    for a, b in itertools.combinations(styles, 2):
+        difference = np.linalg.norm(_lab(styles[a]["color"]) - _lab(styles[b]["color"]))
+        assert difference >= MIN_DELTA_E, (a, b, round(float(difference), 1))

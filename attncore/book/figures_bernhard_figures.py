@@ -18,7 +18,7 @@ from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
 from matplotlib.transforms import blended_transform_factory
 from scipy import stats
 
-from attncore.book.plotting import method_style
+from attncore.book.plotting import CONTRAST, method_style
 from attncore.density import kde_curve
 from attncore.sources.bernhard import PanelDraw, linearization
 
@@ -43,7 +43,10 @@ PANEL_TITLES = {
     "2b": r"(b) softmax of $q\cdot k/\sqrt{d}$",
     "2c": r"(c) softmax of $q\cdot k/k_\mathrm{total}$",
 }
-SAMPLE_STYLE = {"intended": dict(color="C0", ls="-"), "published": dict(color="C1", ls="--")}
+SAMPLE_STYLE = {
+    "intended": dict(color=CONTRAST[0], ls="-"),
+    "published": dict(color=CONTRAST[1], ls="--"),
+}
 SAMPLES = ("intended", "published")
 
 
@@ -85,7 +88,7 @@ def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
 def _shape_panel(ax: plt.Axes, draw: PanelDraw, row: pd.Series, kde_points: int) -> None:
     after = _standardized(draw.values.intended)
     grid, density = kde_curve(after, n_points=kde_points)
-    ax.plot(grid, density, color="C0", lw=1.6)
+    ax.plot(grid, density, color=CONTRAST[0], lw=1.6)
     if draw.rescaling is None:
         z = np.linspace(grid.min(), grid.max(), 200)
         ax.plot(z, stats.norm.pdf(z), color="0.35", ls=":", lw=1.5)
@@ -154,7 +157,11 @@ def panel_figure(
     rows[0].legend(handles=top, loc="outside lower center", ncol=2, frameon=False)
     bottom = [
         plt.Line2D(
-            [], [], color="C0", lw=1.6, label="the panel's values (as intended), standardized"
+            [],
+            [],
+            color=CONTRAST[0],
+            lw=1.6,
+            label="the panel's values (as intended), standardized",
         ),
         plt.Line2D(
             [],
@@ -275,7 +282,7 @@ def distortion_pairs_figure(
     fig, axes = plt.subplots(1, len(pairs), figsize=(10, 5.2))
     for ax, (base, better) in zip(np.atleast_1d(axes), pairs, strict=True):
         x, y = wide[base], wide[better]
-        ax.scatter(x, y, s=12, alpha=0.6, color="C0", lw=0, label="one draw")
+        ax.scatter(x, y, s=12, alpha=0.6, color=CONTRAST[1], lw=0, label="one draw")
         ax.scatter(
             [mine[base]],
             [mine[better]],

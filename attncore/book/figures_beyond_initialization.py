@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from attncore.book.plotting import method_style
+from attncore.book.plotting import CONTRAST, method_style
 from attncore.sources.chuang import BetaSearchResult
 
 __all__ = [
@@ -145,17 +145,20 @@ def beta_search_figure(
     ax.plot(betas, values, color="grey", lw=1, label="objective (mean log-likelihood)")
     seen_betas, seen_values = zip(*search.history, strict=True)
     scan = search.scan_evaluations
-    ax.scatter(seen_betas[:scan], seen_values[:scan], color="C0", zorder=3, label="decade scan")
+    ax.scatter(
+        seen_betas[:scan], seen_values[:scan], color=CONTRAST[0], zorder=3, label="decade scan"
+    )
     ax.scatter(
         seen_betas[scan:],
         seen_values[scan:],
-        color="C1",
-        s=12,
+        color=CONTRAST[1],
+        marker="s",
+        s=14,
         zorder=3,
         label="golden-section search",
     )
-    ax.axvline(beta_star, color="C2", ls="--", lw=1, label=rf"$\beta^*$ = {beta_star:g}")
-    ax.axvline(search.beta, color="C3", ls=":", lw=1.5, label=rf"found: {search.beta:.3f}")
+    ax.axvline(beta_star, color=CONTRAST[2], ls="--", lw=1, label=rf"$\beta^*$ = {beta_star:g}")
+    ax.axvline(search.beta, color=CONTRAST[0], ls=":", lw=1.5, label=rf"found: {search.beta:.3f}")
     top = float(values.max())
     ax.set(
         xscale="log", xlabel=r"$\beta$", ylabel="mean log-likelihood", ylim=(top - 2.5, top + 0.1)
@@ -163,7 +166,9 @@ def beta_search_figure(
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
     for position, (items, part) in enumerate(noisy.groupby("items")):
         jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(part))  # spreads the dots
-        ax_err.scatter(position + jitter, part["error"], s=8, alpha=0.5, color=f"C{position}")
+        ax_err.scatter(
+            position + jitter, part["error"], s=8, alpha=0.5, color=CONTRAST[position % 2]
+        )
         ax_err.text(
             position,
             part["error"].max() * 1.3,

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from attncore.book.plotting import method_style
+from attncore.book.plotting import CONTRAST, method_style
 from attncore.simulate.montecarlo import HistogramFit
 
 __all__ = ["exact_density", "projected_variance", "variance_and_kurtosis"]
@@ -56,10 +56,10 @@ def variance_and_kurtosis(moments: pd.DataFrame) -> matplotlib.figure.Figure:
         moments["kurtosis"] - 3,
         yerr=2 * moments["kurtosis se"],
         fmt="o",
-        color="C1",
+        color=CONTRAST[0],
         label="simulated excess kurtosis",
     )
-    ax_kurt.plot(grid, 6 / grid, color="C1", lw=1, label="closed form: 6/d")
+    ax_kurt.plot(grid, 6 / grid, color=CONTRAST[0], lw=1, label="closed form: 6/d")
     ax_kurt.axhline(0, color="grey", lw=0.8)
     ax_kurt.set(
         xscale="log",
@@ -82,10 +82,10 @@ def exact_density(
     x = np.linspace(-5, 5, 801)
     for ax, (d, fit) in zip(axes, fits.items(), strict=True):
         exact = pdf(x, d)
-        ax.bar(fit.centres, fit.density, width=fit.width, color="C0", alpha=0.45, label="simulated")
-        ax.plot(x, exact, color="C3", lw=1.5, label="exact variance-gamma density")
+        ax.bar(fit.centres, fit.density, width=fit.width, color=CONTRAST[3], label="simulated")
+        ax.plot(x, exact, color=CONTRAST[0], lw=1.5, label="exact variance-gamma density")
         normal = np.exp(-(x**2) / 2) / np.sqrt(2 * np.pi)
-        ax.plot(x, normal, color="k", ls="--", lw=1, label="N(0, 1)")
+        ax.plot(x, normal, color=CONTRAST[2], ls="--", lw=1, label="N(0, 1)")
         top = max(0.8, 1.1 * exact[np.abs(x) > 0.05].max())
         ax.set(title=f"d = {d}", xlabel=r"$q\cdot k/\sqrt{d}$", ylim=(0, top))
     handles, _ = axes[0].get_legend_handles_labels()
@@ -100,10 +100,13 @@ def projected_variance(
     with the derived self-attention factor (right). ``projection`` has the columns
     ``sigma_W``, ``pair``, ``variance``, ``variance se`` and ``Chuang's formula``."""
     fig, (ax, ax_ratio) = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
-    for pair, colour in [("two tokens", "C0"), ("token with itself", "C3")]:
+    for pair, colour, marker in [
+        ("two tokens", CONTRAST[0], "o"),
+        ("token with itself", CONTRAST[1], "s"),
+    ]:
         part = projection[projection["pair"] == pair]
         formula = part["Chuang's formula"]
-        style = {"fmt": "o", "color": colour, "label": f"simulated, {pair}"}
+        style = {"fmt": marker, "color": colour, "label": f"simulated, {pair}"}
         ax.errorbar(part["sigma_W"], part["variance"], yerr=2 * part["variance se"], **style)
         ax_ratio.errorbar(
             part["sigma_W"],
@@ -113,7 +116,9 @@ def projected_variance(
             **style,
         )
     two = projection[projection["pair"] == "two tokens"].sort_values("sigma_W")
-    ax.plot(two["sigma_W"], two["Chuang's formula"], color="C0", lw=1, label="Chuang's formula")
+    ax.plot(
+        two["sigma_W"], two["Chuang's formula"], color=CONTRAST[0], lw=1, label="Chuang's formula"
+    )
     ax.set(
         xscale="log",
         yscale="log",
@@ -121,9 +126,9 @@ def projected_variance(
         ylabel=r"Var($q\cdot k$)",
         title=f"Projected tokens, $d_x$ = {d_x}, $d_k$ = {d_k}",
     )
-    ax_ratio.axhline(1.0, color="C0", lw=1, label="Chuang's formula")
+    ax_ratio.axhline(1.0, color=CONTRAST[0], lw=1, label="Chuang's formula")
     label = f"derived self-attention factor {self_factor:.3f}"
-    ax_ratio.axhline(self_factor, color="C3", lw=1, ls="--", label=label)
+    ax_ratio.axhline(self_factor, color=CONTRAST[1], lw=1, ls="--", label=label)
     ax_ratio.set(
         xscale="log",
         xlabel=r"weight standard deviation $\sigma_W$",

@@ -25,7 +25,7 @@ import seaborn as sns
 from attncore.checks import ParameterError
 from attncore.rescalings import RESCALINGS
 
-__all__ = ["TRAINED_ONLY", "method_style", "use_book_style"]
+__all__ = ["CONTRAST", "TRAINED_ONLY", "method_style", "use_book_style"]
 
 TRAINED_ONLY: dict[str, str] = {
     "learned": "learned β per head",
@@ -43,14 +43,29 @@ _FIXED = {
     "qk_norm": ("#CC79A7", "v"),
     "learned": ("#8C564B", "P"),
     "qk_norm_learned": ("#332288", "X"),
-    "n_sqrt_d": ("#56B4E9", "<"),
+    "n_sqrt_d": ("#8C6D31", "<"),
+    "mean_key_length": ("#6A3D9A", "p"),
+    "key_rss": ("#E7298A", "h"),
+    "key_p_norm": ("#17BECF", "*"),
+    "log_n": ("#66A61E", "d"),
+    "log512_n": ("#000000", ">"),
+    "ssmax": ("#DDCC77", "8"),
 }
-"""The methods the book compares most, mostly with colours of the Okabe–Ito palette; the
-searched β (dark red) and the QK-norm with a learned gain (indigo) are set off from
-1/k_total (orange) and the fixed-gain QK-norm (pink), which train beside them."""
+"""Every method of the book, mostly with colours of the Okabe–Ito palette for the ones it
+compares most; the others were chosen so that any two rescalings drawn in one figure of
+chapter 4 are at least 36 apart in CIELAB (``tests/test_plotting.py``), and the searched β
+(dark red) and the QK-norm with a learned gain (indigo) are set off from 1/k_total (orange)
+and the fixed-gain QK-norm (pink), which train beside them."""
 
-_SPARE = ["#17BECF", "#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5"]
-_MARKERS = ["p", "h", "*", "d", ">", "8", "H"]
+_SPARE = ["#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5", "#44AA99"]
+_MARKERS = ["H", "+", "1", "2", "3", "4", "|"]
+"""Colours and markers, none of them in :data:`_FIXED`, for rescalings registered later."""
+
+
+CONTRAST = ("#1A1A1A", "#8C8C8C", "#525252", "#BDBDBD")
+"""Inks for contrasts that are not methods (two samples, the phases of a search, subsample
+sizes): greys, told apart by line style and marker, so that a colour of :data:`_FIXED`
+always means its method."""
 
 
 def method_style(name: str, **params: float) -> dict[str, Any]:
