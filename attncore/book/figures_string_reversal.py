@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from attncore.book.plotting import method_style
+from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import fraction, numbered_table
 
 __all__ = [
@@ -76,7 +76,7 @@ def search_figure(
             run = searches[setup, budget]
             betas, values = np.array(run.result.history).T
             order = np.argsort(betas)
-            colour = f"C{j}"
+            colour = CONTRAST[j % len(CONTRAST)]
             ax.plot(betas[order], values[order], color=colour, lw=0.8, alpha=0.6)
             scan = run.result.scan_evaluations
             ax.scatter(betas[:scan], values[:scan], color=colour, marker="s", s=30, zorder=3)
@@ -159,7 +159,6 @@ def attention_figure(
     methods: Sequence[str],
     searched_beta: Mapping[str, float],
     short_steps: int,
-    long_steps: int,
     length: int,
 ) -> Figure:
     """Logit spread (log scale) and weight on the mirrored key during training."""
@@ -186,9 +185,17 @@ def attention_figure(
             ax.axvline(short_steps, color="grey", ls=":", lw=1)
     axes[0, 0].set_ylabel("spread of the scaled logits")
     axes[1, 0].set_ylabel("weight on the mirrored key")
-    axes[1, 0].text(
-        long_steps, 1 / length, "uniform 1/L ", ha="right", va="bottom", color="grey", fontsize=8
-    )
+    for ax in axes[1]:  # beside the axis, clear of the curves that start at uniform
+        ax.annotate(
+            "1/L",
+            xy=(1, 1 / length),
+            xycoords=("axes fraction", "data"),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            color="grey",
+            fontsize=9,
+        )
     _legend_below(fig, axes[0, 0])
     fig.suptitle(
         f"Attention during training, mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}", y=1.0
