@@ -33,6 +33,7 @@ __all__ = [
     "VERDICT_MIME",
     "Chapter",
     "chip",
+    "claim_opening",
     "fit_text",
     "ledger_target",
     "smallest_text_px",
@@ -159,18 +160,27 @@ def verdict_line(finding: Finding) -> str:
     “If the components of q and k are independent with mean 0 and variance …” \
     ({ref}`ledger row <ledger-vaswani-variance>`): z = 0.3
     """
-    claim = CLAIMS[finding.claim]
-    words = claim.text.split()
-    opening = " ".join(words[:CLAIM_WORDS]) + (" …" if len(words) > CLAIM_WORDS else "")
+    source = CLAIMS[finding.claim].source
     return (
-        f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{claim.source}` "
-        f"“{_escaped(opening)}” ({{ref}}`ledger row <{ledger_target(finding.claim)}>`): "
-        f"{finding.measured}"
+        f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
+        f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
+        f"({{ref}}`ledger row <{ledger_target(finding.claim)}>`): {finding.measured}"
     )
 
 
 CLAIM_WORDS = 14
 """Words of a claim quoted beside its verdict on a chapter page (the ledger has it whole)."""
+
+
+def claim_opening(claim: str, words: int) -> str:
+    """The first ``words`` words of ``claim``'s text (an ellipsis if there are more), with
+    Markdown's special characters escaped so that it prints as written.
+
+    >>> claim_opening("vaswani-variance", 4)
+    'If the components of …'
+    """
+    split = CLAIMS[claim].text.split()
+    return _escaped(" ".join(split[:words]) + (" …" if len(split) > words else ""))
 
 
 def _escaped(text: str) -> str:

@@ -25,7 +25,7 @@ from string import ascii_lowercase
 import numpy as np
 import pandas as pd
 
-from attncore.book.kit import _escaped, chip
+from attncore.book.kit import chip, claim_opening
 from attncore.checks import ParameterError
 from attncore.claims import CLAIMS, Finding
 
@@ -239,11 +239,9 @@ def claim_label(claim: str) -> str:
     'Chuang, §3: “A 100% accuracy is also achievable within the …”'
     """
     found = CLAIMS[claim]
-    words = found.text.split()
-    opening = " ".join(words[:LABEL_WORDS]) + (" …" if len(words) > LABEL_WORDS else "")
     author = re.match(r"[a-z]+", found.source)[0].capitalize()
     where = f"§{found.section}" if found.section[:1].isdigit() else found.section
-    return f"{author}, {where}: “{_escaped(opening)}”"
+    return f"{author}, {where}: “{claim_opening(claim, LABEL_WORDS)}”"
 
 
 def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
