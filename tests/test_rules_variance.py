@@ -23,7 +23,7 @@ def test_footnote_variance_holds_when_both_routes_agree() -> None:
 def test_footnote_variance_fails_when_the_identity_does_not() -> None:
     f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
     assert f.verdict is Verdict.FAILS
-    assert "d/2" in f.measured and "misses" in f.measured
+    assert r"$\frac{d}{2}$" in f.measured and "misses" in f.measured
 
 
 def test_footnote_variance_untestable_when_the_routes_disagree() -> None:

@@ -14,6 +14,9 @@ ones, and sympy's order among equals.
 '\\sqrt{d} - \\frac{1}{4 \\sqrt{d}} + O'
 >>> math(3 + 6 / d)
 '$3 + \\frac{6}{d}$'
+>>> mu, sigma = sp.symbols("mu_4 sigma", positive=True)
+>>> latex(-1 + mu / sigma**4)
+'\\frac{\\mu_{4}}{\\sigma^{4}} - 1'
 >>> plural(1, "step"), plural(3, "step")
 ('1 step', '3 steps')
 """
@@ -27,10 +30,11 @@ __all__ = ["latex", "math", "plural"]
 
 
 def _degree(term: sp.Expr) -> sp.Expr:
-    """Total numeric degree of a product in its symbols (functions count 0)."""
+    """Total numeric degree of a product's numerator in its symbols (functions and
+    denominators count 0), so that ``mu_4/sigma^4 - 1`` keeps its ratio first."""
     total = sp.S.Zero
     for base, exponent in term.as_powers_dict().items():
-        if isinstance(base, sp.Symbol | sp.Indexed) and exponent.is_number:
+        if isinstance(base, sp.Symbol | sp.Indexed) and exponent.is_number and exponent > 0:
             total += exponent
     return total
 

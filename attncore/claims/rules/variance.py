@@ -19,6 +19,7 @@ import sympy as sp
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.symbolic.typeset import math
 
 __all__ = [
     "Counterexample",
@@ -73,7 +74,7 @@ def footnote_variance(
     symbolic = _is_zero(residual)
     worst = _worst(z_scores)
     ds = sorted(z_scores)
-    residual_text = "simplifies to zero" if symbolic else f"is {sp.sstr(sp.simplify(residual))}"
+    residual_text = "simplifies to zero" if symbolic else f"is {math(sp.simplify(residual))}"
     measured = (
         f"the derivation for a symbolic d gives the claimed closed form (derived minus claimed "
         f"{residual_text}); simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, "
@@ -102,7 +103,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     >>> proof_lines("blog-variance-derivation", {"line": sp.Integer(0)}).measured
     'every line of the argument re-derived with sympy simplifies to zero (1 line: line)'
     >>> proof_lines("chuang-proposition-2", {"line": sp.Symbol("a")}).measured
-    'the line "line" does not follow: derived minus stated is a, not zero'
+    'the line "line" does not follow: derived minus stated is $a$, not zero'
     """
     check = "each line of the argument re-derived with sympy; derived minus stated simplified"
     if not residuals:
@@ -111,7 +112,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     if failed:
         measured = "; ".join(
             f'the line "{name}" does not follow: derived minus stated is '
-            f"{sp.sstr(sp.simplify(r))}, not zero"
+            f"{math(sp.simplify(r))}, not zero"
             for name, r in failed.items()
         )
         return Finding(claim, Verdict.FAILS, measured, check)
