@@ -34,7 +34,7 @@ def test_the_short_budget_gap_keeps_its_direction_in_the_smoke_build(built_book)
     verdicts = {r["claim"]: r for r in json.loads((run / "manifest.json").read_text())["verdicts"]}
     # without LayerNorm and with Keras-like initialization, after one epoch
     assert (
-        "The gap appears in: no LayerNorm, Keras-like init at 469 steps"
+        "The gap appears in: “no LayerNorm, Keras-like init” at 469 steps"
         in (verdicts["chuang-string-reversal"]["measured"])
     )
     assert verdicts["chuang-string-reversal"]["verdict"] != "does not hold"
