@@ -19,10 +19,11 @@ import nbformat
 import pytest
 import yaml
 from conftest import CACHE
+from matplotlib.colors import to_rgb
 
 from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
 from attncore.book.cache import RunCache
-from attncore.book.kit import MIN_TEXT_PX, ledger_target
+from attncore.book.kit import MIN_TEXT_PX, VERDICT_COLOURS, ledger_target
 from attncore.claims import CLAIMS
 
 pytestmark = pytest.mark.notebooks
@@ -51,6 +52,9 @@ window.addEventListener("load", () => setTimeout(() => {
         return box.right > edge + 1;
       })
       .map(t => (t.id || t.textContent.trim().slice(0, 60))),
+    // each verdict chip's text and the colour the theme paints it
+    chips: Array.from(document.querySelectorAll("article .sd-badge"))
+      .map(b => [b.textContent.trim(), getComputedStyle(b).backgroundColor]),
   };
   const pre = document.createElement("pre");
   pre.id = "attncore-probe";
@@ -180,6 +184,10 @@ def test_pages_in_headless_chromium(served):
         if page.parent.name == "generated":
             assert report["images"] > 0, f"{page.name}: no figure"
         assert not report["wideTables"], f"{page.name}: tables wider than the column"
+        for verdict, painted in report["chips"]:  # chips look as in the verdict figures
+            if verdict in VERDICT_COLOURS:
+                red, green, blue = (round(255 * c) for c in to_rgb(VERDICT_COLOURS[verdict]))
+                assert painted == f"rgb({red}, {green}, {blue})", (page.name, verdict, painted)
         manifest = root / RUNS / page.stem / "manifest.json"
         if manifest.is_file():  # every figure's smallest text, as shown in the column
             for figure in json.loads(manifest.read_text())["figures"]:

@@ -52,15 +52,16 @@ HEADLINE_MIME = "application/vnd.attncore.headline+json"
 chapter."""
 
 _BADGES = {
-    Verdict.HOLDS.value: ("success", "#28a745"),
-    Verdict.CAVEAT.value: ("warning", "#f0b37e"),
-    Verdict.FAILS.value: ("danger", "#dc3545"),
-    Verdict.UNTESTABLE.value: ("info", "#17a2b8"),
-    PENDING: ("secondary", "#6c757d"),
+    Verdict.HOLDS.value: ("success", "#00843f"),
+    Verdict.CAVEAT.value: ("warning", "#f66a0a"),
+    Verdict.FAILS.value: ("danger", "#d72d47"),
+    Verdict.UNTESTABLE.value: ("info", "#276be9"),
+    PENDING: ("muted", "#29313d"),
 }
 
 VERDICT_COLOURS = {verdict: colour for verdict, (_, colour) in _BADGES.items()}
-"""One colour per verdict (sphinx-design's badge colours), for chips and figures alike."""
+"""One colour per verdict, for chips and figures alike: the colour the book's theme (the
+PyData theme of Jupyter Book, light mode) gives each chip's badge class."""
 
 
 def chip(verdict: str) -> str:
