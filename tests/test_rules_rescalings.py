@@ -220,6 +220,7 @@ def test_summary_bullets_follow_the_verdicts():
     caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
     text = rules.summary_bullets(caveat)
     assert "uniform end of the curve" in text and "about 1/n" in text
+    assert "holds with a caveat, all three" in text
     fails = {
         **caveat,
         "bernhard-vanishing-gradients": Finding(
@@ -229,6 +230,7 @@ def test_summary_bullets_follow_the_verdicts():
     }
     text = rules.summary_bullets(fails)
     assert "does not distort the shape less" in text and "does not saturate less" in text
+    assert "other families: holds with a caveat; grid: does not hold" in text
     holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
     assert "as Vaswani et al. suspect" in rules.summary_bullets(holds)
 

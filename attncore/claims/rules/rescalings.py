@@ -553,7 +553,12 @@ def summary_bullets(findings: Mapping[str, Finding]) -> str:
         topic = Verdict.FAILS
     else:
         topic = Verdict.CAVEAT
-    words = ", ".join(f.verdict.value for f in distortion)
+    if len(verdicts) == 1:
+        words = f"{distortion[0].verdict.value}, all three"
+    else:
+        places = ("changed moments", "other families", "grid")
+        pairs = zip(places, distortion, strict=True)
+        words = "; ".join(f"{place}: {f.verdict.value}" for place, f in pairs)
     lines = [_SUMMARY["distortion"][topic].format(verdicts=words)]
     for topic_name, claim in keys.items():
         verdict = findings[claim].verdict

@@ -283,22 +283,27 @@ def pace_story(
 
 
 def k_total_story(runs: pd.DataFrame, long: int) -> str:
-    """Where 1/k_total learns the task (every seed at 95% by ``long`` steps), and where not.
+    """Where 1/k_total learns the task (every seed at 95% by ``long`` steps), and where it
+    ends in the setups where it does not.
 
     >>> print(k_total_story(example_runs(), 3000))
     1/k_total learns the task (95% on every seed within 3000 steps) in no setup; it ends at
     2.0% in the setup “small init” and 3.0% in the setup “LayerNorm”.
+    >>> print(k_total_story(example_runs(k_total=0.99), 3000))
+    1/k_total learns the task (95% on every seed within 3000 steps) in the setup “small init”;
+    elsewhere it ends at 3.0% in the setup “LayerNorm”.
     """
     setups = [s for s in _setups(runs) if len(_part(runs, s, "k_total"))]
     if not setups:
         return "1/k_total was not trained in this run."
     good = [s for s in setups if _learns(runs, s, "k_total", long)]
-    ends = _join([f"{_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} {_in(s)}" for s in setups])
     where = _join([_in(s) for s in good]) if good else "in no setup"
-    return (
-        f"1/k_total learns the task (95% on every seed within {long} steps) {where}; "
-        f"it ends at {ends}."
-    )
+    head = f"1/k_total learns the task (95% on every seed within {long} steps) {where}"
+    rest = [s for s in setups if s not in good]
+    if not rest:
+        return head + "."
+    ends = _join([f"{_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} {_in(s)}" for s in rest])
+    return f"{head}; {'it ends at' if not good else 'elsewhere it ends at'} {ends}."
 
 
 def association(runs: pd.DataFrame, short: int) -> str:
