@@ -175,8 +175,10 @@ def chuang_string_reversal(
     check = (
         f"validation token accuracy, {n_seeds} seed(s) per method; gap = every seed of 1/√d"
         f" below {GUESS:.0%} and every seed of the searched β at or above {LEARNED:.0%};"
-        " holds if in every setup at both budgets, with a caveat if in some (Chuang states no"
-        " model, initialization or training length), does not hold if in none"
+        " holds if in every setup at both budgets and the searched β is about 5"
+        f" ({ABOUT_FIVE[0]:g} to {ABOUT_FIVE[1]:g}) in every setup, with a caveat if the gap is"
+        " in some (Chuang states no model, initialization or training length) or β is not"
+        " about 5, does not hold if the gap is in none"
     )
     return Finding("chuang-string-reversal", verdict, measured, check)
 
@@ -402,7 +404,9 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     )
     reason = (
         "Bernhard names no task, model, metric or baseline, and hedges (preliminary, further "
-        "testing needed), so one toy task can neither confirm nor refute the claim"
+        "testing needed), so one toy task can support the claim only for that task (at most "
+        "a caveat, where 1/k_total learns it) and cannot refute it (not testable, where it "
+        "does not)"
     )
     if good:
         verdict = Verdict.CAVEAT
@@ -923,8 +927,9 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
     check = (
         "QK-norm (fixed gain) against 1/√d in the same runs, validation token accuracy and "
         "steps to 95%; worse = lower by more than 2 standard errors (at least 1 point) or "
-        f"slower by a factor {FAST:g}; Bernhard states an opinion, and QK-norm is only a proxy "
-        "for his modification, so the verdict is at most a caveat"
+        f"slower by a factor {FAST:g}; Bernhard states an opinion and QK-norm is only a proxy "
+        "for his modification, so a verdict in his favour is at most a caveat, and one against "
+        "him (QK-norm as good everywhere) says what the proxy shows on this task, nothing more"
     )
     return Finding("bernhard-q-norm-undesirable", verdict, measured, check)
 
