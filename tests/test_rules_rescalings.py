@@ -189,7 +189,9 @@ def test_sentences_follow_the_numbers():
     assert "off the curve by up to 0.300" in rules.curve_sentence(0.3)
     assert "not measured" in rules.curve_sentence(float("nan"))
     price = rules.vanishing_price_sentence(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.25))
-    assert "0.300 under 1/√d" in price and "median 1" in price
+    assert "0.300 under 1/√d" in price and "median 1" in price and "about 1/n" in price
+    far = rules.vanishing_price_sentence(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=2.5))
+    assert "not close to 1/n" in far
     reference = pairs([-0.1] * 4).xs("f", level="family")
     sentence = rules.families_sentence(pairs([-0.2] * 4), pairs([-0.3] * 4), reference)
     assert "in 4 of 4 configurations" in sentence

@@ -694,16 +694,31 @@ def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
 
 
 def vanishing_price_sentence(pairs: pd.DataFrame) -> str:
-    """Saturation and its price under k_total against sqrt_d (``a`` = k_total), in words."""
+    """Saturation and its price under k_total against sqrt_d (``a`` = k_total), in words, over
+    every family and setting of ``pairs``; "about 1/n" only where the gradient ratio times n
+    has a median within a factor 3 of 1.
+
+    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["f", "d", "n"])
+    >>> pairs = pd.DataFrame({"saturated_share_a": [0.0, 0.0], "saturated_share_b": [0.1, 0.3],
+    ...     "effective_share_a": [0.99, 0.98], "gradient_norm_a": [0.01, 0.001],
+    ...     "gradient_norm_b": [0.1, 0.08]}, index=index)
+    >>> print(vanishing_price_sentence(pairs))
+    Over every family and setting compared, the largest saturated share under 1/k_total is
+    0.000, against 0.300 under 1/√d. The price: the effective share of keys under 1/k_total is at
+    least 0.980, and the gradient reaching the query is 0.013 to 0.1 times that under 1/√d,
+    about 1/n of it (the ratio times n has median 0.8).
+    """
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
     n = pairs.index.get_level_values("n").to_numpy(dtype=float)
+    scaled = float(np.median(ratio.to_numpy() * n))
+    about = "about 1/n of it" if 1 / 3 <= scaled <= 3 else "not close to 1/n of it"
     return (
-        f"The largest saturated share under 1/k_total is {pairs['saturated_share_a'].max():.3f}, "
-        f"against {pairs['saturated_share_b'].max():.3f} under 1/√d. The price: the effective "
-        f"share of keys under 1/k_total is at least {pairs['effective_share_a'].min():.3f}, and "
-        f"the gradient reaching the query is {ratio.min():.0e} to {ratio.max():.2f} times that "
-        f"under 1/√d, about 1/n of it (the ratio times n has median "
-        f"{float(np.median(ratio.to_numpy() * n)):.2g})."
+        f"Over every family and setting compared, the largest saturated share under 1/k_total "
+        f"is {pairs['saturated_share_a'].max():.3f}, against "
+        f"{pairs['saturated_share_b'].max():.3f} under 1/√d. The price: the effective share of "
+        f"keys under 1/k_total is at least {pairs['effective_share_a'].min():.3f}, and the "
+        f"gradient reaching the query is {ratio.min():.2g} to {ratio.max():.2g} times that "
+        f"under 1/√d, {about} (the ratio times n has median {scaled:.2g})."
     )
 
 
