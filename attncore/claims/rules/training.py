@@ -821,9 +821,11 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
     return Finding("chuang-assumptions-invalid-in-training", verdict, measured, check)
 
 
-def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Finding:
+def chuang_perfect_accuracy(
+    runs: pd.DataFrame, budgets: Sequence[int], labels: Mapping[str, str] | None = None
+) -> Finding:
     """Chuang: 100% accuracy is achievable within the ensemble, and a model at 100% flips any
-    string of the same length and range.
+    string of the same length and range. ``labels`` names the methods for the reader.
 
     Read as whole-string accuracy (exact match: every token right) on the test strings, the
     strictest reading of "100% accuracy". Holds with a caveat if some run reverses every test
@@ -856,7 +858,8 @@ def chuang_perfect_accuracy(runs: pd.DataFrame, budgets: Sequence[int]) -> Findi
     measured = (
         f"{len(perfect)} of {len(best)} runs scored on the test strings reverse every one of "
         f"them at some budget; best whole-string accuracy {100 * top['best']:.3f}% "
-        f"({top['setup']}, {top['method']}, seed {top['seed']})"
+        f"({_named(top['setup'])}, {(labels or {}).get(top['method'], top['method'])}, "
+        f"seed {top['seed']})"
     )
     verdict = Verdict.CAVEAT if len(perfect) else Verdict.UNTESTABLE
     if len(perfect):
