@@ -86,6 +86,27 @@ def test_models_trained_together_follow_their_runs_alone(tiny_data):
     assert together[6].scales_end != together[7].scales_end
 
 
+def test_every_scaling_of_one_model_shape_trains_in_one_ensemble(tiny_data):
+    """Scalings differ only inside the attention, so one shape key covers them all; a fixed
+    QK-norm gain beside a learned one stays where it started."""
+    from attncore.training.ensemble import _shape_key
+
+    names = ("sqrt_d", "mup", "learned", "k_total", "key_rss", "qk_norm", "qk_norm_learned")
+    assert len({_shape_key(spec(name, 0)) for name in names}) == 1
+    from attncore.training.ensemble import _stacked
+    from attncore.training.train import build_model
+
+    models = [build_model(spec(name, 0).config, 0) for name in ("qk_norm", "qk_norm_learned")]
+    gain = _stacked(models)[0]["attention.0.scaling.gain"]
+    gain.sum().backward()
+    assert not gain.grad[0].any() and gain.grad[1].all()  # the fixed gain gets no gradient
+    specs = [spec("qk_norm", 0), spec("qk_norm_learned", 0)]
+    fixed, _ = train_runs(specs, tiny_data)
+    assert_same_run(
+        fixed, train_reversal(specs[0].config, tiny_data, **specs[0].options()), tiny_data
+    )
+
+
 def test_adding_a_method_trains_only_that_method(tiny_data, tmp_path):
     seeds = [0, 1]
     methods = {"sqrt_d": spec("sqrt_d", 0).config, "k_total": spec("k_total", 0).config}

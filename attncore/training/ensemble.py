@@ -3,13 +3,15 @@ and an on-disk cache of finished runs.
 
 :func:`train_runs` takes a list of :class:`RunSpec` (model configuration, seed, budget,
 evaluations) and returns one :class:`~attncore.training.train.TrainResult` per spec, in order.
-Runs whose models have the same structure (the same parameter and buffer names and shapes,
-hence the same forward computation: fixed-factor scalings such as ``1/sqrt(d)``, a searched
-``beta`` and ``1/d`` share one) and the same steps, batch size and learning rate are trained
-together: every model is built alone with its own seed (:func:`build_model`), then their
-weights are stacked (``torch.func.stack_module_state``) and one step of all of them is one
-forward pass with an explicit model axis (:func:`ensemble_forward`: batched matrix products
-over the stacked weights), each model on its own batch (its own
+Runs whose models have the same structure outside their attention scalings (the same
+parameter and buffer names and shapes: every scaling of one setup shares one) and the same
+steps, batch size and learning rate are trained together: every model is built alone with its
+own seed (:func:`build_model`), then their weights are stacked by name (:func:`_stacked`, as
+``torch.func.stack_module_state`` does, for models whose scalings hold different weights) and
+one step of all of them is one forward pass with an explicit model axis
+(:func:`ensemble_forward`: batched matrix products over the stacked weights; the scaled
+logits are computed per segment of models with one scaling), each model on its own batch (its
+own
 :class:`~attncore.training.train.BatchOrder`), one backward pass of the sum of the models'
 losses (each model's weights get the gradient of its own loss only), and one
 ``torch.optim.Adam`` over the stacked weights. (``torch.func.vmap`` over a ``functional_call``
@@ -58,7 +60,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch.func import stack_module_state
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
@@ -254,7 +255,9 @@ def train_runs(
                 progress(index, results[index])
             continue
         groups.setdefault(_shape_key(spec), []).append(index)
-    # the costliest groups first, so that a cluster's workers finish close together
+    # runs of one scaling next to each other (the segments of the forward pass), and the
+    # costliest groups first, so that a cluster's workers finish close together
+    groups = {k: sorted(g, key=lambda i: _scaling_key(specs[i].config)) for k, g in groups.items()}
     batches = sorted(groups.values(), key=lambda g: -_group_cost([specs[i] for i in g]))
     TRAINED["runs"] += sum(len(indices) for indices in batches)
     model_steps = sum(specs[i].steps for indices in batches for i in indices)
@@ -336,13 +339,33 @@ def _check(spec: RunSpec, data: ReversalData) -> None:
 
 
 def _structure(config: ModelConfig) -> tuple:
-    """Names, shapes and types of everything a model of ``config`` computes with."""
+    """Names, shapes and types of everything a model of ``config`` computes with, except its
+    attention scalings (:func:`_scaling_key`): models that differ only there train together."""
     with torch.device("meta"):
         model = ReversalTransformer(config)
     state = [(n, tuple(p.shape), p.requires_grad) for n, p in model.named_parameters()]
     state += [(n, tuple(b.shape), False) for n, b in model.named_buffers()]
     modules = [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
-    return tuple(state), tuple(modules)
+    return tuple(x for x in state if not _in_scaling(x[0])), tuple(
+        x for x in modules if not _in_scaling(x[0])
+    )
+
+
+def _in_scaling(name: str) -> bool:
+    """Whether a parameter, buffer or module name lies inside an attention scaling."""
+    return "scaling" in name.split(".")
+
+
+def _scaling_key(config: ModelConfig) -> str:
+    """What the attention scalings of a model of ``config`` compute with: their types,
+    constants and weight names (learned or fixed). Runs with one key form one segment of an
+    ensemble's forward pass (:func:`ensemble_forward`)."""
+    with torch.device("meta"):
+        model = ReversalTransformer(config)
+    parts = [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
+    parts += [(n, True) for n, _ in model.named_parameters()]
+    parts += [(n, False) for n, _ in model.named_buffers()]
+    return json.dumps([p for p in parts if _in_scaling(p[0])])
 
 
 def _module_constants(module: torch.nn.Module) -> str:
@@ -381,7 +404,8 @@ def _train_together(
     steps, vocab = first.steps, first.config.vocab
     models = [build_model(spec.config, spec.seed).to(device) for spec in specs]
     base = copy.deepcopy(models[0]).to("meta")
-    params, buffers = stack_module_state(models)
+    segments = _segments(models, [_scaling_key(spec.config) for spec in specs])
+    params, buffers = _stacked(models)
     optimizer = adam(list(params.values()), first.lr)
     splits = DeviceData(data, device)
     orders = [BatchOrder(s.seed, len(data.train_inputs), s.batch_size, device) for s in specs]
@@ -395,7 +419,7 @@ def _train_together(
     def evaluate(step: int) -> None:
         for i, (model, recorder) in enumerate(zip(models, recorders, strict=True)):
             if step == 0 or (alive[i] and recorder.due(step)):
-                _load(model, params, buffers, i)
+                _load(model, weights, i)
                 recorder.evaluate(model, step)
 
     alive = [True] * len(specs)
@@ -403,7 +427,7 @@ def _train_together(
     losses: list[list[float]] = [[] for _ in specs]
     for step in range(1, steps + 1):
         index = torch.stack([order.next(step) for order in orders])
-        logits = ensemble_forward(base, weights, splits.train_x[index])
+        logits = ensemble_forward(base, weights, splits.train_x[index], segments)
         targets = splits.train_y[index].reshape(-1)
         per_token = _CrossEntropy.apply(logits.reshape(-1, vocab), targets)
         values = per_token.view(len(specs), -1).mean(dim=1)
@@ -423,7 +447,7 @@ def _train_together(
         if not alive[i]:
             results.append(None)
             continue
-        _load(models[i], params, buffers, i)
+        _load(models[i], weights, i)
         results.append(
             recorders[i].result(
                 models[i],
@@ -441,7 +465,10 @@ def _train_together(
 
 
 def ensemble_forward(
-    base: ReversalTransformer, weights: dict[str, torch.Tensor], tokens: torch.Tensor
+    base: ReversalTransformer,
+    weights: dict[str, torch.Tensor],
+    tokens: torch.Tensor,
+    segments: Sequence[tuple[int, int, ReversalTransformer]] | None = None,
 ) -> torch.Tensor:
     """The forward pass of :class:`ReversalTransformer` for ``M`` models at once, with an
     explicit model axis: ``weights`` maps every parameter and buffer name of ``base`` (whose
@@ -450,7 +477,7 @@ def ensemble_forward(
     logits. Each model sees only its own tokens and weights.
 
     >>> models = [build_model(ModelConfig(vocab=5, length=4, d_model=8), s) for s in (0, 1)]
-    >>> params, buffers = stack_module_state(models)
+    >>> params, buffers = _stacked(models)
     >>> x = torch.tensor([[[0, 1, 2, 3]], [[3, 2, 1, 0]]])
     >>> together = ensemble_forward(models[0], {**params, **buffers}, x)
     >>> bool(torch.allclose(together[1], models[1](x[1]), atol=1e-6))
@@ -480,7 +507,22 @@ def ensemble_forward(
         name = f"attention.{layer}"
         inputs = norm(f"norms.{layer}", x)
         q, k, v = (split(linear(f"{name}.{part}", inputs)) for part in ("query", "key", "value"))
-        logits = _scaled(attention.scaling, f"{name}.scaling", weights, q, k)
+        scaling = f"{name}.scaling"
+        if segments is None:
+            logits = _scaled(attention.scaling, scaling, weights, q, k)
+        else:  # models [a, b) share one scaling, that of their ``model``
+            logits = torch.cat(
+                [
+                    _scaled(
+                        model.attention[layer].scaling,
+                        scaling,
+                        _rows(weights, a, b),
+                        q[a:b],
+                        k[a:b],
+                    )
+                    for a, b, model in segments
+                ]
+            )
         mixed = torch.softmax(logits, dim=-1) @ v
         x = x + linear(f"{name}.out", mixed.transpose(2, 3).reshape(m, batch * length, width))
     out = linear("classifier", norm("final_norm", x))
@@ -536,10 +578,71 @@ class _CrossEntropy(torch.autograd.Function):
         return grad, None
 
 
-def _load(model: torch.nn.Module, params: dict, buffers: dict, index: int) -> None:
+def _segments(
+    models: Sequence[ReversalTransformer], keys: Sequence[str]
+) -> list[tuple[int, int, ReversalTransformer]]:
+    """The runs of consecutive models with one scaling key: ``(start, stop, first model)``.
+
+    >>> models = [build_model(ModelConfig(scaling=s), 0) for s in ("sqrt_d", "mup", "k_total")]
+    >>> [(a, b) for a, b, _ in _segments(models, ["x", "x", "y"])]
+    [(0, 2), (2, 3)]
+    """
+    segments: list[tuple[int, int, ReversalTransformer]] = []
+    for index, key in enumerate(keys):
+        if index and key == keys[index - 1]:
+            start, _, model = segments[-1]
+            segments[-1] = (start, index + 1, model)
+        else:
+            segments.append((index, index + 1, models[index]))
+    return segments
+
+
+def _stacked(
+    models: Sequence[torch.nn.Module],
+) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    """The weights of ``models`` stacked along a new first axis, by name, as
+    ``torch.func.stack_module_state`` does, for models whose scalings differ: every name any
+    model has, zeros for a model without it (its forward never reads them). A name that is a
+    parameter in some model is a parameter of the stack; where another model holds it as a
+    buffer (QK-norm's fixed gain beside a learned one), the gradient of that model's entry is
+    masked to zero, so Adam, whose step is zero for a zero gradient, leaves it unchanged.
+
+    >>> models = [build_model(ModelConfig(scaling=s), 0) for s in ("qk_norm", "qk_norm_learned")]
+    >>> params, buffers = _stacked(models)
+    >>> params["attention.0.scaling.gain"].shape, "attention.0.scaling.gain" in buffers
+    (torch.Size([2, 2]), False)
+    """
+    states = [{**dict(m.named_parameters()), **dict(m.named_buffers())} for m in models]
+    trained = [{name for name, _ in m.named_parameters()} for m in models]
+    like: dict[str, torch.Tensor] = {}
+    for state in states:
+        for name, tensor in state.items():
+            like.setdefault(name, tensor)
+    params, buffers = {}, {}
+    for name, template in like.items():
+        stack = torch.stack(
+            [s[name].detach() if name in s else torch.zeros_like(template) for s in states]
+        )
+        learned = [name in t for t in trained]
+        if not any(learned):
+            buffers[name] = stack
+            continue
+        stack.requires_grad_(True)
+        if not all(learned):
+            keep = torch.tensor(learned, dtype=stack.dtype, device=stack.device)
+            keep = keep.reshape(-1, *[1] * (stack.dim() - 1))
+            stack.register_hook(lambda grad, keep=keep: grad * keep)
+        params[name] = stack
+    return params, buffers
+
+
+def _rows(weights: dict[str, torch.Tensor], start: int, stop: int) -> dict[str, torch.Tensor]:
+    """The stacked weights of models ``start`` to ``stop - 1``."""
+    return {name: value[start:stop] for name, value in weights.items()}
+
+
+def _load(model: torch.nn.Module, weights: dict[str, torch.Tensor], index: int) -> None:
     """Copy model ``index`` of the stacked weights into ``model``."""
     with torch.no_grad():
-        for name, parameter in model.named_parameters():
-            parameter.copy_(params[name][index])
-        for name, buffer in model.named_buffers():
-            buffer.copy_(buffers[name][index])
+        for name, tensor in [*model.named_parameters(), *model.named_buffers()]:
+            tensor.copy_(weights[name][index])
