@@ -17,9 +17,10 @@ captioned "(part 1 of 2)" and so on.
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from string import ascii_lowercase
 
 import numpy as np
@@ -211,11 +212,14 @@ def numbered_table(
     ]
     if _width(transposed, header) <= MAX_WIDTH:
         return list_table(transposed, name, caption, index=header)
-    parts: list[list[object]] = [[]]
+    greedy: list[list[object]] = [[]]
     for column in shown.columns:
-        if parts[-1] and _width(shown[[*parts[-1], column]], header) > MAX_WIDTH:
-            parts.append([])
-        parts[-1].append(column)
+        if greedy[-1] and _width(shown[[*greedy[-1], column]], header) > MAX_WIDTH:
+            greedy.append([])
+        greedy[-1].append(column)
+    index_width = _width(shown[[]], header)
+    widths = [_width(shown[[c]], header) - index_width for c in shown.columns]
+    parts = [[shown.columns[i] for i in part] for part in _balanced(widths, len(greedy))]
     return "\n".join(
         list_table(
             shown[columns],
@@ -225,6 +229,31 @@ def numbered_table(
         )
         for part, columns in enumerate(parts)
     )
+
+
+def _balanced(widths: Sequence[int], parts: int) -> list[list[int]]:
+    """The columns (by position) in ``parts`` consecutive groups whose widest is as narrow as
+    possible, so that a split table has no stub of one column after wide parts.
+
+    >>> _balanced([10, 10, 10, 10, 3], 2)  # widest part 23, where filling up gives 30 and 13
+    [[0, 1], [2, 3, 4]]
+    """
+    n = len(widths)
+    ends = [sum(widths[:i]) for i in range(n + 1)]
+    best: dict[tuple[int, int], tuple[int, list[int]]] = {(0, 0): (0, [])}
+    for k in range(1, parts + 1):
+        for stop in range(k, n + 1):
+            options = [
+                (
+                    max(best[k - 1, start][0], ends[stop] - ends[start]),
+                    [*best[k - 1, start][1], stop],
+                )
+                for start in range(k - 1, stop)
+                if (k - 1, start) in best
+            ]
+            best[k, stop] = min(options)
+    cuts = [0, *best[parts, n][1]]
+    return [list(range(a, b)) for a, b in itertools.pairwise(cuts)]
 
 
 LABEL_WORDS = 8
