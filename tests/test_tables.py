@@ -99,3 +99,19 @@ def test_every_claim_has_a_readable_label_and_verdicts_show_it() -> None:
     found = [Finding(c, Verdict.HOLDS, "measured", "check") for c in list(CLAIMS)[:3]]
     text = verdict_table(found, "tbl-v", "Verdicts.")
     assert not any(c in text for c in CLAIMS) and text.count("{bdg-success}") == 3
+
+
+def test_a_wide_table_is_transposed_or_split_into_balanced_parts() -> None:
+    wide = pd.DataFrame(
+        {f"validationaccuracyheader{i}": [1.5, 2.5] for i in range(7)},
+        index=pd.Index(["first", "second"], name="method"),
+    )
+    transposed = numbered_table(wide, "tbl-w", "W.")
+    assert "* - method\n  - first\n  - second" in transposed and "part" not in transposed
+    split = numbered_table(wide, "tbl-w", "W.", transpose=False)
+    parts = split.split("```{list-table}")[1:]
+    assert len(parts) >= 2 and all("(part" in part for part in parts)
+    sizes = [
+        part.count("* - method") and part.split("* - first")[0].count("  - ") for part in parts
+    ]
+    assert max(sizes) - min(sizes) <= 1, sizes  # no stub part of one column

@@ -248,7 +248,11 @@ def summary_tables(
             part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
             formats = {c: special.get(c, digits) for c in part.columns}
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
-            tables.append(numbered_table(part, name, caption, index="method", formats=formats))
+            tables.append(
+                numbered_table(
+                    part, name, caption, index="method", formats=formats, transpose=False
+                )
+            )
     return tables
 
 

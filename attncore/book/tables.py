@@ -149,6 +149,7 @@ def numbered_table(
     formats: Mapping[str, Format] | None = None,
     columns: Mapping[str, str] | None = None,
     errors: Mapping[str, str] | None = None,
+    transpose: bool = True,
 ) -> str:
     """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```,
     kept within the column (see the module docstring): booleans as yes/no, real numbers to
@@ -156,7 +157,9 @@ def numbered_table(
     formatted as the cells and headed ``index`` or its own name. The columns of ``formats``
     are written with their own format; each column of ``errors`` is shown with its standard
     error (the column ``errors`` names, 2 significant digits) as "value ± s.e.";
-    ``columns``, if given, picks the columns to show and their headers.
+    ``columns``, if given, picks the columns to show and their headers. With ``transpose``
+    false a wide table is split rather than transposed (for tables of one kind that must
+    keep one layout whatever their widths).
 
     >>> frame = pd.DataFrame({"p": [0.014912, 15.31]}, index=pd.Index([2.0, 22.627], name="σ"))
     >>> print(numbered_table(frame, "tbl-demo", "A demo.", digits=3))
@@ -210,7 +213,7 @@ def numbered_table(
     transposed.columns = [
         ", ".join(map(str, k)) if isinstance(k, tuple) else k for k in shown.index
     ]
-    if _width(transposed, header) <= MAX_WIDTH:
+    if transpose and _width(transposed, header) <= MAX_WIDTH:
         return list_table(transposed, name, caption, index=header)
     greedy: list[list[object]] = [[]]
     for column in shown.columns:

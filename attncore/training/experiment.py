@@ -243,7 +243,7 @@ def search_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
                 "steps per run": budget,
                 "β found": run.beta,
                 "its accuracy": run.result.value,
-                "βs that scored as high": f"{top.min():.3g} to {top.max():.3g}"
+                "βs as high as the β found": f"{top.min():.3g} to {top.max():.3g}"
                 if len(top) > 1
                 else "only this one",
                 "training runs": run.evaluations,
