@@ -96,3 +96,11 @@ def test_a_stale_verdict_is_marked_short_with_its_run_on_hover():
         f"commit {COMMIT[:12]} with uncommitted changes)`"
     )
     assert table.count("stale") == 1
+
+
+def test_every_ledger_row_has_its_own_number():
+    from attncore.book.kit import ledger_number
+    from attncore.claims import CLAIMS
+
+    numbers = [ledger_number(claim) for claim in CLAIMS]
+    assert len(set(numbers)) == len(numbers)

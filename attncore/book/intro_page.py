@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attncore.book.kit import chip, ledger_target
+from attncore.book.kit import chip, ledger_number, ledger_target
 from attncore.claims import CLAIMS, PENDING, Verdict
 
 __all__ = ["KEY_CLAIMS", "beyond_sources", "key_findings", "short_answer"]
@@ -106,7 +106,7 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         if row is None:
             continue
         evidence = f"{{ref}}`evidence <{row['evidence']}>` · " if row.get("evidence") else ""
-        ledger = f"{{ref}}`ledger <{ledger_target(claim)}>`"
+        ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         measured = row["measured"] or "not run in this build"
         source = CLAIMS[claim].source
         lines += [

@@ -35,6 +35,7 @@ __all__ = [
     "chip",
     "claim_opening",
     "fit_text",
+    "ledger_number",
     "ledger_target",
     "smallest_text_px",
     "verdict_line",
@@ -80,6 +81,18 @@ def ledger_target(claim: str) -> str:
     'ledger-vaswani-variance'
     """
     return f"ledger-{claim}"
+
+
+def ledger_number(claim: str) -> str:
+    """The number of ``claim``'s row in the claims ledger, for citing it: the source's initial
+    and the claim's place among that source's claims in the catalogue.
+
+    >>> ledger_number("vaswani-variance")
+    'V1'
+    """
+    source = CLAIMS[claim].source
+    same = [c for c, found in CLAIMS.items() if found.source == source]
+    return f"{source[0].upper()}{same.index(claim) + 1}"
 
 
 def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
@@ -159,13 +172,14 @@ def verdict_line(finding: Finding) -> str:
     >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
     “If the components of q and k are independent with mean 0 and variance …” \
-    ({ref}`ledger row <ledger-vaswani-variance>`): z = 0.3
+    ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
     """
     source = CLAIMS[finding.claim].source
     return (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
-        f"({{ref}}`ledger row <{ledger_target(finding.claim)}>`): {finding.measured}"
+        f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
+        f"{finding.measured}"
     )
 
 

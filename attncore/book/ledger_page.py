@@ -14,7 +14,7 @@ link to, and links to the section that holds its evidence.
 ...
 * - (ledger-vaswani-variance)=
 <BLANKLINE>
-    Var = d (3.2.1)
+    **V1** Var = d (3.2.1)
   - {bdg-success}`holds`
   - z = 0.3 *(MC)*
   - {doc}`why_sqrt_d`: {ref}`sec-a`
@@ -36,7 +36,7 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from attncore.book.kit import VERDICT_COLOURS, chip, ledger_target
+from attncore.book.kit import VERDICT_COLOURS, chip, ledger_number, ledger_target
 from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Verdict
 
@@ -177,7 +177,8 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
             lines += [
                 f"* - ({ledger_target(row['claim'])})=",
                 "",
-                f"    {_cell(row['text'])} ({_cell(row['section'])})",
+                f"    **{ledger_number(row['claim'])}** {_cell(row['text'])} "
+                f"({_cell(row['section'])})",
                 f"  - {chip(row['verdict'])}",
                 *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
                 f"  - {_cell(row['measured'])}{how}",

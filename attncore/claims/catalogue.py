@@ -481,7 +481,7 @@ CLAIMS: dict[str, Claim] = {
         "Unlike many hyperparameters in deep learning that are often tuned through trial and "
         "error or heuristics, the scaling factor √d_k has a theoretical motivation.",
         untestable="a characterisation, not a measurable statement; what the motivation covers "
-        "(a variance at initialization) is tested under vaswani-variance",
+        "(a variance at initialization) is tested with Vaswani et al.'s footnote, Var(q·k) = d",
     ),
     "chuang-scale-by-standard-deviation": Claim(
         "",
