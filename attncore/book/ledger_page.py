@@ -164,7 +164,7 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
         lines += [
             "```{list-table}",
             ":header-rows: 1",
-            ":widths: 32 12 44 12",
+            ":widths: 30 12 42 16",
             ":class: ledger-table",
             "",
             "* - claim (section)",
