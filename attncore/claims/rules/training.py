@@ -79,7 +79,13 @@ def _part(runs: pd.DataFrame, setup: str, method: str) -> pd.DataFrame:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    """A share as a percentage to one decimal; a share below 1 never reads as 100%.
+
+    >>> _pct(0.2345), _pct(1.0), _pct(0.99996)
+    ('23.4%', '100.0%', '> 99.9%')
+    """
+    text = f"{100 * x:.1f}%"
+    return "> 99.9%" if text == "100.0%" and x < 1 else text
 
 
 def _setups(runs: pd.DataFrame) -> list[str]:
