@@ -4,9 +4,10 @@ Trains a slice of the string-reversal chapter's grid (every method of ``--method
 setups, ``--seeds`` seeds, ``--steps`` steps, scored every ``--eval-every`` steps on the
 validation strings, ``1/sqrt(d)`` and the searched beta also on the test strings) twice in
 the same process: one run after another with :func:`train_reversal`, then with
-:func:`train_runs` (runs of one shape trained together) in this process, then with its groups
-spread over a local Dask cluster of one worker per core (started before the clock runs), and
-prints the times, their ratios,
+:func:`train_runs` (runs of one shape trained together) in this process, then one
+:func:`train_runs` per method (an ensemble per scaling, as before the scalings of one setup
+shared one), then with its groups spread over a local Dask cluster of one worker per core
+(started before the clock runs), and prints the times, their ratios,
 the largest loss difference between a run alone and trained together, and an estimate of the
 chapter's training with the full profile. With ``--search`` it also times Chuang's search
 (the decade scan trained together) against the search run one candidate at a time.
@@ -74,7 +75,7 @@ def main() -> None:
         f"torch {torch.__version__}, 1 thread; {len(specs)} runs of {args.steps} steps "
         f"({args.methods} methods x 2 setups x {args.seeds} seeds)"
     )
-    times: dict[str, list[float]] = {"alone": [], "together": [], "cores": []}
+    times: dict[str, list[float]] = {"alone": [], "together": [], "per method": [], "cores": []}
     train_runs(specs[:2], data, scheduler="local")  # start the cluster and its imports
     for _ in range(args.rounds):  # alternate, so that the load of the machine hits all
         start = time.perf_counter()
@@ -84,6 +85,10 @@ def main() -> None:
         together = train_runs(specs, data, scheduler="synchronous")
         times["together"].append(time.perf_counter() - start)
         start = time.perf_counter()
+        for name in METHODS[args.methods]:
+            train_runs([s for s in specs if s.method == name], data, scheduler="synchronous")
+        times["per method"].append(time.perf_counter() - start)
+        start = time.perf_counter()
         spread = train_runs(specs, data, scheduler="local")
         times["cores"].append(time.perf_counter() - start)
     assert [r.losses for r in spread] == [r.losses for r in together]
@@ -91,12 +96,16 @@ def main() -> None:
         float(np.max(np.abs(np.subtract(a.losses, b.losses))))
         for a, b in zip(alone, together, strict=True)
     )
-    one_by_one, batched, cores = (min(t) for t in times.values())
+    one_by_one, batched, per_method, cores = (min(t) for t in times.values())
     rounds = ", ".join("/".join(f"{t:.1f}" for t in r) for r in zip(*times.values(), strict=True))
     print(f"one after another:          {one_by_one:7.1f} s (best of {args.rounds})")
     print(f"trained together, one core: {batched:7.1f} s   ratio {one_by_one / batched:.2f}x")
+    print(
+        f"one ensemble per method:    {per_method:7.1f} s   "
+        f"ratio to together {per_method / batched:.2f}x"
+    )
     print(f"together, every core:       {cores:7.1f} s   ratio {one_by_one / cores:.2f}x")
-    print(f"every round, alone/together/every core: {rounds} s")
+    print(f"every round, alone/together/per method/every core: {rounds} s")
     print("the groups on the cluster give the same losses, bit for bit, as in one process")
     print(f"largest loss difference of a run alone and together: {gap:.2e}")
     if args.search:

@@ -19,7 +19,6 @@ import sympy as sp
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.symbolic.typeset import math
 
 __all__ = [
     "Counterexample",
@@ -74,7 +73,7 @@ def footnote_variance(
     symbolic = _is_zero(residual)
     worst = _worst(z_scores)
     ds = sorted(z_scores)
-    residual_text = "simplifies to zero" if symbolic else f"is {math(sp.simplify(residual))}"
+    residual_text = "simplifies to zero" if symbolic else f"is {_inline(sp.simplify(residual))}"
     measured = (
         f"the derivation for a symbolic d gives the claimed closed form (derived minus claimed "
         f"{residual_text}); simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, "
@@ -92,6 +91,11 @@ def footnote_variance(
         verdict = Verdict.UNTESTABLE
         measured += "; the symbolic and simulated routes disagree, so no verdict"
     return Finding(claim, verdict, measured, check)
+
+
+def _inline(expr: sp.Expr) -> str:
+    """``expr`` as inline Markdown math (the measured text is read as MyST)."""
+    return f"${sp.latex(expr)}$"
 
 
 def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
@@ -112,7 +116,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     if failed:
         measured = "; ".join(
             f'the line "{name}" does not follow: derived minus stated is '
-            f"{math(sp.simplify(r))}, not zero"
+            f"{_inline(sp.simplify(r))}, not zero"
             for name, r in failed.items()
         )
         return Finding(claim, Verdict.FAILS, measured, check)
