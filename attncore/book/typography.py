@@ -39,22 +39,16 @@ class NumberMinus(SphinxPostTransform):
     default_priority = 900  # after myst-nb has put the glued outputs in place
 
     def run(self, **kwargs: Any) -> None:
-        for text in list(self.document.findall(nodes.Text)):
-            if "-" not in text or isinstance(text.parent, _KEEP):
-                continue
-            if any(isinstance(node, _KEEP) for node in _ancestors(text)):
-                continue
-            fixed = typeset_minus(str(text))
-            if fixed != text:
-                text.parent.replace(text, nodes.Text(fixed))
-
-
-def _ancestors(node: nodes.Node) -> list[nodes.Node]:
-    found = []
-    while node.parent is not None:
-        node = node.parent
-        found.append(node)
-    return found
+        stack: list[nodes.Node] = [self.document]
+        while stack:  # one walk down the tree, not into code, literals or mathematics
+            node = stack.pop()
+            for child in list(node.children):
+                if isinstance(child, nodes.Text):
+                    fixed = typeset_minus(str(child)) if "-" in child else child
+                    if fixed != child:
+                        node.replace(child, nodes.Text(fixed))
+                elif isinstance(child, nodes.Element) and not isinstance(child, _KEEP):
+                    stack.append(child)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
