@@ -115,3 +115,9 @@ def test_a_wide_table_is_transposed_or_split_into_balanced_parts() -> None:
         part.count("* - method") and part.split("* - first")[0].count("  - ") for part in parts
     ]
     assert max(sizes) - min(sizes) <= 1, sizes  # no stub part of one column
+
+
+def test_large_numbers_print_in_full_not_in_scientific_notation() -> None:
+    frame = pd.DataFrame({"w": [0.5, 12345.6]}, index=pd.Index([1000.0, 30.0], name="factor"))
+    text = numbered_table(frame, "tbl-l", "L.", 3)
+    assert "1,000" in text and "12,346" in text and "e+" not in text

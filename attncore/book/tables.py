@@ -191,7 +191,10 @@ def numbered_table(
             return form(v).replace("-", "−")
         if form is not None:
             return form.format(v).replace("-", "−")
-        return f"{v:.{digits}g}".replace("-", "−") if isinstance(v, float | np.floating) else v
+        if not isinstance(v, float | np.floating):
+            return v
+        text = f"{v:,.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"  # no "1e+03"
+        return text.replace("-", "−")
 
     shown = frame.astype(object).map(cell)
     for column, form in (formats or {}).items():
