@@ -246,7 +246,7 @@ def train_runs(
         _check(spec, data)
     store = _Cache(None if cache is None else Path(cache), _data_fingerprint(data), where, threads)
     results: list[TrainResult | None] = [None] * len(specs)
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple, list[tuple[str, int]]] = {}
     for index, spec in enumerate(specs):
         found, result = store.load(index, spec)
         if found:
@@ -254,11 +254,12 @@ def train_runs(
             if progress is not None:
                 progress(index, results[index])
             continue
-        groups.setdefault(_shape_key(spec), []).append(index)
+        shape, scaling = _shape_key(spec)
+        groups.setdefault(shape, []).append((scaling, index))
     # runs of one scaling next to each other (the segments of the forward pass), and the
     # costliest groups first, so that a cluster's workers finish close together
-    groups = {k: sorted(g, key=lambda i: _scaling_key(specs[i].config)) for k, g in groups.items()}
-    batches = sorted(groups.values(), key=lambda g: -_group_cost([specs[i] for i in g]))
+    batches = [[index for _, index in sorted(group)] for group in groups.values()]
+    batches.sort(key=lambda g: -_group_cost([specs[i] for i in g]))
     TRAINED["runs"] += sum(len(indices) for indices in batches)
     model_steps = sum(specs[i].steps for indices in batches for i in indices)
     trained = run_tasks(
@@ -338,34 +339,21 @@ def _check(spec: RunSpec, data: ReversalData) -> None:
         )
 
 
-def _structure(config: ModelConfig) -> tuple:
-    """Names, shapes and types of everything a model of ``config`` computes with, except its
-    attention scalings (:func:`_scaling_key`): models that differ only there train together."""
-    with torch.device("meta"):
-        model = ReversalTransformer(config)
-    state = [(n, tuple(p.shape), p.requires_grad) for n, p in model.named_parameters()]
-    state += [(n, tuple(b.shape), False) for n, b in model.named_buffers()]
-    modules = [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
-    return tuple(x for x in state if not _in_scaling(x[0])), tuple(
-        x for x in modules if not _in_scaling(x[0])
-    )
+def _structure(model: torch.nn.Module) -> tuple[tuple, str]:
+    """Names, shapes and types of everything ``model`` computes with, split in two: all but
+    its attention scalings (models alike there train together), and the scalings' own, as a
+    key (models with one key form one segment of the forward pass, :func:`ensemble_forward`).
+    """
+    parts = [(n, tuple(p.shape), True) for n, p in model.named_parameters()]
+    parts += [(n, tuple(b.shape), False) for n, b in model.named_buffers()]
+    parts += [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
+    outside = tuple(part for part in parts if not _in_scaling(part[0]))
+    return outside, json.dumps([part for part in parts if _in_scaling(part[0])])
 
 
 def _in_scaling(name: str) -> bool:
     """Whether a parameter, buffer or module name lies inside an attention scaling."""
     return "scaling" in name.split(".")
-
-
-def _scaling_key(config: ModelConfig) -> str:
-    """What the attention scalings of a model of ``config`` compute with: their types,
-    constants and weight names (learned or fixed). Runs with one key form one segment of an
-    ensemble's forward pass (:func:`ensemble_forward`)."""
-    with torch.device("meta"):
-        model = ReversalTransformer(config)
-    parts = [(n, type(m).__name__, _module_constants(m)) for n, m in model.named_modules()]
-    parts += [(n, True) for n, _ in model.named_parameters()]
-    parts += [(n, False) for n, _ in model.named_buffers()]
-    return json.dumps([p for p in parts if _in_scaling(p[0])])
 
 
 def _module_constants(module: torch.nn.Module) -> str:
@@ -379,8 +367,12 @@ def _module_constants(module: torch.nn.Module) -> str:
     return json.dumps(constants, sort_keys=True, default=str)
 
 
-def _shape_key(spec: RunSpec) -> tuple:
-    return (_structure(spec.config), spec.steps, spec.batch_size, float(spec.lr))
+def _shape_key(spec: RunSpec) -> tuple[tuple, str]:
+    """What runs trained together share (the structure outside the scalings, steps, batch
+    size and learning rate), and the key of the run's scaling."""
+    with torch.device("meta"):
+        outside, scaling = _structure(ReversalTransformer(spec.config))
+    return (outside, spec.steps, spec.batch_size, float(spec.lr)), scaling
 
 
 def _train_group(
@@ -404,7 +396,7 @@ def _train_together(
     steps, vocab = first.steps, first.config.vocab
     models = [build_model(spec.config, spec.seed).to(device) for spec in specs]
     base = copy.deepcopy(models[0]).to("meta")
-    segments = _segments(models, [_scaling_key(spec.config) for spec in specs])
+    segments = _segments(models, [_structure(model)[1] for model in models])
     params, buffers = _stacked(models)
     optimizer = adam(list(params.values()), first.lr)
     splits = DeviceData(data, device)
@@ -516,7 +508,7 @@ def ensemble_forward(
                     _scaled(
                         model.attention[layer].scaling,
                         scaling,
-                        _rows(weights, a, b),
+                        _rows(weights, scaling, a, b),
                         q[a:b],
                         k[a:b],
                     )
@@ -636,9 +628,11 @@ def _stacked(
     return params, buffers
 
 
-def _rows(weights: dict[str, torch.Tensor], start: int, stop: int) -> dict[str, torch.Tensor]:
-    """The stacked weights of models ``start`` to ``stop - 1``."""
-    return {name: value[start:stop] for name, value in weights.items()}
+def _rows(
+    weights: dict[str, torch.Tensor], module: str, start: int, stop: int
+) -> dict[str, torch.Tensor]:
+    """The stacked weights of the module named ``module``, of models ``start`` to ``stop - 1``."""
+    return {n: value[start:stop] for n, value in weights.items() if n.startswith(f"{module}.")}
 
 
 def _load(model: torch.nn.Module, weights: dict[str, torch.Tensor], index: int) -> None:
