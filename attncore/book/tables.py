@@ -218,14 +218,14 @@ def numbered_table(
     ]
     if transpose and _width(transposed, header) <= MAX_WIDTH:
         return list_table(transposed, name, caption, index=header)
-    greedy: list[list[object]] = [[]]
-    for column in shown.columns:
-        if greedy[-1] and _width(shown[[*greedy[-1], column]], header) > MAX_WIDTH:
-            greedy.append([])
-        greedy[-1].append(column)
     index_width = _width(shown[[]], header)
     widths = [_width(shown[[c]], header) - index_width for c in shown.columns]
-    parts = [[shown.columns[i] for i in part] for part in _balanced(widths, len(greedy))]
+    count, used = 1, 0  # the fewest parts: fill each up to MAX_WIDTH
+    for width in widths:
+        if used and index_width + used + width > MAX_WIDTH:
+            count, used = count + 1, 0
+        used += width
+    parts = [[shown.columns[i] for i in part] for part in _balanced(widths, count)]
     return "\n".join(
         list_table(
             shown[columns],
