@@ -62,8 +62,10 @@ _SHORT: dict[str, dict[str, str]] = {
     "bernhard-vanishing-gradients": {
         _H: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, at no "
         "price in selectivity or gradient",
-        _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1, at "
-        "the price of nearly uniform attention and a gradient to the query about 1/n as large",
+        _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, but not "
+        "for free or not everywhere: nearly uniform attention, a much smaller gradient to the "
+        "query, a distortion not lower everywhere, or more saturation somewhere (the key "
+        "findings below say which)",
         _F: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
     },
     "chuang-string-reversal": {
