@@ -74,9 +74,9 @@ def test_chuang_proposition_from_the_real_derivations() -> None:
 
 # --- chuang_proposition_5 -----------------------------------------------------------------------
 
-DEPENDENT = Counterexample("own signs", False, 48.0, 48.5, 0.4, 30.0)
-INDEPENDENT = Counterexample("pair swap", True, 32.0, 31.7, -0.6, 20.0)
-HARMLESS = Counterexample("harmless", True, 16.0, 16.1, 0.2, 0.2)
+DEPENDENT = Counterexample("own signs", False, True, 48.0, 48.5, 0.4, 30.0)
+INDEPENDENT = Counterexample("pair swap", True, False, 32.0, 31.7, -0.6, 20.0)
+HARMLESS = Counterexample("harmless", True, True, 16.0, 16.1, 0.2, 0.2)
 
 
 def test_proposition_5_fails_on_a_counterexample_with_independent_pairs() -> None:
@@ -96,15 +96,15 @@ def test_proposition_5_holds_when_nothing_breaks_it() -> None:
 
 
 def test_proposition_5_untestable_when_a_simulation_misses_its_closed_form() -> None:
-    bad = Counterexample("bad", True, 32.0, 40.0, 9.0, 20.0)
+    bad = Counterexample("bad", True, False, 32.0, 40.0, 9.0, 20.0)
     assert rules.chuang_proposition_5([bad, DEPENDENT], 16, 4.0).verdict is Verdict.UNTESTABLE
 
 
 def test_counterexample_breaks_needs_all_three_conditions() -> None:
     assert INDEPENDENT.breaks(16, 4.0)
     assert not HARMLESS.breaks(16, 4.0)  # closed form equals the claim
-    assert not Counterexample("x", True, 32.0, 31.0, 5.0, 20.0).breaks(16, 4.0)
-    assert not Counterexample("x", True, 32.0, 31.0, 0.1, 3.0).breaks(16, 4.0)
+    assert not Counterexample("x", True, False, 32.0, 31.0, 5.0, 20.0).breaks(16, 4.0)
+    assert not Counterexample("x", True, False, 32.0, 31.0, 0.1, 3.0).breaks(16, 4.0)
 
 
 # --- relaxed_variance ---------------------------------------------------------------------------
@@ -203,6 +203,21 @@ def test_any_scalar_product_every_branch() -> None:
     assert caveat.verdict is Verdict.CAVEAT and "1.1250 d_k" in caveat.measured
     assert rules.any_scalar_product(6.0, 1.0, 1.0, 1.125, 16, 4.0).verdict is Verdict.FAILS
     assert rules.any_scalar_product(0.5, 9.0, 7.0, 1.125, 16, 4.0).verdict is Verdict.UNTESTABLE
+
+
+def test_any_scalar_product_reads_the_counterexamples_against_assumption_iv() -> None:
+    # The pair swap correlates q_i with k_j: assumption (iv) excludes it, whatever it gives.
+    excluded = rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0, [INDEPENDENT, HARMLESS])
+    assert excluded.verdict is Verdict.HOLDS
+    assert "excludes the counterexample pair swap" in excluded.measured
+    # Uncorrelated but dependent laws meet (iv) only under the covariance reading.
+    dependent = rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0, [DEPENDENT])
+    assert dependent.verdict is Verdict.CAVEAT
+    assert "own signs, 48.5 instead of 16" in dependent.measured
+    assert "zero covariances" in dependent.measured
+    # Different tokens missing d_k fail whatever the counterexamples say.
+    failed = rules.any_scalar_product(6.0, 1.0, 8.0, 1.125, 16, 4.0, [HARMLESS])
+    assert failed.verdict is Verdict.FAILS
 
 
 # --- Chuang's necessary assumptions -------------------------------------------------------------

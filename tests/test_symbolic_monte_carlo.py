@@ -159,11 +159,13 @@ def test_chuang_counterexamples_meet_the_assumptions_and_break_the_claim(dim: in
     assert largest_listed_covariance(queries, keys["pair swap"]) < 0.05
 
 
-def test_the_shared_sign_also_zeroes_every_cross_covariance() -> None:
+def test_uncorrelated_vectors_says_whether_every_cross_covariance_is_zero() -> None:
+    # Chuang's Section 1 asks every Cov(q_i, k_j) to be zero, j != i included.
     queries, keys = proposition_5_pairs(4, N, seed=45)
-    assert_close(queries[:, 0] * keys["shared sign"][:, 1], mean=0.0)  # Cov(q_1, k_2) = 0 too
-    # the pair swap does correlate q_1 with k_2 = q_1, which Proposition 5 does not list
-    assert abs(float(np.mean(queries[:, 0] * keys["pair swap"][:, 1])) - 1.0) < 0.05
+    for law in proposition_5_counterexamples():
+        pairs = [queries[:, i] * keys[law.law][:, j] for i in range(4) for j in range(4)]
+        zero = [compare_with_closed_form(p, mean=0.0).within(Z) for p in pairs]
+        assert all(zero) is law.uncorrelated_vectors, law.law
 
 
 def test_counterexample_variances_match_the_derivation_steps() -> None:

@@ -321,8 +321,9 @@ def proposition_5_table(
     closed form, with the z-score against Chuang's ``d_k`` and the largest listed covariance.
 
     ``laws`` are :class:`attncore.symbolic.chuang.Counterexample` s (``label``, ``law``,
-    ``independent_pairs``, ``evaluate(d_k)``). Indexed by label; the columns
-    ``independent_pairs, closed_form, simulated, z_closed_form, z_claim`` are those of
+    ``independent_pairs``, ``uncorrelated_vectors``, ``evaluate(d_k)``). Indexed by label; the
+    columns ``independent_pairs, uncorrelated_vectors, closed_form, simulated, z_closed_form,
+    z_claim`` are those of
     :class:`attncore.claims.rules.variance.Counterexample`.
 
     >>> from attncore.symbolic.chuang import proposition_5_counterexamples
@@ -336,6 +337,7 @@ def proposition_5_table(
         c = compare_with_closed_form(np.einsum("ij,ij->i", q, keys[law.law]), var=law.evaluate(d_k))
         rows[law.label] = {
             "independent_pairs": law.independent_pairs,
+            "uncorrelated_vectors": law.uncorrelated_vectors,
             "closed_form": c.var,
             "simulated": c.estimate.var,
             "se": c.estimate.var_se,

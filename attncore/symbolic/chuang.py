@@ -394,12 +394,15 @@ class Counterexample:
 
     ``independent_pairs`` says whether every pair the proposition lists is independent (not
     only uncorrelated): the charitable reading of Chuang's "independent in the following ways".
+    ``uncorrelated_vectors`` whether every ``Cov(q_i, k_j)`` is zero, ``j != i`` included, as
+    his assumption (iv) of Section 1 asks of a query and a key.
     """
 
     label: str
     law: str
     variance: sp.Expr
     independent_pairs: bool
+    uncorrelated_vectors: bool
     note: str
 
     def evaluate(self, dim: int) -> float:
@@ -415,8 +418,10 @@ class Counterexample:
 def proposition_5_counterexamples() -> tuple[Counterexample, ...]:
     """The three counterexamples to Proposition 5, ``Var(q.k)`` as a function of ``d_k``.
 
-    >>> [(c.law, c.variance, c.independent_pairs) for c in proposition_5_counterexamples()]
-    [('shared sign', d_k*(d_k + 2), False), ('own signs', 3*d_k, False), ('pair swap', 2*d_k, True)]
+    >>> [(c.law, c.variance, c.independent_pairs, c.uncorrelated_vectors)
+    ...  for c in proposition_5_counterexamples()]  # doctest: +NORMALIZE_WHITESPACE
+    [('shared sign', d_k*(d_k + 2), False, True), ('own signs', 3*d_k, False, True),
+     ('pair swap', 2*d_k, True, False)]
     """
     steps = {s.name: s for s in _counterexample_steps()}
     return (
@@ -425,6 +430,7 @@ def proposition_5_counterexamples() -> tuple[Counterexample, ...]:
             "shared sign",
             steps["shared sign: variance"].chain[-1],
             False,
+            True,
             r"every $\operatorname{Cov}(q_i, k_j)$ is 0, but $q_i$ and $k_i$ are dependent",
         ),
         Counterexample(
@@ -432,6 +438,7 @@ def proposition_5_counterexamples() -> tuple[Counterexample, ...]:
             "own signs",
             steps["own signs: variance"].chain[-1],
             False,
+            True,
             "$q_i$ and $k_i$ are uncorrelated but dependent",
         ),
         Counterexample(
@@ -439,6 +446,7 @@ def proposition_5_counterexamples() -> tuple[Counterexample, ...]:
             "pair swap",
             steps["pair swap: variance"].chain[-1],
             True,
+            False,
             r"every listed pair is independent; $q_i$ and $k_j$ are correlated for $j \ne i$, "
             "which Proposition 5 does not list",
         ),

@@ -140,10 +140,15 @@ def chuang_proposition(number: int, residuals: Mapping[str, sp.Expr]) -> Finding
 
 @dataclass(frozen=True)
 class Counterexample:
-    """One simulated counterexample to Proposition 5 beside its closed form."""
+    """One simulated counterexample to Proposition 5 beside its closed form.
+
+    ``independent_pairs``: every pair Proposition 5 lists is independent;
+    ``uncorrelated_vectors``: every ``Cov(q_i, k_j)`` is zero, as Chuang's Section 1 asks.
+    """
 
     label: str
     independent_pairs: bool
+    uncorrelated_vectors: bool
     closed_form: float
     simulated: float
     z_closed_form: float
@@ -155,7 +160,8 @@ class Counterexample:
         :func:`attncore.simulate.montecarlo.proposition_5_table` returns).
 
         >>> import pandas as pd
-        >>> t = pd.DataFrame({"independent_pairs": [True], "closed_form": [32.0],
+        >>> t = pd.DataFrame({"independent_pairs": [True], "uncorrelated_vectors": [False],
+        ...                   "closed_form": [32.0],
         ...                   "simulated": [31.0], "z_closed_form": [-1.0], "z_claim": [20.0],
         ...                   "se": [1.0]}, index=["swap"])
         >>> Counterexample.from_table(t)[0].label
@@ -183,7 +189,7 @@ def chuang_proposition_5(rows: Sequence[Counterexample], d_k: int, z_limit: floa
     covariance reading); holds when none breaks; not testable when a simulation disagrees with
     its own closed form.
 
-    >>> swap = Counterexample("swap", True, 32.0, 31.8, -0.5, 40.0)
+    >>> swap = Counterexample("swap", True, False, 32.0, 31.8, -0.5, 40.0)
     >>> chuang_proposition_5([swap], 16, 4.0).verdict
     <Verdict.FAILS: 'does not hold'>
     """
@@ -246,17 +252,28 @@ def relaxed_variance(
 
 
 def any_scalar_product(
-    z_two: float, z_self: float, z_self_factor: float, self_factor: float, d_k: int, z_limit: float
+    z_two: float,
+    z_self: float,
+    z_self_factor: float,
+    self_factor: float,
+    d_k: int,
+    z_limit: float,
+    counterexamples: Sequence[Counterexample] = (),
 ) -> Finding:
-    """Chuang: with his four assumptions met (weights scaled so that the projected entries
-    have unit variance) "any scalar products" of a query and a key have variance ``d_k``.
+    """Chuang, Section 1: with his four assumptions met (weights scaled so that the projected
+    entries have unit variance) "any scalar products" of a query and a key have variance
+    ``d_k``.
 
     ``z_two`` and ``z_self`` are the z-scores of the simulated variance against ``d_k`` for two
     different tokens and for a token with itself; ``z_self_factor`` that of the token with
-    itself against ``self_factor * d_k``. Holds when both agree with ``d_k``; holds with a
-    caveat when only the pairs of different tokens do and the token with itself matches the
-    larger variance ``self_factor * d_k``; does not hold when the different tokens miss
-    ``d_k``; not testable when the token with itself matches neither.
+    itself against ``self_factor * d_k``. ``counterexamples`` are those of Proposition 5: his
+    assumption (iv) asks every ``Cov(q_i, k_j)`` to be zero, so only the ones with
+    ``uncorrelated_vectors`` meet it, and these are dependent, so they meet it only if
+    "independent in the following ways" means zero covariances (as the token with itself does).
+
+    Does not hold when the different tokens miss ``d_k``; not testable when the token with
+    itself matches neither closed form; holds with a caveat when the token with itself matches
+    the larger variance or an admitted counterexample breaks it; holds otherwise.
 
     >>> any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0).verdict
     <Verdict.CAVEAT: 'holds with a caveat'>
@@ -266,20 +283,34 @@ def any_scalar_product(
         f"standard errors from d_k = {d_k}; a token with itself: {abs(z_self):.1f} standard "
         f"errors from d_k and {abs(z_self_factor):.1f} from {self_factor:.4f} d_k"
     )
-    check = "Monte Carlo over fresh weights and tokens, the two kinds of pair apart"
+    check = (
+        "Monte Carlo over fresh weights and tokens, the two kinds of pair apart; the "
+        "counterexamples to Proposition 5 against assumption (iv)"
+    )
     claim = "chuang-any-scalar-product-dk"
     if abs(z_two) > z_limit:
         return Finding(claim, Verdict.FAILS, measured, check)
-    if abs(z_self) <= z_limit:
-        return Finding(claim, Verdict.HOLDS, measured, check)
-    if abs(z_self_factor) <= z_limit:
+    self_breaks = abs(z_self) > z_limit
+    if self_breaks and abs(z_self_factor) > z_limit:
+        measured += "; the token with itself matches neither closed form, so no verdict"
+        return Finding(claim, Verdict.UNTESTABLE, measured, check)
+    excluded = [r.label for r in counterexamples if not r.uncorrelated_vectors]
+    admitted = [r for r in counterexamples if r.uncorrelated_vectors and r.breaks(d_k, z_limit)]
+    if excluded:
         measured += (
-            f"; the logit of a token with itself (the diagonal of every self-attention matrix) "
-            f"has variance {self_factor:.4f} d_k, not d_k"
+            f"; assumption (iv) excludes the counterexample{'s' if len(excluded) > 1 else ''} "
+            f"{', '.join(excluded)} of Proposition 5 (q_i correlated with some k_j)"
         )
-        return Finding(claim, Verdict.CAVEAT, measured, check)
-    measured += "; the token with itself matches neither closed form, so no verdict"
-    return Finding(claim, Verdict.UNTESTABLE, measured, check)
+    dependent = [f"the token with itself, {self_factor:.4f} d_k"] if self_breaks else []
+    dependent += [f"{r.label}, {r.simulated:.1f} instead of {d_k}" for r in admitted]
+    if not dependent:
+        return Finding(claim, Verdict.HOLDS, measured, check)
+    measured += (
+        f"; queries and keys uncorrelated but dependent break it ({'; '.join(dependent)}): "
+        "they meet assumption (iv) only if 'independent in the following ways' means zero "
+        "covariances"
+    )
+    return Finding(claim, Verdict.CAVEAT, measured, check)
 
 
 def assumptions_necessary(breaking: Mapping[str, tuple[sp.Expr, float]], z_limit: float) -> Finding:
@@ -445,7 +476,7 @@ def moments_sentence(worst_z: float, z_limit: float, where: str) -> str:
 def counterexample_sentence(rows: Sequence[Counterexample], d_k: int, z_limit: float) -> str:
     """What the counterexamples to Proposition 5 show.
 
-    >>> row = Counterexample("swap", True, 32.0, 31.8, -0.5, 40.0)
+    >>> row = Counterexample("swap", True, False, 32.0, 31.8, -0.5, 40.0)
     >>> counterexample_sentence([row], 16, 4.0)[:60]
     'At d_k = 16 the logit variance of 1 of 1 law is far from d_k'
     """
