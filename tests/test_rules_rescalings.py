@@ -182,6 +182,20 @@ def test_vanishing_gradients_every_branch(table, verdict):
     finding = rules.bernhard_vanishing_gradients(table, threshold=0.9, check="toy")
     assert finding.verdict is verdict
     assert "times n" in finding.measured
+    if verdict in (Verdict.HOLDS, Verdict.CAVEAT):  # a caveat is exactly a named one
+        assert bool(rules.vanishing_caveats(table)) is (verdict is Verdict.CAVEAT)
+
+
+def test_vanishing_caveats_name_what_was_measured():
+    assert rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], share=0.99)) == [
+        "nearly uniform attention in 2 of 2 configurations"
+    ]
+    [more] = rules.vanishing_caveats(vanishing([0.0, 0.5], [0.3, 0.0]))
+    assert more == "clearly more saturated in 1 of 2 configurations"
+    [w1] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], w_diff=0.2))
+    assert w1.startswith("a W1 not clearly below")
+    [slow] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
+    assert "0.01 times that under 1/√d" in slow and "1/n" not in slow
 
 
 def test_sentences_follow_the_numbers():
@@ -218,10 +232,18 @@ CLAIMS = [
 ]
 
 
+PRICE = vanishing([0.0, 0.0], [0.3, 0.0], share=0.99)  # nearly uniform, every gradient equal
+
+
 def test_summary_bullets_follow_the_verdicts():
     caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
-    text = rules.summary_bullets(caveat)
-    assert "uniform end of the curve" in text and "about 1/n" in text
+    text = rules.summary_bullets(caveat, PRICE)
+    assert "in 2 of 2 configurations it does so at the uniform end" in text
+    assert "with a caveat: nearly uniform attention in 2 of 2" in text
+    assert "1/n" not in text  # only the caveats measured are stated
+    few = rules.summary_bullets(caveat, vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
+    assert "uniform end" not in few and "nearly uniform in 0 of 2 configurations" in few
+    assert "0.01 times that under 1/√d" in few
     assert "holds with a caveat, all three" in text
     fails = {
         **caveat,
@@ -230,23 +252,23 @@ def test_summary_bullets_follow_the_verdicts():
         ),
         "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.FAILS, "", ""),
     }
-    text = rules.summary_bullets(fails)
+    text = rules.summary_bullets(fails, PRICE)
     assert "does not distort the shape less" in text and "does not saturate less" in text
     assert "other families: holds with a caveat; grid: does not hold" in text
     holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
-    assert "as Vaswani et al. suspect" in rules.summary_bullets(holds)
+    assert "as Vaswani et al. suspect" in rules.summary_bullets(holds, PRICE)
 
 
 def test_takeaways_follow_the_curve_and_the_verdicts():
     caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
-    on_curve = rules.takeaways(caveat, 0.004)
+    on_curve = rules.takeaways(caveat, 0.004, PRICE)
     assert on_curve.count("- ") == 5 and "lies on one curve" in on_curve
     assert "uniform end of the curve" in on_curve and "larger factors" in on_curve
-    off_curve = rules.takeaways(caveat, 0.3)
+    off_curve = rules.takeaways(caveat, 0.3, PRICE)
     assert "up to 0.300 in W1 off the curve" in off_curve and "lies on one curve" not in off_curve
-    assert "not measured" in rules.takeaways(caveat, float("nan"))
+    assert "not measured" in rules.takeaways(caveat, float("nan"), PRICE)
     holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
-    text = rules.takeaways(holds, 0.004)
+    text = rules.takeaways(holds, 0.004, PRICE)
     assert "as Vaswani et al. suspect" in text and "uniform end" not in text
 
 

@@ -66,6 +66,7 @@ __all__ = [
     "section5_table",
     "summary_bullets",
     "takeaways",
+    "vanishing_caveats",
     "vanishing_price_sentence",
     "vaswani_small_gradients",
     "vaswani_table",
@@ -402,6 +403,52 @@ def vaswani_small_gradients(summary: pd.DataFrame, *, threshold: float, check: s
     return Finding("vaswani-small-gradients", verdict, measured, check)
 
 
+_VANISHING = ["saturated_share_diff", "saturated_share_diff_se", "wasserstein_diff"]
+_VANISHING += ["wasserstein_diff_se", "effective_share_a", "gradient_norm_a", "gradient_norm_b"]
+
+
+def vanishing_caveats(pairs: pd.DataFrame) -> list[str]:
+    """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d), each in
+    words: more saturation elsewhere, a W1 not clearly lower everywhere, nearly uniform
+    attention, a median gradient ``||ds/dq||`` below half that of sqrt_d ("about 1/n" of it
+    only where the ratio times n has a median within a factor 3 of 1).
+
+    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["f", "d", "n"])
+    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1, -0.3],
+    ...     "saturated_share_diff_se": [0.01, 0.01], "wasserstein_diff": [-0.2, -0.2],
+    ...     "wasserstein_diff_se": [0.01, 0.01], "effective_share_a": [0.99, 0.6],
+    ...     "gradient_norm_a": [0.1, 0.01], "gradient_norm_b": [1.0, 1.0]}, index=index)
+    >>> vanishing_caveats(pairs)  # doctest: +NORMALIZE_WHITESPACE
+    ['nearly uniform attention in 1 of 2 configurations', 'a gradient reaching the query
+    0.055 times that under 1/√d (median), about 1/n of it']
+    """
+    _need(pairs, [*_VANISHING])
+    more = clearly_above(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
+    lower_w = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
+    uniform = pairs["effective_share_a"] > UNIFORM_SHARE
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    of = f"of {len(pairs)} configurations"
+    caveats = [f"clearly more saturated in {int(more.sum())} {of}"] if more.any() else []
+    if not lower_w.all():
+        caveats.append(f"a W1 not clearly below that of 1/√d in {int((~lower_w).sum())} {of}")
+    if uniform.any():
+        caveats.append(f"nearly uniform attention in {int(uniform.sum())} {of}")
+    if float(ratio.median()) < 0.5:
+        about = ", about 1/n of it" if _about_one_over_n(pairs) else ""
+        caveats.append(
+            f"a gradient reaching the query {ratio.median():.2g} times that under 1/√d "
+            f"(median){about}"
+        )
+    return caveats
+
+
+def _about_one_over_n(pairs: pd.DataFrame) -> bool:
+    """The gradient ratio of k_total to sqrt_d times n has a median within a factor 3 of 1."""
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
+    return 1 / 3 <= float(np.median(ratio.to_numpy() * n)) <= 3
+
+
 def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check: str) -> Finding:
     """Bernhard (sections 5 and 6): dividing by ``k_total`` decreases the distortion and
     "helps avoid vanishing gradients", which arise "when individual components resulting from
@@ -415,23 +462,18 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
     more nowhere but at a price (nearly uniform attention somewhere, or a median gradient
     ``||ds/dq||`` below half that of sqrt_d), or if its W1 is not clearly below sqrt_d's
     everywhere, or if it saturates clearly more in some configurations and less in others;
-    **holds** otherwise.
+    **holds** otherwise. The caveats in words: :func:`vanishing_caveats`.
     """
-    need = ["saturated_share_a", "saturated_share_b", "saturated_share_diff"]
-    need += ["saturated_share_diff_se", "effective_share_a", "gradient_norm_a", "gradient_norm_b"]
-    _need(pairs, [*need, "wasserstein_diff", "wasserstein_diff_se"])
+    _need(pairs, [*_VANISHING, "saturated_share_a", "saturated_share_b"])
     less = clearly_below(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
     more = clearly_above(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
     uniform = pairs["effective_share_a"] > UNIFORM_SHARE
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
     n = pairs.index.get_level_values("n").to_numpy(dtype=float)
     lower_w = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
-    price = bool(uniform.any()) or float(ratio.median()) < 0.5
-    if more.any():
-        verdict = Verdict.CAVEAT if less.any() else Verdict.FAILS
-    elif less.any():
-        verdict = Verdict.CAVEAT if (price or not lower_w.all()) else Verdict.HOLDS
-    elif (pairs["saturated_share_b"] > 0).any():
+    if less.any():
+        verdict = Verdict.CAVEAT if vanishing_caveats(pairs) else Verdict.HOLDS
+    elif more.any() or (pairs["saturated_share_b"] > 0).any():
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
@@ -481,17 +523,16 @@ _SUMMARY = {
         Verdict.HOLDS: "1/k_total distorts the shape less than 1/√d in every configuration "
         "measured, without making the attention nearly uniform.",
         Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d (under changed moments, "
-        "other families and over the grid, in the verdicts' words: {verdicts}), and it does so "
-        "at the uniform end of the curve: its lower distortion is that of a softmax that does "
-        "almost nothing.",
+        "other families and over the grid, in the verdicts' words: {verdicts}); {uniform}.",
         Verdict.FAILS: "1/k_total does not distort the shape less than 1/√d in most "
         "configurations measured (verdicts: {verdicts}).",
     },
     "section5": {
         Verdict.HOLDS: "The section 5 alternatives distort more than 1/k_total everywhere, and "
         "not only because they are larger factors.",
-        Verdict.CAVEAT: 'The section 5 alternatives are "worse" ({verdict}) because they are '
-        "larger factors: points further right on the same curve.",
+        Verdict.CAVEAT: 'The section 5 alternatives are "worse" only with a caveat ({verdict}); '
+        "where they are also clearly more selective than 1/k_total (counted in the ledger), they "
+        "are larger factors: points further right on the same curve.",
         Verdict.FAILS: "The section 5 alternatives do not distort more than 1/k_total in most "
         "configurations measured.",
     },
@@ -516,8 +557,7 @@ _SUMMARY = {
         Verdict.HOLDS: "1/k_total saturates less than 1/√d, at no price in selectivity or "
         "gradient.",
         Verdict.CAVEAT: "In Bernhard's own sense (components near 0 or 1) 1/k_total saturates "
-        "less than 1/√d, and the price is nearly uniform attention and a gradient reaching the "
-        "query about 1/n of that under 1/√d ({verdict}).",
+        "less than 1/√d, with a caveat: {caveats}.",
         Verdict.FAILS: "1/k_total does not saturate less than 1/√d where 1/√d saturates.",
         Verdict.UNTESTABLE: "Neither 1/k_total nor 1/√d saturates in any configuration "
         "measured, so whether 1/k_total helps avoid saturation cannot be told here.",
@@ -525,15 +565,22 @@ _SUMMARY = {
 }
 
 
-def summary_bullets(findings: Mapping[str, Finding]) -> str:
+def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str:
     """The chapter's summary as Markdown bullets, one per topic, chosen by the verdicts.
 
-    ``findings`` maps claim keys to the findings of this chapter's rules.
+    ``findings`` maps claim keys to the findings of this chapter's rules; ``pairs`` are
+    1/k_total (``a``) against 1/√d (``b``) in every configuration compared, for how often
+    its attention is nearly uniform and the caveats of its lower saturation
+    (:func:`vanishing_caveats`).
 
     >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
     ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
     ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
-    >>> summary_bullets(f).count("- ")
+    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
+    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
+    ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
+    ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0]}, index=index)
+    >>> summary_bullets(f, pairs).count("- ")
     5
     """
     keys = {
@@ -557,26 +604,42 @@ def summary_bullets(findings: Mapping[str, Finding]) -> str:
         words = f"{distortion[0].verdict.value}, all three"
     else:
         places = ("changed moments", "other families", "grid")
-        pairs = zip(places, distortion, strict=True)
-        words = "; ".join(f"{place}: {f.verdict.value}" for place, f in pairs)
-    lines = [_SUMMARY["distortion"][topic].format(verdicts=words)]
+        named = zip(places, distortion, strict=True)
+        words = "; ".join(f"{place}: {f.verdict.value}" for place, f in named)
+    uniform = int((pairs["effective_share_a"] > UNIFORM_SHARE).sum())
+    where = (
+        f"in {uniform} of {len(pairs)} configurations it does so at the uniform end of the "
+        "curve, where its lower distortion is that of a softmax that does almost nothing"
+        if 2 * uniform >= len(pairs)
+        else f"its attention is nearly uniform in {uniform} of {len(pairs)} configurations"
+    )
+    lines = [_SUMMARY["distortion"][topic].format(verdicts=words, uniform=where)]
+    caveats = "; ".join(vanishing_caveats(pairs)) or "see the ledger"
     for topic_name, claim in keys.items():
         verdict = findings[claim].verdict
-        lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value))
+        lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value, caveats=caveats))
     return "\n".join(f"- {line}" for line in lines)
 
 
 def takeaways(
-    findings: Mapping[str, Finding], largest_off_curve: float, tolerance: float = 0.02
+    findings: Mapping[str, Finding],
+    largest_off_curve: float,
+    pairs: pd.DataFrame,
+    tolerance: float = 0.02,
 ) -> str:
     """The chapter's takeaways as at most five Markdown bullets: where the factor rescalings
     lie (from the largest distance of such a point from the curve of constant factors), then
-    the topics of :func:`summary_bullets`, Bernhard's section 5 and ``n sqrt(d)`` in one.
+    the topics of :func:`summary_bullets` (with its ``pairs``), Bernhard's section 5 and
+    ``n sqrt(d)`` in one.
 
     >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
     ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
     ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
-    >>> text = takeaways(f, 0.004)
+    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
+    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
+    ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
+    ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0]}, index=index)
+    >>> text = takeaways(f, 0.004, pairs)
     >>> text.count("- "), "lies on one curve" in text
     (5, True)
     """
@@ -597,7 +660,7 @@ def takeaways(
             "constant factors here: the curve is too coarse (few factors or draws) to read "
             "their positions on it."
         )
-    lines = [line[2:] for line in summary_bullets(findings).split("\n")]
+    lines = [line[2:] for line in summary_bullets(findings, pairs).split("\n")]
     distortion, section5, n_sqrt_d, vaswani, vanishing = lines
     bullets = [curve, distortion, vanishing, vaswani, f"{section5} {n_sqrt_d}"]
     return "\n".join(f"- {line}" for line in bullets)
@@ -711,7 +774,7 @@ def vanishing_price_sentence(pairs: pd.DataFrame) -> str:
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
     n = pairs.index.get_level_values("n").to_numpy(dtype=float)
     scaled = float(np.median(ratio.to_numpy() * n))
-    about = "about 1/n of it" if 1 / 3 <= scaled <= 3 else "not close to 1/n of it"
+    about = "about 1/n of it" if _about_one_over_n(pairs) else "not close to 1/n of it"
     return (
         f"Over every family and setting compared, the largest saturated share under 1/k_total "
         f"is {pairs['saturated_share_a'].max():.3f}, against "
