@@ -263,7 +263,7 @@ def inverse_root_sum_square_key_lengths(keys: np.ndarray, n: int, d: int) -> flo
     return 1.0 / positive_real("key_rss", math.sqrt(float(np.einsum("ij,ij->", keys, keys))))
 
 
-@register("key_p_norm", label="1/(Σ‖k‖^p)^(1/p), p = {p}", source="bernhard2023alternatives")
+@register("key_p_norm", label="1/ᵖ√Σ‖k‖ᵖ, p = {p}", source="bernhard2023alternatives")
 def inverse_key_p_norm(keys: np.ndarray, n: int, d: int, p: float = 2.0) -> float:
     """``c = 1 / (sum_i ||k_i||^p)^(1/p)``, the p-norm of the key lengths
     (bernhard2023alternatives, section 5): p = 1 is ``k_total``, p = 2 ``key_rss``.

@@ -8,7 +8,7 @@ the summaries of :mod:`attncore.simulate.study` (means over replicates with ``_s
 >>> styles = rescaling_styles({"sqrt_d": get_rescaling("sqrt_d"),
 ...                            "key_p_norm_3": get_rescaling("key_p_norm", p=3.0)})
 >>> styles["sqrt_d"]["label"], styles["key_p_norm_3"]["label"]
-('1/√d', '1/(Σ‖k‖^p)^(1/p), p = 3')
+('1/√d', '1/ᵖ√Σ‖k‖ᵖ, p = 3')
 """
 
 from __future__ import annotations
@@ -399,9 +399,9 @@ def gradients_figure(
     fig, axes = plt.subplots(3, 2, figsize=(11, 11), sharey="row", layout="constrained")
     sweeps = [("d", "n", n_ref), ("n", "d", d_ref)]
     rows = [
-        ("jacobian_norm", "mean ‖J‖_F, softmax Jacobian"),
+        ("jacobian_norm", r"mean $\|J\|_F$, softmax Jacobian"),
         ("saturated_share", f"share of rows with\nlargest probability > {threshold:g}"),
-        ("gradient_norm", "mean ‖∂s/∂q‖_F"),
+        ("gradient_norm", r"mean $\|\partial s/\partial q\|_F$"),
     ]
     last = summary[(summary["d"] == d_ref) & (summary["n"] == summary["n"].max())]
     end = last.set_index("rescaling")["gradient_norm"]
@@ -435,10 +435,21 @@ def gradients_figure(
         axes[row, 0].set_ylabel(label)
     handles = [*_handles({name: styles[name] for name in order})]
     handles += [
-        Line2D([], [], color="0.5", ls=":", lw=2, label="uniform attention:\n‖J‖_F = √(n−1)/n"),
+        Line2D(
+            [],
+            [],
+            color="0.5",
+            ls=":",
+            lw=2,
+            label="uniform attention:\n" r"$\|J\|_F = \sqrt{n-1}/n$",
+        ),
         Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median\nover queries"),
     ]
-    top = f"top to bottom:\n‖∂s/∂q‖_F at\nn = {summary['n'].max()}, d = {d_ref}"
+    top = (
+        "top to bottom:\n"
+        r"$\|\partial s/\partial q\|_F$"
+        f" at\nn = {summary['n'].max()}, d = {d_ref}"
+    )
     fig.legend(handles=handles, loc="outside right center", frameon=False, title=top)
     fig.suptitle(title)
     return fig
