@@ -111,3 +111,18 @@ def test_gradients_show_the_saturated_share_of_every_rescaling(grid):
     assert heights[method_style("none")["color"]] == 0.5
     assert heights[method_style("sqrt_d")["color"]] == 0.0
     plt.close(fig)
+
+
+def test_gradients_draw_the_references_as_rings_under_the_other_markers(grid):
+    """1/(n√d) sits on 1/k_total for standard normal keys: a larger hollow marker underneath
+    leaves both in sight, and the legend shows the ring as drawn."""
+    styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    by_colour = {line.get_color(): line for line in fig.axes[5].get_lines()}
+    ring, filled = by_colour[styles["k_total"]["color"]], by_colour[styles["none"]["color"]]
+    assert ring.get_markerfacecolor() == "none" and filled.get_markerfacecolor() != "none"
+    assert ring.get_markersize() > filled.get_markersize()
+    assert ring.get_zorder() < filled.get_zorder()
+    handles = {h.get_label(): h for h in fig.legends[0].legend_handles}
+    assert handles[styles["k_total"]["label"]].get_markerfacecolor() == "none"
+    plt.close(fig)

@@ -43,9 +43,9 @@ __all__ = [
 
 _CURVE = "0.55"
 _EXTRA_MARKERS = ["1", "2", "3", "4"]
-_RING = "sqrt_d"
-"""The reference drawn as a large hollow marker over the others in the point figures, so a
-rescaling at the same place (1/mean ‖k‖ for standard normal keys) shows inside it."""
+_RING = ("sqrt_d", "k_total")
+"""The references drawn as large hollow markers, so a rescaling at the same place (for
+standard normal keys 1/mean ‖k‖ at 1/√d, 1/(n√d) at 1/k_total) shows inside them."""
 
 
 def rescaling_styles(rescalings: Mapping[str, Rescaling]) -> dict[str, dict[str, Any]]:
@@ -62,20 +62,21 @@ def rescaling_styles(rescalings: Mapping[str, Rescaling]) -> dict[str, dict[str,
     return styles
 
 
-def _handles(styles: Mapping[str, dict[str, Any]], ring: str | None = None) -> list[Line2D]:
-    """Legend entries; the method ``ring`` as the hollow marker :func:`_draw_points` draws."""
+def _marker(style: Mapping[str, Any], ring: bool, size: float) -> dict[str, Any]:
+    """The marker of a method for ``Line2D``: filled, or hollow and larger for a ring."""
+    return dict(
+        marker=style["marker"],
+        color=style["color"],
+        markersize=1.4 * size if ring else size,
+        markerfacecolor="none" if ring else style["color"],
+        markeredgewidth=1.8 if ring else 1.0,
+    )
+
+
+def _handles(styles: Mapping[str, dict[str, Any]]) -> list[Line2D]:
+    """Legend entries, the methods of :data:`_RING` hollow as they are drawn."""
     return [
-        Line2D(
-            [],
-            [],
-            ls="",
-            marker=s["marker"],
-            color=s["color"],
-            markersize=11 if name == ring else 8,
-            markerfacecolor="none" if name == ring else s["color"],
-            markeredgewidth=1.8 if name == ring else 1.0,
-            label=s["label"],
-        )
+        Line2D([], [], ls="", label=s["label"], **_marker(s, name in _RING, 8))
         for name, s in styles.items()
     ]
 
@@ -119,12 +120,12 @@ def _factor_axis(ax: Any, curve: pd.DataFrame, multipliers: Sequence[float]) -> 
 def _draw_points(
     ax: Any, points: pd.DataFrame, y: str, styles: Mapping[str, dict[str, Any]], size: int = 70
 ) -> None:
-    """Each rescaling's point with its bars; :data:`_RING` hollow, larger and on top."""
+    """Each rescaling's point with its bars; those of :data:`_RING` hollow, larger and on top."""
     for name, style in styles.items():
         rows = points[points["rescaling"] == name]
         if rows.empty:
             continue
-        row, ring = rows.iloc[0], name == _RING
+        row, ring = rows.iloc[0], name in _RING
         ax.errorbar(
             row["selectivity"],
             row[y],
@@ -183,7 +184,7 @@ def frontier_figure(
             color=colour,
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
-    return _finish(fig, [_curve_handle(), *_handles(styles, _RING)], title, ncol=4)
+    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
 
 
 def _finish(
@@ -291,7 +292,7 @@ def family_frontiers_figure(
     for ax in axes[-1]:
         ax.set_xlabel("selectivity 1 − H / ln n")
     fig.supylabel("W₁, distortion of the shape")
-    return _finish(fig, [_curve_handle(), *_handles(styles, _RING)], title, ncol=4)
+    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
 
 
 def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
@@ -410,7 +411,9 @@ def gradients_figure(
         part = summary[summary[fixed] == value]
         for name in order:
             style, line = styles[name], part[part["rescaling"] == name].sort_values(axis)
-            kw = dict(color=style["color"], marker=style["marker"], markersize=5, lw=1.3)
+            # a ring goes under the others, so a filled marker at its place shows inside it
+            ring = name in _RING
+            kw = dict(**_marker(style, ring, 5), lw=1.3, zorder=1.9 if ring else 2)
             for row, (column, _) in enumerate(rows):
                 axes[row, col].errorbar(
                     line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw
