@@ -225,4 +225,4 @@ def test_rescaling_medians_are_medians_over_draws():
     _, costs = bernhard.sweep(range(5), ["none", "k_total"], n_queries=30, n_keys=4, d_small=2)
     medians = bernhard.rescaling_medians(costs)
     part = costs[(costs.d == 2) & (costs.rescaling == "k_total")]
-    assert medians.loc[(2, "k_total"), "W1 distortion"] == part.wasserstein.median()
+    assert medians.loc[(2, "k_total"), "W₁ distortion"] == part.wasserstein.median()

@@ -82,7 +82,7 @@ def test_section5_caveat_when_the_ranking_is_the_ordering_of_the_factors():
     lost = pairs([0.2] * 4, selectivity_diff=0.0)
     assert rules.bernhard_section5_worse({"x": lost}, check="t").verdict is Verdict.FAILS
     table = rules.section5_table({"x": selective})
-    assert table.loc["x", "W1 clearly above k_total's"] == 4
+    assert table.loc["x", "W₁ clearly above k_total's"] == 4
     with pytest.raises(ParameterError):
         rules.bernhard_section5_worse({}, check="t")
 
@@ -193,7 +193,7 @@ def test_vanishing_caveats_name_what_was_measured():
     [more] = rules.vanishing_caveats(vanishing([0.0, 0.5], [0.3, 0.0]))
     assert more == "clearly more saturated in 1 of 2 configurations"
     [w1] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], w_diff=0.2))
-    assert w1.startswith("a W1 not clearly below")
+    assert w1.startswith("a W₁ not clearly below")
     [slow] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
     assert "0.01 times that under 1/√d" in slow and "1/n" not in slow
 
@@ -265,7 +265,7 @@ def test_takeaways_follow_the_curve_and_the_verdicts():
     assert on_curve.count("- ") == 5 and "lies on one curve" in on_curve
     assert "uniform end of the curve" in on_curve and "larger factors" in on_curve
     off_curve = rules.takeaways(caveat, 0.3, PRICE)
-    assert "up to 0.300 in W1 off the curve" in off_curve and "lies on one curve" not in off_curve
+    assert "up to 0.300 in W₁ off the curve" in off_curve and "lies on one curve" not in off_curve
     assert "not measured" in rules.takeaways(caveat, float("nan"), PRICE)
     holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
     text = rules.takeaways(holds, 0.004, PRICE)

@@ -432,7 +432,7 @@ RESCALING_MEDIANS = {
     "mean_normalized_entropy": "mean entropy / ln n",
     "r2_raw": "r² of s₁ on q·k₁",
     "skewness_change": "skewness change",
-    "wasserstein": "W1 distortion",
+    "wasserstein": "W₁ distortion",
 }
 """The columns of :func:`rescaling_medians` and their labels."""
 

@@ -267,7 +267,7 @@ def assess_sqrt_d_helps(
     d_skew = _paired(panels, sample, unscaled, scaled, "skewness_change")
     skew = _series(panels, sample, scaled, "skewness_change")
     check = (
-        f"paired over draws ({sample} samples): the W1 and KS distortions of {scaled} below "
+        f"paired over draws ({sample} samples): the W₁ and KS distortions of {scaled} below "
         f"those of {unscaled} by more than {Z:g} standard errors of the mean difference "
         f"('helps'); the skewness change of {scaled} below that of {unscaled} the same way "
         f"('mild', read against the 'pronounced' skew of {unscaled}) and above 0 ('right "
@@ -284,8 +284,8 @@ def assess_sqrt_d_helps(
     w_left = 1 - e_w.mean / base_w.mean if base_w.mean else math.nan
     skew_left = 1 - e_skew.mean / base_skew.mean if base_skew.mean else math.nan
     measured = (
-        f"{d_w.size} draws, {sample} samples: W1 lower by {e_w.text(3)} "
-        f"(left: {100 * w_left:.0f} % of the W1 of {unscaled}), KS lower by {e_ks.text(3)}, "
+        f"{d_w.size} draws, {sample} samples: W₁ lower by {e_w.text(3)} "
+        f"(left: {100 * w_left:.0f} % of the W₁ of {unscaled}), KS lower by {e_ks.text(3)}, "
         f"both lower in {_pct(share)} of draws; skewness change {e_right.text(2)}, "
         f"{e_skew.text(2)} below that of {unscaled} (left: {100 * skew_left:.0f} % of it)"
     )
@@ -314,7 +314,7 @@ def assess_sqrt_d_helps(
             why.append(f"a single draw shows the improvement only {_pct(share)} of the time")
         measured += "; " + "; ".join(why)
         conclusion = (
-            f"Dividing by √d lowers the distortion ({100 * w_left:.0f} % of the W1 of no "
+            f"Dividing by √d lowers the distortion ({100 * w_left:.0f} % of the W₁ of no "
             "scaling left on average), "
             "but " + " and ".join(why) + "."
         )
@@ -322,7 +322,7 @@ def assess_sqrt_d_helps(
         verdict = Verdict.HOLDS
         conclusion = (
             f"Dividing by √d lowers both distances in {_pct(share)} of draws and leaves "
-            f"{100 * w_left:.0f} % of the W1 distortion of no scaling on average; the right "
+            f"{100 * w_left:.0f} % of the W₁ distortion of no scaling on average; the right "
             "skew it leaves is clearly there and clearly milder than without scaling "
             f"({e_right.mean:.1f} against {base_skew.mean:.1f}), which is what Bernhard's "
             "'mild' says next to his panel (b)."
@@ -348,7 +348,7 @@ def assess_k_total_better(
     """Bernhard, Figure 2: pre-dividing by k_total "preserves the shape of the distribution
     much better than pre-dividing by sqrt(d)".
 
-    Paired per draw: the W1 and KS distortions of panel ``other`` (1/k_total) clearly below
+    Paired per draw: the W₁ and KS distortions of panel ``other`` (1/k_total) clearly below
     those of ``base`` (1/sqrt(d)) is "better"; "much better" is the book's reading that the
     mean ratio of the two distortions is clearly below ``much`` on both distances. Does not
     hold if not clearly better. Holds if much better in at least ``share_required`` of single
@@ -369,7 +369,7 @@ def assess_k_total_better(
     ks_base, ks_other = (_series(panels, sample, p, "ks_statistic") for p in (base, other))
     entropy = _series(panels, sample, other, "mean_normalized_entropy")
     check = (
-        f"paired over draws ({sample} samples): the W1 and KS distortions of {other} below "
+        f"paired over draws ({sample} samples): the W₁ and KS distortions of {other} below "
         f"those of {base} by more than {Z:g} standard errors ('better'); the mean per-draw "
         f"ratio of the distortions below {much:g} by more than {Z:g} standard errors on both "
         f"distances ('much better', the book's reading); better on both distances in at least "
@@ -385,9 +385,9 @@ def assess_k_total_better(
     e_rw, e_rks = estimate(ratio_w), estimate(ratio_ks)
     share = float(np.mean((d_w > 0) & (d_ks > 0)))
     measured = (
-        f"{d_w.size} draws, {sample} samples: W1 lower by {e_w.text(3)}, KS lower by "
+        f"{d_w.size} draws, {sample} samples: W₁ lower by {e_w.text(3)}, KS lower by "
         f"{e_ks.text(3)}, both lower in {_pct(share)} of draws; distortion ratios "
-        f"{other}/{base}: W1 {e_rw.text(3)}, KS {e_rks.text(3)}; mean normalized entropy "
+        f"{other}/{base}: W₁ {e_rw.text(3)}, KS {e_rks.text(3)}; mean normalized entropy "
         f"of the rows of {other} {e_h.text(5)}"
     )
     better = e_w.above(0) and e_ks.above(0)
@@ -395,7 +395,7 @@ def assess_k_total_better(
         verdict = Verdict.FAILS
         conclusion = (
             "Dividing by k_total does not clearly keep the shape better than √d: the paired "
-            f"differences are W1 {e_w.text(3)} and KS {e_ks.text(3)}."
+            f"differences are W₁ {e_w.text(3)} and KS {e_ks.text(3)}."
         )
         return Assessment(Finding(claim, verdict, measured, check), conclusion)
     why = []
@@ -409,7 +409,7 @@ def assess_k_total_better(
             "maximum): the shape is kept because the softmax barely acts"
         )
     headline = (
-        f"With 1/k_total both distances are smaller in {_pct(share)} of draws, the W1 "
+        f"With 1/k_total both distances are smaller in {_pct(share)} of draws, the W₁ "
         f"distortion {e_rw.mean:.2f} times that of √d on average"
     )
     if why:

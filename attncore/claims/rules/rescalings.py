@@ -153,7 +153,7 @@ def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> 
         "paired difference "
         f"in {int(wins.sum())} of {len(pairs)} configurations"
         + (f" (not in: {losses})" if losses else "")
-        + f"; W1 {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
+        + f"; W₁ {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
         f"{pairs['wasserstein_b'].min():.3f} to {pairs['wasserstein_b'].max():.3f}; selectivity "
         f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
         f"{_label(worse)}; effective keys / n of {_label(better)} "
@@ -166,7 +166,7 @@ def lower_distortion(
 ) -> Finding:
     """The claim "``better`` distorts the shape less than ``worse``" (``a`` = ``better``).
 
-    **Holds** if ``better``'s W1 is clearly below ``worse``'s in every configuration and its
+    **Holds** if ``better``'s W₁ is clearly below ``worse``'s in every configuration and its
     attention is never nearly uniform (effective keys above :data:`UNIFORM_SHARE` of ``n``);
     **holds with a caveat** if it is clearly below everywhere but nearly uniform somewhere,
     where the lower distortion is the trivial one of a softmax that does almost nothing, or
@@ -182,7 +182,7 @@ def lower_distortion(
 
 
 def even_more_so(pairs: pd.DataFrame, reference: pd.DataFrame) -> pd.Series:
-    """Per configuration of ``pairs``: is the gap ``W1_b - W1_a`` clearly larger than the gap of
+    """Per configuration of ``pairs``: is the gap ``W₁_b - W₁_a`` clearly larger than the gap of
     ``reference`` (indexed by ``d, n``, e.g. the standard normal family) at the same ``d, n``?
 
     >>> idx = pd.MultiIndex.from_tuples([("f", 8, 4)], names=["family", "d", "n"])
@@ -230,7 +230,7 @@ def bernhard_section5_worse(alternatives: Mapping[str, pd.DataFrame], *, check: 
     the key lengths "did not perform as well" as ``k_total``, read as: distort more.
 
     ``alternatives`` maps a label to the pairs ``a`` = k_total, ``b`` = the alternative.
-    **Holds** if k_total's W1 is clearly below every alternative's in every configuration and
+    **Holds** if k_total's W₁ is clearly below every alternative's in every configuration and
     the ranking is not just the ordering of the factors; **holds with a caveat** if it is
     below everywhere but every alternative is also clearly more selective (a larger factor,
     so a point further right on the same curve) or k_total's attention is nearly uniform
@@ -251,8 +251,8 @@ def bernhard_section5_worse(alternatives: Mapping[str, pd.DataFrame], *, check: 
     uniform = pd.concat([p[4] for p in parts])
     verdict = _distortion_verdict(wins, clean=not uniform.any() and not selective.all())
     measured = "; ".join(
-        f"{label}: W1 clearly above 1/k_total's in {int(w.sum())} of {len(w)} configurations, "
-        f"median W1 ratio {float((p['wasserstein_b'] / p['wasserstein_a']).median()):.1f}, "
+        f"{label}: W₁ clearly above 1/k_total's in {int(w.sum())} of {len(w)} configurations, "
+        f"median W₁ ratio {float((p['wasserstein_b'] / p['wasserstein_a']).median()):.1f}, "
         f"median selectivity ratio {float((p['selectivity_b'] / p['selectivity_a']).median()):.0f}"
         + (f" (not in: {_where(p.index[~w.to_numpy()])})" if not w.all() else "")
         for label, p, w, _, _ in parts
@@ -265,8 +265,8 @@ def bernhard_section5_worse(alternatives: Mapping[str, pd.DataFrame], *, check: 
 
 def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = 0.1) -> pd.Series:
     """Per configuration, ``worse``, ``better`` or ``same`` for ``a`` = n_sqrt_d against
-    ``b`` = k_total: the paired W1 difference must exceed both :data:`CLEAR` standard errors
-    and ``margin`` times k_total's W1 (near the uniform end both sit on the floor of the
+    ``b`` = k_total: the paired W₁ difference must exceed both :data:`CLEAR` standard errors
+    and ``margin`` times k_total's W₁ (near the uniform end both sit on the floor of the
     curve, where a paired test alone would call differences of 1e-4).
 
     >>> pairs = pd.DataFrame({"wasserstein_diff": [0.05, -0.05, 0.001],
@@ -409,7 +409,7 @@ _VANISHING += ["wasserstein_diff_se", "effective_share_a", "gradient_norm_a", "g
 
 def vanishing_caveats(pairs: pd.DataFrame) -> list[str]:
     """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d), each in
-    words: more saturation elsewhere, a W1 not clearly lower everywhere, nearly uniform
+    words: more saturation elsewhere, a W₁ not clearly lower everywhere, nearly uniform
     attention, a median gradient ``||ds/dq||`` below half that of sqrt_d ("about 1/n" of it
     only where the ratio times n has a median within a factor 3 of 1).
 
@@ -430,7 +430,7 @@ def vanishing_caveats(pairs: pd.DataFrame) -> list[str]:
     of = f"of {len(pairs)} configurations"
     caveats = [f"clearly more saturated in {int(more.sum())} {of}"] if more.any() else []
     if not lower_w.all():
-        caveats.append(f"a W1 not clearly below that of 1/√d in {int((~lower_w).sum())} {of}")
+        caveats.append(f"a W₁ not clearly below that of 1/√d in {int((~lower_w).sum())} {of}")
     if uniform.any():
         caveats.append(f"nearly uniform attention in {int(uniform.sum())} {of}")
     if float(ratio.median()) < 0.5:
@@ -460,7 +460,7 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
     k_total never clearly less; **not testable here** if neither saturates anywhere (nothing
     to avoid); **holds with a caveat** if k_total saturates clearly less somewhere and clearly
     more nowhere but at a price (nearly uniform attention somewhere, or a median gradient
-    ``||ds/dq||`` below half that of sqrt_d), or if its W1 is not clearly below sqrt_d's
+    ``||ds/dq||`` below half that of sqrt_d), or if its W₁ is not clearly below sqrt_d's
     everywhere, or if it saturates clearly more in some configurations and less in others;
     **holds** otherwise. The caveats in words: :func:`vanishing_caveats`.
     """
@@ -482,7 +482,7 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
         f"{_span(pairs['saturated_share_a'])}, 1/√d "
         f"{_span(pairs['saturated_share_b'])}; 1/k_total "
         f"clearly less saturated in {int(less.sum())} and clearly more in {int(more.sum())} of "
-        f"{len(pairs)} configurations; W1 clearly lower in {int(lower_w.sum())}; the price: "
+        f"{len(pairs)} configurations; W₁ clearly lower in {int(lower_w.sum())}; the price: "
         f"effective keys / n under 1/k_total {pairs['effective_share_a'].min():.3f} or more "
         f"(nearly uniform in {int(uniform.sum())}), and the gradient reaching q, ‖ds/dq‖ with "
         f"the factor, is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
@@ -507,12 +507,12 @@ def curve_sentence(largest_off_curve: float, tolerance: float = 0.02) -> str:
     if largest_off_curve <= tolerance:
         return (
             "Every rescaling that multiplies the logits by one factor sits on the grey curve: "
-            "the largest distance of such a point from the curve, in W1, is "
+            "the largest distance of such a point from the curve, in W₁, is "
             f"{largest_off_curve:.3f} over all families, a difference left by averaging over "
             "draws whose factors differ slightly."
         )
     return (
-        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W1, more "
+        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W₁, more "
         f"than the {tolerance:g} that averaging over draws with slightly different factors "
         "leaves: the curve is too coarse here (few constant factors, or few draws)."
     )
@@ -651,12 +651,12 @@ def takeaways(
     elif largest_off_curve <= tolerance:
         curve = (
             "Every rescaling that multiplies the logits by one factor lies on one curve of "
-            f"distortion against selectivity (within {largest_off_curve:.3f} in W1): a "
+            f"distortion against selectivity (within {largest_off_curve:.3f} in W₁): a "
             "rescaling only chooses how close to uniform the attention is."
         )
     else:
         curve = (
-            f"The factor rescalings lie up to {largest_off_curve:.3f} in W1 off the curve of "
+            f"The factor rescalings lie up to {largest_off_curve:.3f} in W₁ off the curve of "
             "constant factors here: the curve is too coarse (few factors or draws) to read "
             "their positions on it."
         )
@@ -705,10 +705,10 @@ def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             label: {
-                "W1 clearly above k_total's": int(_wins(p).sum()),
+                "W₁ clearly above k_total's": int(_wins(p).sum()),
                 "clearly more selective": int(_wins(p, "selectivity").sum()),
                 "configurations": len(p),
-                "median W1 ratio to k_total": float(
+                "median W₁ ratio to k_total": float(
                     (p["wasserstein_b"] / p["wasserstein_a"]).median()
                 ),
                 "median selectivity ratio": float(
@@ -793,7 +793,7 @@ def lowest_sentence(
 
     >>> w = pd.DataFrame({"f": [0.1, 0.5], "g": [0.3, 0.2]}, index=["k_total", "sqrt_d"])
     >>> lowest_sentence(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})[:60]
-    '1/k_total has the lowest W1 of all rescalings in 1 of 2 fami'
+    '1/k_total has the lowest W₁ of all rescalings in 1 of 2 fami'
     """
     w_low, s_low = w_matrix.idxmin(axis=0), s_matrix.idxmin(axis=0)
     others = sorted({labels[r] for r in pd.concat([w_low, s_low]) if r != "k_total"})
@@ -803,7 +803,7 @@ def lowest_sentence(
         else "no other rescaling is lower in any family"
     )
     return (
-        f"1/k_total has the lowest W1 of all rescalings in {int((w_low == 'k_total').sum())} of "
+        f"1/k_total has the lowest W₁ of all rescalings in {int((w_low == 'k_total').sum())} of "
         f"{w_matrix.shape[1]} families and the lowest selectivity in "
         f"{int((s_low == 'k_total').sum())}; {where}."
     )
@@ -975,8 +975,8 @@ def bernhard_small_logits(scales: pd.DataFrame, *, moderate: float = 4.0, check:
     ``scales`` is :func:`attncore.simulate.study.query_scale_table` (index: the factor ``a``
     on every query; paired ``rise`` against the smallest, ``above_sqrt_d`` against
     ``1/sqrt(d)``, ``step`` against the previous, each with ``_se``). "Too large" is not
-    defined, so the rule reports the scale at which W1 reaches 1/sqrt(d)'s. **Does not
-    hold** if W1 at the largest scale is not clearly above its value at the smallest (the
+    defined, so the rule reports the scale at which W₁ reaches 1/sqrt(d)'s. **Does not
+    hold** if W₁ at the largest scale is not clearly above its value at the smallest (the
     query length does not control the distortion) or the unscaled queries already distort
     clearly more than 1/sqrt(d); **holds with a caveat** if it rises but not monotonically
     (a step clearly down), or reaches 1/sqrt(d)'s level at queries at most ``moderate``
@@ -1003,9 +1003,9 @@ def bernhard_small_logits(scales: pd.DataFrame, *, moderate: float = 4.0, check:
     )
     measured = (
         f"1/k_total with every query multiplied by {s.index.min():g} to {s.index.max():g} (keys "
-        f"fixed): W1 {s['wasserstein'].iloc[0]:.3f} to {s['wasserstein'].iloc[-1]:.3f} (clear "
+        f"fixed): W₁ {s['wasserstein'].iloc[0]:.3f} to {s['wasserstein'].iloc[-1]:.3f} (clear "
         f"rise: {'yes' if rises else 'no'}; steps clearly down: {int(down.sum())}); it reaches "
-        f"the W1 of 1/√d on the same draws {where} (the book's 'moderate': {moderate:g})"
+        f"the W₁ of 1/√d on the same draws {where} (the book's 'moderate': {moderate:g})"
     )
     return Finding("bernhard-small-logits-little-distortion", verdict, measured, check)
 
@@ -1035,10 +1035,10 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
 
     ``steps`` are consecutive constant factors of the curve, in increasing order
     (:func:`attncore.simulate.study.curve_steps` with ``wasserstein``, ``extreme_share``
-    and ``jacobian_norm``). On each step where W1 moves clearly, the share near 0 or 1 must
+    and ``jacobian_norm``). On each step where W₁ moves clearly, the share near 0 or 1 must
     not move clearly the other way and the Jacobian norm not clearly the same way.
     **Holds** if no step breaks this; **holds with a caveat** if only the Jacobian breaks
-    it, and only up to its peak (near the uniform end, where W1 is least while the Jacobian
+    it, and only up to its peak (near the uniform end, where W₁ is least while the Jacobian
     is still below its peak); **does not hold** otherwise.
     """
     metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
@@ -1061,7 +1061,7 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     else:
         verdict = Verdict.FAILS
     measured = (
-        f"along {len(steps) + 1} constant factors, W1 moves clearly on {int((w_up | w_down).sum())}"
+        f"along {len(steps) + 1} constant factors, W₁ moves clearly on {int((w_up | w_down).sum())}"
         f" steps; the share of first components near 0 or 1 moves against it on "
         f"{int(e_bad.sum())}, the Jacobian norm with it on {int(j_bad.sum())} (all of them "
         f"before its peak: {'yes' if not (j_bad.to_numpy() & ~before_peak).any() else 'no'}; "
@@ -1077,8 +1077,8 @@ def bernhard_conclusion(
     situations" ``1/k_total`` "appears to preserve the shape ... even better".
 
     ``sqrt_vs_none`` pairs ``a`` = sqrt_d, ``b`` = none; ``k_vs_sqrt`` pairs ``a`` =
-    k_total, ``b`` = sqrt_d (with ``effective_share_a``), W1 over every configuration.
-    **Holds** if each lowers W1 clearly in at least :data:`MANY` of the configurations and
+    k_total, ``b`` = sqrt_d (with ``effective_share_a``), W₁ over every configuration.
+    **Holds** if each lowers W₁ clearly in at least :data:`MANY` of the configurations and
     k_total's attention is never nearly uniform there; **holds with a caveat** if both do
     but k_total is nearly uniform somewhere, or if only one of the two parts does; **does
     not hold** if neither.
@@ -1093,7 +1093,7 @@ def bernhard_conclusion(
     else:
         verdict = Verdict.CAVEAT if any(parts) else Verdict.FAILS
     measured = (
-        f"W1 clearly lower (paired, {CLEAR:g} se): 1/√d than no scaling in "
+        f"W₁ clearly lower (paired, {CLEAR:g} se): 1/√d than no scaling in "
         f"{int(first.sum())} of {len(first)} configurations, 1/k_total than 1/√d in "
         f"{int(second.sum())} of {len(second)} ('many' read as at least {MANY:.0%}); where "
         f"1/k_total wins, its attention is nearly uniform (effective keys above "
