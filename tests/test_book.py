@@ -272,7 +272,8 @@ def test_no_raw_python_reprs_in_prose_or_tables(built_book):
 
 
 def test_negative_numbers_carry_a_minus_sign_not_a_hyphen(built_book):
-    """Outside code and mathematics, no number of any page starts with a hyphen-minus."""
+    """Outside code and mathematics, no number of any page starts with a hyphen-minus, nor
+    does its exponent."""
     html = built_book / "_build" / "html" / "book" / "generated"
     hidden = (
         r"<(script|style|pre|code|math)\b.*?</\1>"
@@ -281,5 +282,5 @@ def test_negative_numbers_carry_a_minus_sign_not_a_hyphen(built_book):
     for page in html.glob("*.html"):
         body = page.read_text().split('<article class="bd-article"', 1)[-1]
         text = re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S))
-        found = re.search(r"(?<![\w.\-−])-\.?\d.{0,30}", text)
+        found = re.search(r"(?<![\w.\-−])-\.?\d.{0,30}|\d[eE]-\d", text)
         assert not found, f"{page.name}: {found.group(0)}"

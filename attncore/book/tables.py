@@ -1,9 +1,10 @@
 """Tables as a reader sees them: numbered, captioned MyST list-tables that prose cites with
-``{numref}``, numbers rounded, yes/no for checks, minus signs typeset, and never wider than
-the text column. A table wider than :data:`MAX_WIDTH` is transposed when that makes it narrow
-enough, and otherwise split into parts that are, the index repeated: each part is a numbered
-table of its own, the first named as asked and the next ones with ``-b``, ``-c``, ..., each
-captioned "(part 1 of 2)" and so on.
+``{numref}``, numbers rounded, yes/no for checks, and never wider than the text column (the
+book's minus signs are set on every page by :mod:`attncore.book.typography`). A table wider
+than :data:`MAX_WIDTH` is transposed when that makes it narrow enough, and otherwise split
+into parts that are, the index repeated: each part is a numbered table of its own, the first
+named as asked and the next ones with ``-b``, ``-c``, ..., each captioned "(part 1 of 2)" and
+so on.
 
 >>> import pandas as pd
 >>> wide = pd.DataFrame([range(9)], columns=[f"measurement{i}" for i in range(9)])
@@ -70,7 +71,7 @@ def _cell(value: object, decimals: int) -> str:
             text = f"{v:.1e}"
     else:
         return str(value)
-    return text.replace("-", "−")
+    return text
 
 
 def list_table(
@@ -78,7 +79,7 @@ def list_table(
 ) -> str:
     """``frame`` as a numbered, captioned MyST ``list-table`` that pages cite with
     ``{numref}`name```; numbers rounded to ``decimals`` places (thousands with separators,
-    tiny values in scientific notation), minus signs typeset; the index is the first column,
+    tiny values in scientific notation); the index is the first column,
     headed ``index`` or the index's name. It is written as given: :func:`numbered_table`
     keeps a table within the column.
 
@@ -95,7 +96,7 @@ def list_table(
     * - $d$
       - $z$
     * - 1
-      - −1.23
+      - -1.23
     * - 2
       - 2,000
     ```
@@ -153,7 +154,7 @@ def numbered_table(
 ) -> str:
     """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```,
     kept within the column (see the module docstring): booleans as yes/no, real numbers to
-    ``digits`` significant digits, minus signs typeset, a missing value a dash; the index is
+    ``digits`` significant digits, a missing value a dash; the index is
     formatted as the cells and headed ``index`` or its own name. The columns of ``formats``
     are written with their own format; each column of ``errors`` is shown with its standard
     error (the column ``errors`` names, 2 significant digits) as "value ± s.e.";
@@ -188,13 +189,12 @@ def numbered_table(
         if isinstance(v, float | np.floating) and np.isnan(v):
             return "–"
         if callable(form):
-            return form(v).replace("-", "−")
+            return form(v)
         if form is not None:
-            return form.format(v).replace("-", "−")
+            return form.format(v)
         if not isinstance(v, float | np.floating):
             return v
-        text = f"{v:,.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"  # no "1e+03"
-        return text.replace("-", "−")
+        return f"{v:,.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"  # no "1e+03"
 
     shown = frame.astype(object).map(cell)
     for column, form in (formats or {}).items():

@@ -2,13 +2,14 @@
 
 Numbers reach the pages from many places (glued values, verdicts' measured texts, table
 cells, captions), most formatted by Python, which writes a hyphen-minus. This one transform
-replaces a hyphen that starts a number (``-0.89``, ``N(-1, 1)``, ``shift -750``) by the minus
-sign ``−`` in the text of every page, after the glued outputs are in place. Code, literals and
-mathematics are left alone (MathJax sets its own minus), and so are hyphens inside words or
-between digits (``log-log``, ``2.8e-17``, ``3-4``).
+replaces a hyphen that starts a number (``-0.89``, ``N(-1, 1)``, ``shift -750``) or its
+exponent (``2.8e-17``) by the minus sign ``−`` in the text of every page, after the glued
+outputs are in place, table cells included. Code, literals and mathematics are left alone
+(MathJax sets its own minus), and so are hyphens inside words or between digits
+(``log-log``, ``3-4``).
 
 >>> typeset_minus("slope -0.89 over N(-1, 1); log-log, 2.8e-17, pages 3-4")
-'slope −0.89 over N(−1, 1); log-log, 2.8e-17, pages 3-4'
+'slope −0.89 over N(−1, 1); log-log, 2.8e−17, pages 3-4'
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 __all__ = ["NumberMinus", "setup", "typeset_minus"]
 
-_LEADING_MINUS = re.compile(r"(?<![\w.\-−])-(?=\.?\d)")
+_MINUS = re.compile(r"(?<![\w.\-−])-(?=\.?\d)|(?<=\d[eE])-(?=\d)")
+"""A hyphen that starts a number, or the exponent of a number in scientific notation."""
 
 _KEEP = (nodes.FixedTextElement, nodes.literal, nodes.math, nodes.raw)
 """Nodes whose text is shown as written: code, literals, mathematics, raw HTML."""
 
 
 def typeset_minus(text: str) -> str:
-    """``text`` with every hyphen-minus that starts a number replaced by ``−``."""
-    return _LEADING_MINUS.sub("−", text)
+    """``text`` with every hyphen-minus that starts a number or its exponent replaced by
+    ``−``."""
+    return _MINUS.sub("−", text)
 
 
 class NumberMinus(SphinxPostTransform):
