@@ -152,7 +152,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     work = step * (runs * p["long_steps"] + search) + 2 * tokens * width * 4e-9
     data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
     batch = 4 * p["n_val"] * p["length"] * (p["vocab"] + 4 * p["length"] * p["n_heads"])
-    cores = min(available_cores(), 2 * methods)  # groups of runs spread over the cores
+    cores = min(available_cores(), 2)  # one ensemble per setup, the two spread over the cores
     return Estimate(_START + work / cores, _BASE_BYTES + 2**29 + 3 * (data + batch))
 
 
