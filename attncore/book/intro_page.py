@@ -46,16 +46,24 @@ _SHORT: dict[str, dict[str, str]] = {
     "vaswani-variance": {
         _H: "Dividing q·k by √d gives it unit variance when the components of q and k are "
         "independent with mean 0 and variance 1, whatever d is",
+        _C: "Dividing q·k by √d gives it unit variance for independent components with mean 0 "
+        "and variance 1, with a caveat the key findings below state",
         _F: "This book's check of the footnote, that q·k has variance d for independent "
         "unit-variance components, did not confirm it",
     },
     "vaswani-small-gradients": {
         _H: "without that factor the logits spread like √d, the softmax saturates and its "
         "Jacobian shrinks as d grows, as Vaswani et al. suspected",
+        _C: "without that factor the softmax moves toward saturation as d grows, but only part "
+        "of what Vaswani et al. suspected shows everywhere (the Jacobian shrinking, the "
+        "saturation rising, 1/√d holding the Jacobian steady: the key findings below say which)",
         _F: "yet the measured softmax gradients did not shrink with d as Vaswani et al. suspected",
     },
     "chuang-proposition-5": {
         _H: "The variance argument holds under the assumptions Chuang lists",
+        _C: "The variance argument needs independence: it holds if Chuang's 'independent in "
+        "the following ways' means independent, but zero covariances, as his Proposition 5 "
+        "lists them, do not give Var(q·k) = d",
         _F: "The variance argument needs independence: zero covariances, as Chuang's "
         "Proposition 5 lists them, do not give Var(q·k) = d",
     },
@@ -69,14 +77,17 @@ _SHORT: dict[str, dict[str, str]] = {
         _F: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
     },
     "chuang-string-reversal": {
-        _H: "In training, a larger factor than 1/√d learns Chuang's string reversal far "
-        "faster in the setup that reproduces his gap",
+        _H: "In training, the factor Chuang's search finds, about 5, learns his string reversal "
+        "where 1/√d does not, in every setup tried",
+        _C: "In training, a factor other than 1/√d learns Chuang's string reversal where 1/√d "
+        "does not only in some setups, or with a factor far from his 'about 5' (the key "
+        "findings below say which)",
         _F: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
         "reproduce here",
     },
 }
-"""Per claim, the sentence of the short answer for each verdict (a caveat takes the
-sentence of ``holds`` unless it has its own)."""
+"""Per claim, the sentence of the short answer for each verdict it can have (a claim not
+testable in this build is left out)."""
 
 
 def _verdicts(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
@@ -85,13 +96,17 @@ def _verdicts(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
 
 def short_answer(rows: Sequence[dict[str, Any]]) -> str:
     """A few sentences answering the book's question, each chosen by a computed verdict;
-    claims whose chapter did not run (pending or not testable) are left out."""
+    claims whose chapter did not run (pending or not testable) are left out.
+
+    >>> short_answer([{"claim": "chuang-proposition-5", "verdict": "holds with a caveat"}])[:46]
+    'The variance argument needs independence: it h'
+    """
     verdicts = _verdicts(rows)
     parts = []
     for claim, variants in _SHORT.items():
         verdict = verdicts.get(claim, PENDING)
         if verdict in (_H, _C, _F):
-            parts.append(variants.get(verdict, variants[_H]))
+            parts.append(variants[verdict])
     if not parts:
         return "No chapter has run yet, so this page has no finding to report."
     return " ".join(part[0].upper() + part[1:] + "." for part in parts)
