@@ -26,6 +26,7 @@ from attncore.book.tables import fraction, numbered_table
 
 __all__ = [
     "attention_figure",
+    "crowded_window",
     "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
@@ -106,6 +107,31 @@ def _legend_below(fig: Figure, ax: plt.Axes) -> None:
     )
 
 
+def crowded_window(part: pd.DataFrame, low: float = 0.1, high: float = 0.9) -> tuple[float, float]:
+    """The steps where most mean curves of ``part`` (columns method, step, token accuracy) rise
+    at once: at the step where the most means lie between ``low`` and ``high``, the span from
+    the first of those methods passing ``low`` to the last passing ``high``, widened by one
+    evaluation on each side (the whole run if no mean is between them at any step).
+
+    >>> steps = range(0, 350, 50)
+    >>> fast = pd.DataFrame({"step": steps, "token accuracy": [0, 0, 0.5, 1, 1, 1, 1]})
+    >>> slow = pd.DataFrame({"step": steps, "token accuracy": [0, 0, 0, 0, 0, 0.5, 1]})
+    >>> crowded_window(pd.concat([fast.assign(method="a"), fast.assign(method="b"),
+    ...                           slow.assign(method="c")]))
+    (50.0, 200.0)
+    """
+    means = part.groupby(["method", "step"])["token accuracy"].mean().unstack("step")
+    steps = means.columns.to_numpy(dtype=float)
+    rising = (means >= low) & (means <= high)
+    if not rising.to_numpy().any():
+        return float(steps[0]), float(steps[-1])
+    crowd = means[rising.iloc[:, int(np.argmax(rising.sum().to_numpy()))]].to_numpy()
+    first = [steps[np.argmax(row >= low)] for row in crowd]
+    last = [steps[np.argmax(row >= high)] if (row >= high).any() else steps[-1] for row in crowd]
+    pad = float(np.median(np.diff(steps)))
+    return float(max(steps[0], min(first) - pad)), float(min(steps[-1], max(last) + pad))
+
+
 def learning_curves_figure(
     curves: pd.DataFrame,
     methods: Sequence[str],
@@ -113,12 +139,17 @@ def learning_curves_figure(
     short_steps: int,
     long_steps: int,
 ) -> Figure:
-    """Validation token accuracy against the step: mean over seeds, band from worst to best."""
+    """Validation token accuracy against the step: mean over seeds, band from worst to best;
+    below each setup the steps of :func:`crowded_window` again, stretched, so the curves that
+    rise together there are told apart."""
     setups = list(dict.fromkeys(curves["setup"]))
     n_seeds = curves["seed"].nunique()
-    fig, axes = plt.subplots(1, len(setups), figsize=(13, 4.6), sharey=True, squeeze=False)
-    for ax, setup in zip(axes[0], setups, strict=True):
+    fig, axes = plt.subplots(
+        2, len(setups), figsize=(13, 8.4), sharey=True, squeeze=False, layout="constrained"
+    )
+    for column, setup in enumerate(setups):
         part = curves[curves["setup"] == setup]
+        whole, zoom = axes[:, column]
         for slot, name in enumerate(methods):
             band = (
                 part[part["method"] == name]
@@ -126,13 +157,18 @@ def learning_curves_figure(
                 .agg(["mean", "min", "max"])
             )
             line = _line(name, slot)
-            ax.plot(band.index, band["mean"], lw=1.8, **line)
-            ax.fill_between(
-                band.index, band["min"], band["max"], color=line["color"], alpha=0.15, lw=0
-            )
-        ax.axvline(short_steps, color="grey", ls=":", lw=1)
-        ax.axhline(0.95, color="grey", ls=(0, (4, 4)), lw=0.8)
-        ax.text(
+            # stretched, the evaluations lie far apart: larger marks on every third, from the slot
+            stretched = {"markevery": (slot % 3, 3), "markersize": 8}
+            for ax, alpha, look in ((whole, 0.15, line), (zoom, 0.08, {**line, **stretched})):
+                ax.plot(band.index, band["mean"], lw=1.8, **look)
+                ax.fill_between(
+                    band.index, band["min"], band["max"], color=line["color"], alpha=alpha, lw=0
+                )
+        for ax in (whole, zoom):
+            ax.axvline(short_steps, color="grey", ls=":", lw=1)
+            ax.axhline(0.95, color="grey", ls=(0, (4, 4)), lw=0.8)
+            ax.set(xlabel="training step", ylim=(-0.02, 1.03))
+        whole.text(
             short_steps,
             0.5,
             "short budget ",
@@ -142,14 +178,17 @@ def learning_curves_figure(
             ha="right",
             va="center",
         )
-        title = f"{setup} (searched β = {searched_beta[setup]:.3g})"
-        ax.set(xlabel="training step", title=title, ylim=(-0.02, 1.03), xlim=(0, long_steps))
-    axes[0, 0].set_ylabel("validation token accuracy")
-    _legend_below(fig, axes[0, 0])
+        whole.set(xlim=(0, long_steps), title=f"{setup} (searched β = {searched_beta[setup]:.3g})")
+        start, stop = crowded_window(part)
+        whole.axvspan(start, stop, color="0.5", alpha=0.12, lw=0)
+        zoom.set(xlim=(start, stop), title=f"steps {start:g} to {stop:g} (grey above), stretched")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("validation token accuracy")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
     fig.suptitle(
         f"Mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}, band from the worst to the best "
-        "seed; grey dashes: 95 %",
-        y=1.01,
+        "seed; grey dashes: 95 %"
     )
     return fig
 
