@@ -247,7 +247,7 @@ CLAIMS: dict[str, Claim] = {
         "bernhard2023alternatives",
         "5",
         "In the author's explorations, none of dividing by the mean key length Σ_i ‖k_i‖ / n, "
-        "by √(Σ_i ‖k_i‖²), or more generally by (Σ_i ‖k_i‖ᵖ)^(1/p) seemed to "
+        "by √(Σ_i ‖k_i‖²), or more generally by ᵖ√(Σ_i ‖k_i‖ᵖ) seemed to "
         "perform as well as dividing by k_total.",
     ),
     "bernhard-n-sqrt-d-other": Claim(
