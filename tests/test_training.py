@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -10,10 +11,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
+from attncore.claims.rules.training import LEARNED  # noqa: E402
 from attncore.rescalings import RESCALINGS, get_rescaling, register  # noqa: E402
 from attncore.training import (  # noqa: E402
     ModelConfig,
     ReversalTransformer,
+    RunSpec,
     build_model,
     check_reversed,
     initialize,
@@ -310,3 +313,10 @@ def test_hits_equal_argmax_even_with_ties(levels):
     expected = logits.argmax(dim=-1) == targets
     expected[0, 0] = False
     assert torch.equal(_hits(logits, targets), expected)
+
+
+def test_the_runs_target_is_the_accuracy_the_verdict_rules_call_learned():
+    # A run's "steps to target" and the rules' "learned" are one threshold: the book's
+    # tables and figures print the rules' value beside the runs' counts.
+    assert RunSpec(ModelConfig()).target == LEARNED
+    assert inspect.signature(train_reversal).parameters["target"].default == LEARNED

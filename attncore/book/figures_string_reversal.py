@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import fraction, numbered_table
+from attncore.claims.rules.training import LEARNED
 
 __all__ = [
     "attention_figure",
@@ -166,7 +167,7 @@ def learning_curves_figure(
                 )
         for ax in (whole, zoom):
             ax.axvline(short_steps, color="grey", ls=":", lw=1)
-            ax.axhline(0.95, color="grey", ls=(0, (4, 4)), lw=0.8)
+            ax.axhline(LEARNED, color="grey", ls=(0, (4, 4)), lw=0.8)
             ax.set(xlabel="training step", ylim=(-0.02, 1.03))
         whole.text(
             short_steps,
@@ -188,7 +189,7 @@ def learning_curves_figure(
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
     fig.suptitle(
         f"Mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}, band from the worst to the best "
-        "seed; grey dashes: 95 %"
+        f"seed; grey dashes: {100 * LEARNED:g} %"
     )
     return fig
 
@@ -248,6 +249,7 @@ def summary_tables(
     """The accuracy tables, then the attention tables, one per setup, as numbered tables
     ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup);
     an accuracy below 1 never reads as 1 (:func:`attncore.book.tables.fraction`)."""
+    target = f"{100 * LEARNED:g} %"
     accuracy_names = {
         f"accuracy at {short_steps} steps": f"acc. {short_steps}",
         f"worst seed at {short_steps} steps": f"worst {short_steps}",
@@ -255,8 +257,8 @@ def summary_tables(
         f"worst seed at {long_steps} steps": f"worst {long_steps}",
         f"test accuracy at {short_steps} steps": f"test {short_steps}",
         f"test accuracy at {long_steps} steps": f"test {long_steps}",
-        "steps to target (median)": "95 % at step",
-        "seeds reaching target": "seeds at 95 %",
+        "steps to target (median)": f"{target} at step",
+        "seeds reaching target": f"seeds at {target}",
         "exact match at end": "exact match",
     }
     attention_names = {
@@ -269,8 +271,8 @@ def summary_tables(
         "seconds per run": "s per run",
     }
     special = {
-        "95 % at step": "{:.0f}",
-        "seeds at 95 %": "{}",
+        f"{target} at step": "{:.0f}",
+        f"seeds at {target}": "{}",
         "s per run": "{:.1f}",
         "mirrored, init": "{:.3f}",
         "mirrored, end": "{:.3f}",
