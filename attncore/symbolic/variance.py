@@ -164,8 +164,8 @@ def dot_product_variance() -> Derivation:
         ),
         caveats=(
             "Mutual independence is more than the footnote needs: $q$ independent of $k$, "
-            "with uncorrelated components inside each vector, gives the same result "
-            "(Chuang's Proposition 5, below); zero covariances alone do not.",
+            "with uncorrelated components inside each vector, gives the same result; zero "
+            "covariances alone, as Chuang's Proposition 5 (below) assumes them, do not.",
         ),
     )
 
