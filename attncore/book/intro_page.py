@@ -70,18 +70,17 @@ _SHORT: dict[str, dict[str, str]] = {
     "bernhard-vanishing-gradients": {
         _H: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, at no "
         "price in selectivity or gradient",
-        _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, but not "
-        "for free or not everywhere: nearly uniform attention, a much smaller gradient to the "
-        "query, a distortion not lower everywhere, or more saturation somewhere (the key "
-        "findings below say which)",
+        _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, with a "
+        "caveat: not everywhere, or at a price; what was measured under its key finding below "
+        "says which",
         _F: "Bernhard's 1/k_total did not keep the softmax away from 0 and 1 here",
     },
     "chuang-string-reversal": {
         _H: "In training, the factor Chuang's search finds, about 5, learns his string reversal "
         "where 1/√d does not, in every setup tried",
-        _C: "In training, a factor other than 1/√d learns Chuang's string reversal where 1/√d "
-        "does not only in some setups, or with a factor far from his 'about 5' (the key "
-        "findings below say which)",
+        _C: "In training, the gap Chuang reports between 1/√d and a searched factor appears "
+        "with a caveat: not in every setup, or not with a factor of about 5; what was measured "
+        "under its key finding below says which",
         _F: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
         "reproduce here",
     },

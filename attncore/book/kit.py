@@ -171,8 +171,8 @@ def verdict_line(finding: Finding) -> str:
 
     >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
-    “If the components of q and k are independent with mean 0 and variance …” \
-    ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
+    “If the components of q and k are independent with mean 0 and variance 1, q·k has mean 0 \
+    and variance d\\_k.” ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
     """
     source = CLAIMS[finding.claim].source
     return (
@@ -183,8 +183,9 @@ def verdict_line(finding: Finding) -> str:
     )
 
 
-CLAIM_WORDS = 14
-"""Words of a claim quoted beside its verdict on a chapter page (the ledger has it whole)."""
+CLAIM_WORDS = 60
+"""Words of a claim quoted beside its verdict on a chapter page: every claim but the longest
+whole, so the verdict can be read against it (the ledger always has it whole)."""
 
 
 def claim_opening(claim: str, words: int) -> str:
