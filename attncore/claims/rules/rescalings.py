@@ -1060,12 +1060,15 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.FAILS
+    late = int((j_bad.to_numpy() & ~before_peak).sum())
     measured = (
-        f"along {len(steps) + 1} constant factors, W₁ moves clearly on {int((w_up | w_down).sum())}"
-        f" steps; the share of first components near 0 or 1 moves against it on "
-        f"{int(e_bad.sum())}, the Jacobian norm with it on {int(j_bad.sum())} (all of them "
-        f"before its peak: {'yes' if not (j_bad.to_numpy() & ~before_peak).any() else 'no'}; "
-        f"peak {levels.max():.3f} at factor step {peak})"
+        f"along {len(steps) + 1} constant factors, smallest to largest, W₁ changes clearly on "
+        f"{int((w_up | w_down).sum())} of the {len(steps)} steps between them; on "
+        f"{int(e_bad.sum())} of these the share of first components near 0 or 1 moves the other "
+        f"way, and on {int(j_bad.sum())} the softmax Jacobian norm moves the same way as W₁ "
+        f"(more distortion with a larger gradient), {late} of them after the Jacobian's peak "
+        f"({levels.max():.3f} at factor {peak + 1} of {len(steps) + 1}); before the peak the "
+        "attention is near uniform and no gradient vanishes"
     )
     return Finding("bernhard-distortion-signals-vanishing", verdict, measured, check)
 
