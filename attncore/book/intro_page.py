@@ -8,7 +8,7 @@ other parameters cannot leave the first page saying something the chapters no lo
 >>> short_answer(rows).startswith("Dividing q·k by √d gives it unit variance")
 True
 >>> print(key_findings(rows, ["vaswani-variance"]))  # doctest: +ELLIPSIS
-- {bdg-success}`holds` ... (...`evidence <sec-footnote>` · ...<ledger-vaswani-variance>`)
+- {bdg-success}`holds` ... (...`evidence <sec-footnote>` in {doc}`why_sqrt_d` · ...V1...)
 <BLANKLINE>
   ```{dropdown} What was measured
   z below 2
@@ -121,7 +121,11 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         row = by_claim.get(claim)
         if row is None:
             continue
-        evidence = f"{{ref}}`evidence <{row['evidence']}>` · " if row.get("evidence") else ""
+        evidence = (
+            f"{{ref}}`evidence <{row['evidence']}>` in {{doc}}`{CLAIMS[claim].chapter}` · "
+            if row.get("evidence")
+            else ""
+        )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         measured = row["measured"] or "not run in this build"
         source = CLAIMS[claim].source
