@@ -374,7 +374,8 @@ def other_reasons(
     if not second_moments:
         return Finding(claim, Verdict.UNTESTABLE, "no reason was tried", check)
     measured = "the mean square of q·k/√d, 1 in the footnote's setting, is " + ", ".join(
-        f"{value:.3g} with {reason}" for reason, value in second_moments.items()
+        f"{value:,.0f} with {reason}" if value >= 1000 else f"{value:.3g} with {reason}"
+        for reason, value in second_moments.items()
     )
     if _worst(z_scores) > z_limit:
         measured += "; a simulation disagrees with its closed form, so no verdict"
