@@ -141,41 +141,72 @@ def test_bernhard_is_a_caveat_or_untestable_never_a_plain_verdict():
     assert caveat.verdict is Verdict.CAVEAT and "small init" in caveat.measured
 
 
+def _unit_start(runs, setups=("small init", "LayerNorm")):
+    """The 1/√d spread at initialization set to 1 in ``setups``, the change kept."""
+    runs = runs.copy()
+    rows = runs["setup"].isin(setups)
+    runs.loc[rows, "spread at end"] /= runs.loc[rows, "spread at init"]
+    runs.loc[rows, "spread at init"] = 1.0
+    return runs
+
+
+def test_beta_only_at_init_is_untestable_when_no_setup_starts_from_the_premise():
+    finding = chuang_beta_only_at_init(example_runs())  # spreads 0.002 and 0.4 at init
+    assert finding.verdict is Verdict.UNTESTABLE
+    assert "No setup starts with the 1/√d logit spread within a factor 2 of 1" in finding.measured
+    assert "rests on" not in finding.measured  # no setup to rest on
+    assert finding.measured.count("premise unmet") == 2
+
+
 @pytest.mark.parametrize(
-    ("options", "verdict"),
+    ("end", "verdict", "words"),
     [
-        ({}, Verdict.HOLDS),
-        ({"spread_end": 1.0}, Verdict.FAILS),
+        (3.0, Verdict.HOLDS, "1/√d stops being valid"),
+        (1.5, Verdict.FAILS, "1/√d stays valid"),
+        (0.3, Verdict.HOLDS, "1/√d stops being valid"),
     ],
 )
-def test_beta_only_at_init_holds_and_fails(options, verdict):
-    runs = example_runs(**options)
-    runs["spread at end"] = runs["spread at end"] / runs["spread at init"]
-    runs["spread at init"] = 1.0  # unit variance at initialization, as Chuang assumes
-    assert chuang_beta_only_at_init(runs).verdict is verdict
-
-
-def test_beta_only_at_init_is_a_caveat_when_the_start_is_not_unit_variance():
-    finding = chuang_beta_only_at_init(example_runs())
-    assert (
-        finding.verdict is Verdict.CAVEAT
-        and "far from 1 in: “small init” and “LayerNorm”" in finding.measured
-    )
-
-
-def test_beta_only_at_init_caveats():
-    runs = example_runs()
-    # the spread moves in one setup only
-    runs.loc[runs["setup"] == "LayerNorm", "spread at end"] = 0.5
+def test_beta_only_at_init_holds_and_fails_from_a_unit_start(end, verdict, words):
+    runs = _unit_start(example_runs())
+    runs["spread at end"] = end
     finding = chuang_beta_only_at_init(runs)
-    assert finding.verdict is Verdict.CAVEAT and "stays within a factor 2" in finding.measured
-    # the spread moves without the weights moving
-    runs = example_runs()
+    assert finding.verdict is verdict and words in finding.measured
+    assert "premise unmet" not in finding.measured
+
+
+def test_beta_only_at_init_rests_on_the_setups_that_start_from_the_premise():
+    runs = _unit_start(example_runs(), ["LayerNorm"])  # small init starts at 0.002
+    finding = chuang_beta_only_at_init(runs)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "starts outside that band in: “small init”" in finding.measured
+    assert "the verdict rests on: “LayerNorm”" in finding.measured
+    # a counterexample where the premise holds decides, whatever the other setup does
+    runs.loc[runs["setup"] == "LayerNorm", "spread at end"] = 1.0
+    assert chuang_beta_only_at_init(runs).verdict is Verdict.FAILS
+
+
+def test_beta_only_at_init_caveats_from_a_unit_start():
+    # the spread leaves the band while σ_Wq σ_Wk stays
+    runs = _unit_start(example_runs())
     runs["sigma_Wq at end"] = runs["sigma_Wq at init"]
     runs["sigma_Wk at end"] = runs["sigma_Wk at init"]
     finding = chuang_beta_only_at_init(runs)
-    assert finding.verdict is Verdict.CAVEAT and "barely moves" in finding.measured
-    assert "far from 1" in finding.measured  # the small-init setup starts at 0.002
+    assert finding.verdict is Verdict.CAVEAT and "something else moves it" in finding.measured
+    # the seeds disagree: one leaves the band, one stays in it
+    runs = _unit_start(example_runs())
+    runs.loc[runs["seed"] == 1, "spread at end"] = 1.0
+    finding = chuang_beta_only_at_init(runs)
+    assert finding.verdict is Verdict.CAVEAT and "the seeds disagree" in finding.measured
+
+
+def test_a_premise_unmet_at_the_start_reads_the_same_in_both_rules():
+    """Chuang's two claims about the start: neither is judged where no run starts from it."""
+    beta = chuang_beta_only_at_init(example_runs())
+    assumptions = chuang_assumptions_invalid(example_evaluations(unit_at_init=False))
+    assert beta.verdict is assumptions.verdict is Verdict.UNTESTABLE
+    for finding in (beta, assumptions):
+        assert "no run starts from Chuang's premise" in finding.measured
+        assert "cannot test the claim" in finding.check
 
 
 @pytest.mark.parametrize(
@@ -233,15 +264,26 @@ def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():
 @pytest.mark.parametrize(
     ("options", "verdict", "words"),
     [
-        ({}, Verdict.HOLDS, "(ii) breaks"),
-        ({"sigma_w_growth": 1.0}, Verdict.FAILS, "(ii) stays"),
-        ({"unit_at_init": False}, Verdict.UNTESTABLE, "unmet at step 0"),
+        ({}, Verdict.HOLDS, "unmet from the first evaluation after it on"),
+        ({"sigma_w_growth": 1.0}, Verdict.FAILS, "met at step 0 and still at the end"),
+        ({"unit_at_init": False}, Verdict.UNTESTABLE, "No setup meets (ii) at step 0"),
     ],
 )
 def test_assumptions_invalid_branches(options, verdict, words):
     finding = chuang_assumptions_invalid(example_evaluations(**options))
     assert finding.verdict is verdict
-    assert words in finding.measured or words in finding.measured.replace("init", "step 0")
+    assert words in finding.measured
+    assert "rests on" not in finding.measured
+
+
+def test_assumptions_invalid_rests_on_the_setups_where_ii_holds_at_step_0():
+    small = example_evaluations(unit_at_init=False).query("setup == 'small init'")
+    finding = chuang_assumptions_invalid(
+        pd.concat([small, example_evaluations().query("setup == 'LayerNorm'")])
+    )
+    assert finding.verdict is Verdict.CAVEAT
+    assert "unmet already at step 0 in: “small init”" in finding.measured
+    assert "the verdict rests on: “LayerNorm”" in finding.measured
 
 
 def test_assumptions_invalid_caveat_when_it_breaks_only_later():
@@ -249,7 +291,7 @@ def test_assumptions_invalid_caveat_when_it_breaks_only_later():
     evals.loc[evals["step"] == 50, ["sigma_Wq", "sigma_Wk"]] = 0.25
     finding = chuang_assumptions_invalid(evals)
     assert finding.verdict is Verdict.CAVEAT
-    assert "breaks later" in finding.measured
+    assert "broken only later" in finding.measured
     assert "not recorded" in finding.check
 
 

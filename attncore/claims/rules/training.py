@@ -64,8 +64,6 @@ LEARNED = 0.95
 FAST = 1.5
 """Two methods learn at about the same pace when their median steps to 95% are within this
 factor."""
-SPREAD_CHANGE = 2.0
-"""The logit spread has changed when it moved by at least this factor during training."""
 WEIGHT_CHANGE = 1.25
 """sigma_Wq sigma_Wk has changed when it moved by at least this factor during training."""
 
@@ -428,39 +426,64 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
 
 
 def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
-    """Chuang: 1/√d_k is valid only at initialization, because training moves sigma_Wq and
-    sigma_Wk and with them the variance of the logits.
+    """Chuang: "β = 1/√d_k is only valid at the initial point given the four assumptions at
+    the initial point", since training moves sigma_Wq and sigma_Wk and with them the variance
+    of the logits.
 
-    Measured on the 1/√d runs: the logit spread and sigma_Wq sigma_Wk at initialization and
-    at the end. A change is a factor of at least :data:`SPREAD_CHANGE` (spread) or
-    :data:`WEIGHT_CHANGE` (weights) on every seed. Holds if, in every setup, training moves
-    both; holds with a caveat if the spread moves in some setup only, or without the weights
-    moving (then something else than sigma_W moves it), or if the spread is already far from
-    1 at initialization (outside [0.5, 2]: the unit-variance assumption fails before any
-    training); does not hold if the spread moves in no setup (1/√d stays as calibrated as
-    at initialization).
+    The claim is about a change: given the assumptions at the start, 1/√d_k is valid there,
+    and training ends its validity. Valid is read on the 1/√d runs as what the four
+    assumptions give, a logit spread (standard deviation of the scaled logits across keys)
+    within a factor :data:`UNIT` of 1. Per setup: *premise unmet* if the spread at
+    initialization is outside that band on some seed (1/√d is not valid even at the start,
+    so the setup cannot show training ending its validity, neither for nor against the
+    claim); *stays* if it is inside at initialization and at the end on every seed (a
+    counterexample); *breaks* if inside at initialization and outside at the end on every
+    seed, with sigma_Wq sigma_Wk moved by a factor :data:`WEIGHT_CHANGE` on every seed, and
+    *breaks without σ_W* if they moved less on some seed (something else moved the spread);
+    *mixed* if the seeds disagree. Does not hold if some setup stays; not testable if the
+    premise is unmet in every setup; holds if every setup breaks; holds with a caveat
+    otherwise, the verdict then resting on the setups that start from the premise. This is
+    how :func:`chuang_assumptions_invalid` reads its premise, assumption (ii) at step 0.
 
-    >>> runs = example_runs()
+    >>> runs = example_runs()  # spread at initialization 0.002 and 0.4: premise unmet
     >>> chuang_beta_only_at_init(runs).verdict.value
-    'holds with a caveat'
+    'not testable here'
     >>> runs["spread at end"] *= 1 / runs["spread at init"]
     >>> runs["spread at init"] = 1.0
     >>> chuang_beta_only_at_init(runs).verdict.value
     'holds'
-    >>> chuang_beta_only_at_init(example_runs(spread_end=1.0)).verdict.value
+    >>> runs["spread at end"] = 1.5
+    >>> chuang_beta_only_at_init(runs).verdict.value
     'does not hold'
     """
     setups = [s for s in _setups(runs) if len(_part(runs, s, "sqrt_d"))]
-    moved, weights_moved, parts = {}, {}, []
+    band = f"within a factor {UNIT:g} of 1"
+    words = {
+        "unmet": f"not {band} at initialization (premise unmet)",
+        "stays": f"{band} at initialization and still at the end (1/√d stays valid)",
+        "breaks": f"{band} at initialization, not at the end (1/√d stops being valid)",
+        "alone": f"{band} at initialization, not at the end, while σ_Wq σ_Wk moves by less "
+        f"than ×{WEIGHT_CHANGE:g} (something else moves it)",
+        "mixed": f"{band} at initialization; the seeds disagree on the end",
+    }
+    status, parts = {}, []
     for s in setups:
         part = _part(runs, s, "sqrt_d")
-        spread = part["spread at end"] / part["spread at init"]
+        start, end = _within(part["spread at init"], UNIT), _within(part["spread at end"], UNIT)
         product = (part["sigma_Wq at end"] * part["sigma_Wk at end"]) / (
             part["sigma_Wq at init"] * part["sigma_Wk at init"]
         )
+        spread = part["spread at end"] / part["spread at init"]
         chuang = product * (part["sigma_X at end"] / part["sigma_X at init"]) ** 2
-        moved[s] = bool((np.maximum(spread, 1 / spread) >= SPREAD_CHANGE).all())
-        weights_moved[s] = bool((np.maximum(product, 1 / product) >= WEIGHT_CHANGE).all())
+        if not start.all():
+            status[s] = "unmet"
+        elif end.all():
+            status[s] = "stays"
+        elif end.any():
+            status[s] = "mixed"
+        else:
+            moved = bool((~_within(product, WEIGHT_CHANGE)).all())
+            status[s] = "breaks" if moved else "alone"
         mean = part.mean(numeric_only=True)
         parts.append(
             f"{_named(s)}: σ_Wq {mean['sigma_Wq at init']:.3g} → {mean['sigma_Wq at end']:.3g}, "
@@ -468,36 +491,37 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
             f"σ_X {mean['sigma_X at init']:.3g} → {mean['sigma_X at end']:.3g}; logit "
             f"spread {mean['spread at init']:.3g} → {mean['spread at end']:.3g} (×"
             f"{spread.mean():.3g}; Chuang's relaxed formula with the measured σ gives ×"
-            f"{chuang.mean():.3g})"
+            f"{chuang.mean():.3g}), {words[status[s]]}"
         )
-    if setups and all(moved.values()) and all(weights_moved.values()):
-        verdict = Verdict.HOLDS
-    elif any(moved.values()):
-        verdict = Verdict.CAVEAT
-    else:
+    values = list(status.values())
+    if "stays" in values:
         verdict = Verdict.FAILS
-    measured = "; ".join(parts)
-    if verdict is Verdict.CAVEAT:
-        still = [s for s in setups if not moved[s]]
-        alone = [s for s in setups if moved[s] and not weights_moved[s]]
-        if still:
-            measured += (
-                f". The spread stays within a factor {SPREAD_CHANGE:g} in: {_named_list(still)}"
-            )
-        if alone:
-            measured += f". It moves while σ_Wq σ_Wk barely moves in: {_named_list(alone)}"
-    far = [s for s in setups if not 0.5 <= _part(runs, s, "sqrt_d")["spread at init"].mean() <= 2]
-    if far and verdict is Verdict.HOLDS:
+    elif all(v == "unmet" for v in values):
+        verdict = Verdict.UNTESTABLE
+    elif all(v == "breaks" for v in values):
+        verdict = Verdict.HOLDS
+    else:
         verdict = Verdict.CAVEAT
-    if far:
+    measured = "; ".join(parts)
+    unmet = [s for s in setups if status[s] == "unmet"]
+    if verdict is Verdict.UNTESTABLE:
         measured += (
-            f". At initialization the spread is already far from 1 in: {_named_list(far)} (the "
-            "unit-variance assumption fails before training)"
+            f". No setup starts with the 1/√d logit spread {band}: 1/√d is not valid even at "
+            "initialization here, so no run starts from Chuang's premise, and whether training "
+            "ends its validity cannot be tested (neither for nor against the claim)"
+        )
+    elif unmet:
+        rest = [s for s in setups if status[s] != "unmet"]
+        measured += (
+            f". The spread starts outside that band in: {_named_list(unmet)}, which cannot "
+            f"test the claim; the verdict rests on: {_named_list(rest)}"
         )
     check = (
-        "1/√d runs of the learning-curve experiment; logit spread = standard deviation of "
-        f"q·k/√d_k across keys on the validation strings; moved = a factor ≥ "
-        f"{SPREAD_CHANGE:g} (spread) or ≥ {WEIGHT_CHANGE:g} (σ_Wq σ_Wk) on every seed"
+        "1/√d runs of the learning-curve experiment, every seed; logit spread = standard "
+        "deviation of q·k/√d_k across keys on the validation strings, mean over rows; 1/√d "
+        f"valid = spread {band} (what the four assumptions give); a setup whose spread starts "
+        "outside it does not meet Chuang's premise and cannot test the claim; σ_Wq σ_Wk moved = "
+        f"by a factor ≥ {WEIGHT_CHANGE:g}"
     )
     return Finding("chuang-beta-only-at-init", verdict, measured, check)
 
@@ -753,16 +777,21 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
     """Chuang: assumption (ii), unit variance of the query and key entries, "is not valid right
     after the training ... is initiated", and without it (iii) and (iv) are invalid.
 
-    The runs record sigma_X, sigma_Wq, sigma_Wk and the logit spread at every evaluation, not
-    the means of q and k or their covariances: the rule tests the variance part of (ii) with
-    Chuang's relaxed formula, Var(q_ij) ~ d_x sigma_X^2 sigma_Wq^2 (and the same for k), and
-    reports the 1/√d logit spread, about 1 when (ii) to (iv) all hold. Per setup of the 1/√d
-    runs, (ii) is met at an evaluation if both variances are within a factor :data:`UNIT` of
-    1. Holds if in every setup, on every seed, (ii) is met at step 0 and unmet at every later
-    evaluation; does not hold if in some setup (ii) is still met at the end on every seed
-    where it was met at step 0; not testable if (ii) is unmet already at step 0 in every
-    setup (no run starts from Chuang's premise); holds with a caveat otherwise (unmet at
-    step 0 in some setup, or broken only later than the first evaluation after step 0).
+    The claim is about a change: (ii) holds at the initial point, as Chuang assumes, and
+    training breaks it. The runs record sigma_X, sigma_Wq, sigma_Wk and the logit spread at
+    every evaluation, not the means of q and k or their covariances: the rule tests the
+    variance part of (ii) with Chuang's relaxed formula, Var(q_ij) ~ d_x sigma_X^2 sigma_Wq^2
+    (and the same for k), and reports the 1/√d logit spread, about 1 when (ii) to (iv) all
+    hold. Per setup of the 1/√d runs, (ii) is met at an evaluation if both variances are
+    within a factor :data:`UNIT` of 1. A setup is *unmet at step 0* if (ii) fails at step 0 on
+    some seed (the run does not start from Chuang's premise, so it can neither confirm nor
+    refute that training breaks (ii)); *stays* if (ii) is met at step 0 and at the end on
+    every seed (a counterexample); *breaks* if met at step 0 and unmet at every later
+    evaluation on every seed; *breaks later* otherwise. Does not hold if some setup stays;
+    not testable if every setup is unmet at step 0; holds if every setup breaks; holds with a
+    caveat otherwise, the verdict then resting on the setups that start from the premise.
+    :func:`chuang_beta_only_at_init` reads its premise, 1/√d valid at initialization, the
+    same way.
 
     >>> chuang_assumptions_invalid(example_evaluations()).verdict.value
     'holds'
@@ -776,6 +805,12 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
     'holds with a caveat'
     """
     evals = evals[evals["method"] == "sqrt_d"].sort_values("step")
+    words = {
+        "unmet": "(ii) unmet already at step 0 (premise unmet)",
+        "stays": "(ii) met at step 0 and still at the end",
+        "breaks": "(ii) met at step 0, unmet from the first evaluation after it on",
+        "later": "(ii) met at step 0, broken only later or not on every seed",
+    }
     status, parts = {}, []
     for setup in _setups(evals):
         part = evals[evals["setup"] == setup]
@@ -787,42 +822,50 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
             first.append(bool(steps[0]))
             kept.append(bool(steps[0] and steps[-1]))
             later.append(bool(steps[0] and not steps[1:].any()))
-        if all(kept):
+        if not all(first):
+            status[setup] = "unmet"
+        elif all(kept):
             status[setup] = "stays"
-        elif not all(first):
-            status[setup] = "unmet at init"
         else:
-            status[setup] = "breaks" if all(later) else "breaks later"
+            status[setup] = "breaks" if all(later) else "later"
         at = part.groupby("step")
         ends = (part["step"] == part["step"].min(), part["step"] == part["step"].max())
         parts.append(
             f"{_named(setup)}: Var(q_ij), Var(k_ij) by the relaxed formula "
             f"{var_q[ends[0]].mean():.3g}, "
             f"{var_k[ends[0]].mean():.3g} at step 0 and {var_q[ends[1]].mean():.3g}, "
-            f"{var_k[ends[1]].mean():.3g} at step {part['step'].max()}; (ii) {status[setup]}; "
+            f"{var_k[ends[1]].mean():.3g} at step {part['step'].max()}; {words[status[setup]]}; "
             f"1/√d logit spread {at['spread'].mean().iloc[0]:.3g} → "
             f"{at['spread'].mean().iloc[-1]:.3g}"
         )
-    if any(s == "stays" for s in status.values()):
+    values = list(status.values())
+    if "stays" in values:
         verdict = Verdict.FAILS
-    elif status and all(s == "unmet at init" for s in status.values()):
+    elif values and all(v == "unmet" for v in values):
         verdict = Verdict.UNTESTABLE
-    elif status and all(s == "breaks" for s in status.values()):
+    elif values and all(v == "breaks" for v in values):
         verdict = Verdict.HOLDS
     else:
         verdict = Verdict.CAVEAT
     measured = "; ".join(parts)
-    if "unmet at init" in status.values():
+    unmet = [s for s, v in status.items() if v == "unmet"]
+    if verdict is Verdict.UNTESTABLE:
         measured += (
-            ". Where (ii) is unmet already at step 0 the initialization does not satisfy "
-            "Chuang's premise, so that setup cannot test the claim (neither for nor against "
-            "it); the verdict rests on the setups where (ii) holds at step 0"
+            ". No setup meets (ii) at step 0, so no run starts from Chuang's premise, and "
+            "whether training breaks (ii) cannot be tested (neither for nor against the claim)"
+        )
+    elif unmet:
+        rest = [s for s, v in status.items() if v != "unmet"]
+        measured += (
+            f". (ii) is unmet already at step 0 in: {_named_list(unmet)}, which cannot test the "
+            f"claim; the verdict rests on: {_named_list(rest)}"
         )
     check = (
         "1/√d runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
         "are not recorded); (ii) met = d_x σ_X² σ_Wq² and d_x σ_X² σ_Wk² both within a factor"
-        f" {UNIT:g} of 1; the zero means of (iii) and the covariances of (iv) are not recorded, "
-        "so (iii) and (iv) are read only through (ii), as Chuang derives them"
+        f" {UNIT:g} of 1; a setup where (ii) fails at step 0 does not meet Chuang's premise and "
+        "cannot test the claim; the zero means of (iii) and the covariances of (iv) are not "
+        "recorded, so (iii) and (iv) are read only through (ii), as Chuang derives them"
     )
     return Finding("chuang-assumptions-invalid-in-training", verdict, measured, check)
 
