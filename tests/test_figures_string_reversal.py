@@ -1,4 +1,6 @@
-"""The learning-curve figure of the training chapter, on hand-made curves."""
+"""The figures of the training chapter, on hand-made curves and searches."""
+
+from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -44,4 +46,25 @@ def test_learning_curves_stretch_the_window_below_each_setup_in_the_methods_styl
     assert zoom.get_xlim() == figures.crowded_window(_curves(rises))
     drawn = {(line.get_color(), line.get_marker()) for line in zoom.get_lines()}
     assert {(method_style(n)["color"], method_style(n)["marker"]) for n in rises} <= drawn
+    plt.close(fig)
+
+
+def test_search_lines_each_have_an_ink_of_their_own():
+    def run(beta):
+        history = [(0.1, 0.2), (1.0, 0.9), (10.0, 0.5), (beta, 0.95)]
+        result = SimpleNamespace(history=history, scan_evaluations=3)
+        return SimpleNamespace(result=result, beta=beta, evaluations=4)
+
+    searches = {("a", 469): run(0.4), ("a", 938): run(0.25)}
+    fig = figures.search_figure(searches, ["a"], d_k=8)
+    ax = fig.axes[0]
+    lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    vertical = {line.get_label(): line.get_color() for line in lines}
+    assert len(set(vertical.values())) == 4
+    assert vertical["$1/\\sqrt{d}$"] == method_style("sqrt_d")["color"]
+    assert (
+        vertical["469 steps per run: searched β = 0.4 (4 runs)"]
+        == (method_style("constant")["color"])
+    )
+    assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["0.01", "0.1"]
     plt.close(fig)

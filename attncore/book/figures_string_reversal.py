@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import fraction, numbered_table
@@ -36,6 +37,9 @@ __all__ = [
 ]
 
 LEARNED_SCALINGS = ("learned", "qk_norm_learned")
+
+_plain = FuncFormatter(lambda value, _: f"{value:g}")
+"""Log-axis ticks as plain numbers (0.01, 100), with no superscripts that show too small."""
 
 
 def method_label(name: str, beta: float | None = None) -> str:
@@ -68,8 +72,12 @@ def _line(name: str, slot: int) -> dict[str, Any]:
 def search_figure(
     searches: Mapping[tuple[str, int], Any], setups: Sequence[str], d_k: int
 ) -> Figure:
-    """Every training run of Chuang's search per setup and budget (one colour per budget)."""
+    """Every training run of Chuang's search per setup and budget, the first budget's (the
+    searched β of the chapter) in the searched β's colour, the others in greys; each
+    vertical line has an ink of its own: the β each search returns in the ink of its runs,
+    1/√d in its method's colour, Chuang's β ≈ 5 in black."""
     budgets = list(dict.fromkeys(b for _, b in searches))
+    inks = [method_style("constant")["color"], *CONTRAST[1:]]
     fig, axes = plt.subplots(
         1, len(setups), figsize=(11, 5.5), sharey=True, squeeze=False, layout="constrained"
     )
@@ -78,17 +86,22 @@ def search_figure(
             run = searches[setup, budget]
             betas, values = np.array(run.result.history).T
             order = np.argsort(betas)
-            colour = CONTRAST[j % len(CONTRAST)]
+            colour = inks[j % len(inks)]
             ax.plot(betas[order], values[order], color=colour, lw=0.8, alpha=0.6)
             scan = run.result.scan_evaluations
             ax.scatter(betas[:scan], values[:scan], color=colour, marker="s", s=30, zorder=3)
             ax.scatter(betas[scan:], values[scan:], color=colour, marker="o", s=14, zorder=3)
-            label = f"{budget} steps per run: β = {run.beta:.3g} ({run.evaluations} runs)"
-            ax.axvline(run.beta, color=colour, ls="--", lw=1.2, label=label)
-        ax.axvline(1 / math.sqrt(d_k), color="k", ls=":", lw=1, label=r"$1/\sqrt{d}$")
-        ax.axvline(5.0, color="grey", ls="-.", lw=1, label="Chuang's β ≈ 5")
+            found = "searched β" if j == 0 else "β"
+            label = f"{budget} steps per run: {found} = {run.beta:.3g} ({run.evaluations} runs)"
+            ax.axvline(run.beta, color=colour, ls="--", lw=1.6, label=label)
+        sqrt_d = method_style("sqrt_d")["color"]
+        ax.axvline(1 / math.sqrt(d_k), color=sqrt_d, ls=":", lw=2, label=r"$1/\sqrt{d}$")
+        ax.axvline(5.0, color=CONTRAST[0], ls="-.", lw=1.4, label="Chuang's β ≈ 5")
         ax.set(xscale="log", xlabel=r"constant $\beta$", title=setup)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
+        ax.xaxis.set_major_formatter(_plain)
+        ax.legend(
+            fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1, handlelength=3
+        )
     axes[0, 0].set_ylabel("validation token accuracy\nafter the budget")
     axes[0, 0].set_ylim(-0.02, 1.05)
     fig.suptitle("Chuang's search: squares the decade scan, dots the bisection")
