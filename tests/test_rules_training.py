@@ -224,11 +224,54 @@ def test_not_memorizing_branches(accuracy, verdict):
     assert "101²⁰ ≈ 1.22 × 10⁴⁰" in finding.measured and "miscounts" in finding.measured
 
 
-def test_untestable_sample_size_claims_report_what_was_measured():
-    for rule in (chuang_25000_samples, chuang_96_half_data):
-        finding = rule(example_runs(), LONG, 15000)
-        assert finding.verdict is Verdict.UNTESTABLE
-        assert "15,000" in finding.measured and finding.check
+def test_25000_samples_does_not_hold_where_sqrt_d_learns_with_15000_strings():
+    finding = chuang_25000_samples(example_runs(), LONG, 15000)
+    assert finding.verdict is Verdict.FAILS
+    assert "with 15,000 training strings" in finding.measured
+    assert "does not need 25,000 in these setups" in finding.measured
+    assert "(validation strings)" in finding.measured  # no test accuracy at 3000 steps here
+    fewer = chuang_25000_samples(example_runs(), LONG, 10000)
+    assert fewer.verdict is Verdict.FAILS and "fewer than Chuang's 15,000" in fewer.measured
+
+
+def test_25000_samples_is_untestable_where_sqrt_d_falls_short_or_trains_on_more():
+    short = chuang_25000_samples(example_runs(sqrt_long=0.5), LONG, 15000)
+    assert short.verdict is Verdict.UNTESTABLE
+    assert "stays below 95% in the setup “small init”;" in short.measured
+    assert "cannot tell whether 25,000 strings would lift it" in short.measured
+    runs = example_runs()  # one seed of one setup is enough to fall short
+    runs.loc[(runs["method"] == "sqrt_d") & (runs["seed"] == 1), "accuracy at 3000 steps"] = 0.9
+    assert chuang_25000_samples(runs, LONG, 15000).verdict is Verdict.UNTESTABLE
+    more = chuang_25000_samples(example_runs(), LONG, 20000)
+    assert more.verdict is Verdict.UNTESTABLE and "more strings than Chuang's" in more.measured
+    none = chuang_25000_samples(example_runs().query("method != 'sqrt_d'"), LONG, 15000)
+    assert none.verdict is Verdict.UNTESTABLE and "not trained" in none.measured
+
+
+def test_25000_samples_reads_the_test_strings_where_they_were_scored():
+    runs = example_runs()
+    runs["test accuracy at 3000 steps"] = runs["accuracy at 3000 steps"]
+    runs.loc[runs["method"] == "sqrt_d", "test accuracy at 3000 steps"] = 0.9
+    finding = chuang_25000_samples(runs, LONG, 15000)
+    assert finding.verdict is Verdict.UNTESTABLE and "(test strings)" in finding.measured
+
+
+def test_96_half_data_does_not_hold_only_where_the_searched_beta_needs_more_data():
+    both = chuang_96_half_data(example_runs(), LONG, 15000)
+    assert both.verdict is Verdict.UNTESTABLE
+    assert "Both reach 96% with 15,000 strings in the setup “small init” and" in both.measured
+    assert "learned β is its own addition" in both.check
+    runs = example_runs()
+    runs.loc[runs["method"] == "constant", "accuracy at 3000 steps"] = 0.5
+    fails = chuang_96_half_data(runs, LONG, 15000)
+    assert fails.verdict is Verdict.FAILS and "not half" in fails.measured
+    # "can reach": one seed of the searched β at 96% is enough
+    runs.loc[(runs["method"] == "constant") & (runs["seed"] == 0), "accuracy at 3000 steps"] = 0.97
+    assert chuang_96_half_data(runs, LONG, 15000).verdict is Verdict.UNTESTABLE
+    # 1/√d short of 96% in one setup: only the other is named as reaching it
+    low = chuang_96_half_data(example_runs(sqrt_long=0.5), LONG, 15000)
+    assert low.verdict is Verdict.UNTESTABLE
+    assert "Both reach 96% with 15,000 strings in the setup “LayerNorm”;" in low.measured
 
 
 @pytest.mark.parametrize(
