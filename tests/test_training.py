@@ -217,6 +217,14 @@ def test_search_counts_one_training_run_per_evaluation(tiny_data):
     assert all(r.config.scaling == "constant" for r in run.runs)
 
 
+def test_search_seconds_are_the_training_time_of_its_runs_even_from_the_cache(tiny_data, tmp_path):
+    options = {"steps": 3, "batch_size": 16, "tolerance": 0.5, "max_exponent": 1}
+    trained = search_beta(ModelConfig(**TINY), tiny_data, cache=tmp_path, **options)
+    assert trained.seconds == sum(r.seconds for r in trained.runs) > 0
+    read = search_beta(ModelConfig(**TINY), tiny_data, cache=tmp_path, **options)
+    assert read.seconds == trained.seconds  # what the runs took, not the time to read them
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [

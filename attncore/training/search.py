@@ -7,7 +7,7 @@ he reports that on string reversal the search ends at a constant beta of about 5
 scan, then a golden-section bisection in ``log10 beta``) with the objective "validation
 token accuracy after ``steps`` training steps with the constant ``beta``". Each evaluation
 trains a fresh model from the same seed, so the search is repeatable and its cost is
-``evaluations x steps`` training steps, reported with the wall time.
+``evaluations x steps`` training steps, reported with the seconds its runs took to train.
 
 A run that diverges (a non-finite loss) scores 0.
 
@@ -23,7 +23,6 @@ A run that diverges (a non-finite loss) scores 0.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -47,7 +46,6 @@ class BetaSearchRun:
     result: BetaSearchResult
     runs: tuple[TrainResult | None, ...]
     steps_per_run: int
-    seconds: float
 
     @property
     def beta(self) -> float:
@@ -63,6 +61,14 @@ class BetaSearchRun:
     def training_steps(self) -> int:
         """Training steps spent by the whole search."""
         return self.evaluations * self.steps_per_run
+
+    @property
+    def seconds(self) -> float:
+        """Seconds the runs it asked for (those :attr:`evaluations` counts) took to train, by
+        their own records: a run read from the cache keeps the time it took when it was
+        trained, not the moment it took to read it, and one trained in an ensemble its share of
+        the ensemble's; a diverged run records none."""
+        return sum(run.seconds for run in self.runs if run is not None)
 
 
 def search_beta(
@@ -107,7 +113,6 @@ def search_beta(
         trial = replace(config, scaling="constant", beta=beta)
         return RunSpec(trial, seed=seed, steps=steps, eval_every=steps, **fields)
 
-    start = time.perf_counter()
     scan = [10.0 ** float(n) for n in range(max_exponent + 1) for n in dict.fromkeys((n, -n))]
     ready = dict(zip(scan, train_runs([spec(b) for b in scan], data, **options), strict=True))
 
@@ -120,7 +125,7 @@ def search_beta(
         return 0.0 if run is None else run.token_accuracy
 
     result = chuang_beta_search(objective, max_exponent=max_exponent, tolerance=tolerance)
-    return BetaSearchRun(result, tuple(runs), steps, time.perf_counter() - start)
+    return BetaSearchRun(result, tuple(runs), steps)
 
 
 def search_betas(
