@@ -367,7 +367,7 @@ def test_q_norm_undesirable_branches():
     assert worse.verdict is Verdict.CAVEAT
     assert "proxy" in worse.measured
     same = bernhard_q_norm_undesirable(_with_qk_norm(runs, "sqrt_d"), LONG)
-    assert same.verdict is Verdict.FAILS
+    assert same.verdict is Verdict.UNTESTABLE  # a proxy on one task cannot refute an opinion
     assert "as well or better in every setup" in same.measured
     assert "proxy" in same.measured
 
@@ -380,4 +380,4 @@ def test_q_norm_undesirable_counts_slower_as_worse_and_noise_as_equal():
     runs = _with_qk_norm(example_runs(), "sqrt_d")
     qk = runs["method"] == "qk_norm"
     runs.loc[qk, "accuracy at 3000 steps"] -= 0.005
-    assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.FAILS
+    assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.UNTESTABLE

@@ -1042,9 +1042,10 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
     plain verdict. Against 1/√d in the same runs, per setup: QK-norm is worse if its mean
     validation token accuracy after ``long`` steps is lower by more than twice the standard
     error of the difference (at least 1 point), or it reaches 95% later by a factor
-    :data:`FAST` (or never, where 1/√d does). Does not hold (no sign of the undesirability)
-    if QK-norm is not worse in any setup; holds with a caveat if it is worse in some; not
-    testable if QK-norm was not trained.
+    :data:`FAST` (or never, where 1/√d does). Holds with a caveat if it is worse in some
+    setup; not testable if it is worse in none (as for Bernhard's "appears to perform well":
+    one toy task and a proxy cannot refute a hedged judgement, only show no sign of it) or if
+    QK-norm was not trained.
 
     >>> runs = example_runs()
     >>> runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
@@ -1078,19 +1079,20 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
             f"{'never' if math.isnan(qk_steps) else f'{qk_steps:.0f}'} vs "
             f"{'never' if math.isnan(ref_steps) else f'{ref_steps:.0f}'}"
         )
-    verdict = Verdict.CAVEAT if worse else Verdict.FAILS
+    verdict = Verdict.CAVEAT if worse else Verdict.UNTESTABLE
     measured = "; ".join(parts) + (
         f". QK-norm trains worse {_join([_in(s) for s in worse])}"
         if worse
-        else ". QK-norm trains as well or better in every setup"
+        else ". QK-norm trains as well or better in every setup: no sign of the undesirability "
+        "on this task, which one toy task with a proxy cannot turn into a refutation"
     )
     measured += "; QK-norm is a proxy for dividing by ‖q‖: it also normalizes k and adds a gain"
     check = (
         "QK-norm (fixed gain) against 1/√d in the same runs, validation token accuracy and "
         "steps to 95%; worse = lower by more than 2 standard errors (at least 1 point) or "
         f"slower by a factor {FAST:g}; Bernhard states an opinion and QK-norm is only a proxy "
-        "for his modification, so a verdict in his favour is at most a caveat, and one against "
-        "him (QK-norm as good everywhere) says what the proxy shows on this task, nothing more"
+        "for his modification, so a verdict in his favour is at most a caveat, and QK-norm as "
+        "good everywhere leaves his judgement untested"
     )
     return Finding("bernhard-q-norm-undesirable", verdict, measured, check)
 
