@@ -566,7 +566,10 @@ def chuang_not_memorizing(
         f"{parameters:,} parameters and there are {count} strings"
     )
     if vocab == 101 and length == 20:
-        measured += " (the paper's 100²⁰ miscounts the 101 integers 0 to 100; the argument stands)"
+        measured += (
+            " (the paper counts 100²⁰, reading 'between 0 and 100' as 100 values; this book "
+            "includes 100; the argument stands either way)"
+        )
     if not math.isnan(best) and best >= 0.999:
         verdict = Verdict.HOLDS
     elif not math.isnan(best) and best >= LEARNED:
