@@ -68,3 +68,19 @@ def test_search_lines_each_have_an_ink_of_their_own():
     )
     assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["0.01", "0.1"]
     plt.close(fig)
+
+
+def test_attention_rows_share_a_scale_and_their_labels_do_not_meet():
+    curves = _curves({"sqrt_d": 850, "constant": 880}, "a")
+    curves = pd.concat([curves, curves.assign(setup="b")])
+    curves["logit spread"] = 0.01 + curves["token accuracy"]
+    curves["mirrored weight"] = curves["token accuracy"]
+    fig = figures.attention_figure(curves, ["sqrt_d", "constant"], {"a": 1.0, "b": 2.0}, 469, 20)
+    fig.canvas.draw()
+    spread, weight = (ax.yaxis.label for ax in fig.axes[0:3:2])
+    top, bottom = (label.get_window_extent() for label in (spread, weight))
+    assert top.x0 == bottom.x0 and top.y0 > bottom.y1
+    assert fig.axes[1].get_ylim() == fig.axes[0].get_ylim()
+    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert "1" in ticks and not any("$" in t for t in ticks)
+    plt.close(fig)

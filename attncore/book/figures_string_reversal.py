@@ -108,19 +108,6 @@ def search_figure(
     return fig
 
 
-def _legend_below(fig: Figure, ax: plt.Axes) -> None:
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(
-        handles,
-        labels,
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        ncol=len(labels),
-        fontsize=9,
-        frameon=False,
-    )
-
-
 def crowded_window(part: pd.DataFrame, low: float = 0.1, high: float = 0.9) -> tuple[float, float]:
     """The steps where most mean curves of ``part`` (columns method, step, token accuracy) rise
     at once: at the step where the most means lie between ``low`` and ``high``, the span from
@@ -214,10 +201,19 @@ def attention_figure(
     short_steps: int,
     length: int,
 ) -> Figure:
-    """Logit spread (log scale) and weight on the mirrored key during training."""
+    """Logit spread (log scale) and weight on the mirrored key during training, one setup
+    per column, each row on one y scale."""
     setups = list(dict.fromkeys(curves["setup"]))
     n_seeds = curves["seed"].nunique()
-    fig, axes = plt.subplots(2, len(setups), figsize=(13, 7), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(
+        2,
+        len(setups),
+        figsize=(5 * len(setups) + 1, 8),
+        sharex=True,
+        sharey="row",
+        squeeze=False,
+        layout="constrained",
+    )
     for column, setup in enumerate(setups):
         part = curves[curves["setup"] == setup]
         for slot, name in enumerate(methods):
@@ -229,17 +225,9 @@ def attention_figure(
             line = _line(name, slot)
             axes[0, column].plot(means.index, means["logit spread"], lw=1.6, **line)
             axes[1, column].plot(means.index, means["mirrored weight"], lw=1.6, **line)
-        axes[0, column].set(
-            yscale="log", title=f"{setup} (searched β = {searched_beta[setup]:.3g})"
-        )
+        axes[0, column].set_title(f"{setup}\n(searched β = {searched_beta[setup]:.3g})")
         axes[1, column].axhline(1 / length, color="grey", ls=":", lw=1)
-        axes[1, column].set(xlabel="training step", ylim=(0, 1.02))
-        for ax in axes[:, column]:
-            ax.axvline(short_steps, color="grey", ls=":", lw=1)
-    axes[0, 0].set_ylabel("spread of the scaled logits")
-    axes[1, 0].set_ylabel("weight on the mirrored key")
-    for ax in axes[1]:  # beside the axis, clear of the curves that start at uniform
-        ax.annotate(
+        axes[1, column].annotate(  # beside the axis, clear of the curves that start at uniform
             "1/L",
             xy=(1, 1 / length),
             xycoords=("axes fraction", "data"),
@@ -247,12 +235,17 @@ def attention_figure(
             textcoords="offset points",
             va="center",
             color="grey",
-            fontsize=9,
         )
-    _legend_below(fig, axes[0, 0])
-    fig.suptitle(
-        f"Attention during training, mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}", y=1.0
-    )
+        axes[1, column].set_xlabel("training step")
+        for ax in axes[:, column]:
+            ax.axvline(short_steps, color="grey", ls=":", lw=1)
+    axes[0, 0].set(yscale="log", ylabel="spread of the scaled logits")
+    axes[0, 0].yaxis.set_major_formatter(_plain)
+    axes[1, 0].set(ylim=(0, 1.02), ylabel="weight on the mirrored key")
+    fig.align_ylabels(axes[:, 0])
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, frameon=False)
+    fig.suptitle(f"Attention during training, mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}")
     return fig
 
 
