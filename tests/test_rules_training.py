@@ -153,7 +153,10 @@ def _unit_start(runs, setups=("small init", "LayerNorm")):
 def test_beta_only_at_init_is_untestable_when_no_setup_starts_from_the_premise():
     finding = chuang_beta_only_at_init(example_runs())  # spreads 0.002 and 0.4 at init
     assert finding.verdict is Verdict.UNTESTABLE
-    assert "No setup starts with the 1/√d logit spread within a factor 2 of 1" in finding.measured
+    assert (
+        "No setup trained here starts with the 1/√d logit spread within a factor 2 of 1"
+        in finding.measured
+    )
     assert "rests on" not in finding.measured  # no setup to rest on
     assert finding.measured.count("premise unmet") == 2
 
@@ -281,7 +284,7 @@ def test_96_half_data_does_not_hold_only_where_the_searched_beta_needs_more_data
     ("options", "verdict"),
     [
         ({}, Verdict.HOLDS),
-        ({"spread_drift": 3.0}, Verdict.CAVEAT),
+        ({"spread_drift": 3.0}, Verdict.FAILS),  # the sigmas do not explain the logits
         ({"sigma_x_growth": 3.0}, Verdict.CAVEAT),  # a second moving factor, learned input
         ({"sigma_w_growth": 1.0}, Verdict.FAILS),
     ],
@@ -301,6 +304,15 @@ def test_sigma_w_moving_factors_caveat_when_sigma_x_moves_in_one_setup():
     assert "σ_X moves too in the setup “small init”" in finding.measured
 
 
+def test_sigma_w_moving_factors_caveat_when_the_formula_misses_in_one_setup():
+    evals = example_evaluations()
+    drift = (evals["setup"] == "small init") & (evals["step"] > 0)
+    evals.loc[drift, "spread"] *= 3.0
+    finding = chuang_sigma_w_moving_factors(evals)
+    assert finding.verdict is Verdict.CAVEAT
+    assert "The formula misses the measured spread in the setup “small init”" in finding.measured
+
+
 def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():
     evals = example_evaluations()
     other = example_evaluations(sigma_x_growth=3.0).assign(method="k_total")
@@ -312,7 +324,7 @@ def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():
     [
         ({}, Verdict.HOLDS, "unmet from the first evaluation after it on"),
         ({"sigma_w_growth": 1.0}, Verdict.FAILS, "met at step 0 and still at the end"),
-        ({"unit_at_init": False}, Verdict.UNTESTABLE, "No setup meets (ii) at step 0"),
+        ({"unit_at_init": False}, Verdict.UNTESTABLE, "No setup trained here meets (ii) at step 0"),
     ],
 )
 def test_assumptions_invalid_branches(options, verdict, words):
