@@ -330,8 +330,8 @@ CLAIMS: dict[str, Claim] = {
         "string_reversal",
         "bernhard2023alternatives",
         "6",
-        "In preliminary experiments, a transformer with the k_total rescaling appears to "
-        "perform well.",
+        "Although further and more systematic testing is still needed, in preliminary "
+        "experiments a transformer with the k_total rescaling appears to perform well.",
     ),
     "chuang-shift-invariance": Claim(
         "softmax_saturation",
