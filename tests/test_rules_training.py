@@ -98,9 +98,9 @@ def test_pace_story_groups_faster_same_slower_and_never():
     ln = runs["setup"] == "LayerNorm"
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 3000.0
     text = pace_story(runs, "LayerNorm", LONG, {"constant": "β", "k_total": "1/k"})
-    assert "β (3000) slower" in text and "1/k does not within 3000" in text
+    assert "β (step 3000) slower" in text and "1/k does not within 3000" in text
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 200.0
-    assert "β (200) faster" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
+    assert "β (step 200) faster" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 1200.0
     assert "about the same pace" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan

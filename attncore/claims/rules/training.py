@@ -243,8 +243,8 @@ def pace_story(
     factor :data:`FAST`), which faster, which slower, which not within ``long`` steps.
 
     >>> print(pace_story(example_runs(), "LayerNorm", 3000, {"constant": "β"}))
-    In the setup “LayerNorm”, 1/√d reaches 95% at step 1000; β (1000) at about the same pace
-    (within a factor 1.5); k_total does not within 3000 steps.
+    In the setup “LayerNorm”, 1/√d reaches 95% at step 1000; β (step 1000) at about the same
+    pace (within a factor 1.5); k_total does not within 3000 steps.
     """
     labels = labels or {}
     name = {m: labels.get(m, m) for m in dict.fromkeys(runs["method"])}
@@ -257,7 +257,7 @@ def pace_story(
         if math.isnan(steps):
             groups["never"].append(name[method])
             continue
-        text = f"{name[method]} ({steps:.0f})"
+        text = f"{name[method]} (step {steps:.0f})"
         if math.isnan(reference) or steps * FAST < reference:
             groups["faster"].append(text)
         elif steps > FAST * max(reference, 1.0):
