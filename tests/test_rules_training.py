@@ -105,7 +105,7 @@ def test_pace_story_groups_faster_same_slower_and_never():
     assert "about the same pace" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan
     text = pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
-    assert "1/√d does not reach 95%" in text and "β (1200) reaches it" in text
+    assert "1/√d does not reach 95%" in text and "β (step 1200) reaches it" in text
 
 
 def test_k_total_story_names_where_it_learns():
