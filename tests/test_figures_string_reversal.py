@@ -61,7 +61,7 @@ def test_search_lines_each_have_an_ink_of_their_own():
     lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
     vertical = {line.get_label(): line.get_color() for line in lines}
     assert len(set(vertical.values())) == 4
-    assert vertical["$1/\\sqrt{d}$"] == method_style("sqrt_d")["color"]
+    assert vertical["1/√d"] == method_style("sqrt_d")["color"]
     assert (
         vertical["469 steps per run: searched β = 0.4 (4 runs)"]
         == (method_style("constant")["color"])

@@ -95,7 +95,7 @@ def search_figure(
             label = f"{budget} steps per run: {found} = {run.beta:.3g} ({run.evaluations} runs)"
             ax.axvline(run.beta, color=colour, ls="--", lw=1.6, label=label)
         sqrt_d = method_style("sqrt_d")["color"]
-        ax.axvline(1 / math.sqrt(d_k), color=sqrt_d, ls=":", lw=2, label=r"$1/\sqrt{d}$")
+        ax.axvline(1 / math.sqrt(d_k), color=sqrt_d, ls=":", lw=2, label=method_label("sqrt_d"))
         ax.axvline(5.0, color=CONTRAST[0], ls="-.", lw=1.4, label="Chuang's β ≈ 5")
         ax.set(xscale="log", xlabel=r"constant $\beta$", title=setup)
         ax.xaxis.set_major_formatter(_plain)
