@@ -295,22 +295,20 @@ def test_sigma_w_moving_factors_branches(options, verdict):
     assert finding.claim == "chuang-sigma-w-moving-factors"
 
 
-def test_sigma_w_moving_factors_caveat_when_sigma_x_moves_in_one_setup():
+@pytest.mark.parametrize(
+    ("column", "text"),
+    [
+        ("sigma_X", "σ_X moves too in the setup “small init”"),
+        ("spread", "The formula misses the measured spread in the setup “small init”"),
+    ],
+)
+def test_sigma_w_moving_factors_caveat_when_one_setup_departs(column, text):
     evals = example_evaluations()
-    moved = (evals["setup"] == "small init") & (evals["step"] > 0)
-    evals.loc[moved, "sigma_X"] *= 3.0
+    later = (evals["setup"] == "small init") & (evals["step"] > 0)
+    evals.loc[later, column] *= 3.0
     finding = chuang_sigma_w_moving_factors(evals)
     assert finding.verdict is Verdict.CAVEAT
-    assert "σ_X moves too in the setup “small init”" in finding.measured
-
-
-def test_sigma_w_moving_factors_caveat_when_the_formula_misses_in_one_setup():
-    evals = example_evaluations()
-    drift = (evals["setup"] == "small init") & (evals["step"] > 0)
-    evals.loc[drift, "spread"] *= 3.0
-    finding = chuang_sigma_w_moving_factors(evals)
-    assert finding.verdict is Verdict.CAVEAT
-    assert "The formula misses the measured spread in the setup “small init”" in finding.measured
+    assert text in finding.measured
 
 
 def test_sigma_w_moving_factors_reads_only_sqrt_d_runs():

@@ -90,6 +90,11 @@ def _setups(runs: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(runs["setup"]))
 
 
+def _trained(runs: pd.DataFrame, method: str) -> list[str]:
+    """The setups, in order, in which ``method`` has runs."""
+    return [s for s in _setups(runs) if len(_part(runs, s, method))]
+
+
 def _join(items: Sequence[str]) -> str:
     items = list(items)
     if len(items) <= 1:
@@ -299,7 +304,7 @@ def k_total_story(runs: pd.DataFrame, long: int) -> str:
     1/k_total learns the task (95% on every seed within 3000 steps) in the setup “small init”;
     elsewhere it ends at 3.0% in the setup “LayerNorm”.
     """
-    setups = [s for s in _setups(runs) if len(_part(runs, s, "k_total"))]
+    setups = _trained(runs, "k_total")
     if not setups:
         return "1/k_total was not trained in this run."
     good = [s for s in setups if _learns(runs, s, "k_total", long)]
@@ -393,7 +398,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     >>> bernhard_transformer_performance(example_runs(k_total=0.99), 3000).verdict.value
     'holds with a caveat'
     """
-    setups = [s for s in _setups(runs) if len(_part(runs, s, "k_total"))]
+    setups = _trained(runs, "k_total")
     good = [s for s in setups if _learns(runs, s, "k_total", long)]
 
     def steps(s: str, m: str) -> str:
@@ -456,7 +461,7 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
     >>> chuang_beta_only_at_init(runs).verdict.value
     'does not hold'
     """
-    setups = [s for s in _setups(runs) if len(_part(runs, s, "sqrt_d"))]
+    setups = _trained(runs, "sqrt_d")
     band = f"within a factor {UNIT:g} of 1"
     words = {
         "unmet": f"not {band} at initialization (premise unmet)",
@@ -625,7 +630,7 @@ def chuang_25000_samples(runs: pd.DataFrame, long: int, n_train: int) -> Finding
     >>> chuang_25000_samples(example_runs(sqrt_long=0.5), 3000, 15000).verdict.value
     'not testable here'
     """
-    setups = [s for s in _setups(runs) if len(_part(runs, s, "sqrt_d"))]
+    setups = _trained(runs, "sqrt_d")
     if not setups:
         return Finding(
             "chuang-25000-samples",
@@ -1065,7 +1070,7 @@ def bernhard_q_norm_undesirable(runs: pd.DataFrame, long: int) -> Finding:
     >>> bernhard_q_norm_undesirable(runs, 3000).verdict.value
     'holds with a caveat'
     """
-    setups = [s for s in _setups(runs) if len(_part(runs, s, "qk_norm"))]
+    setups = _trained(runs, "qk_norm")
     if not setups:
         return Finding(
             "bernhard-q-norm-undesirable",
