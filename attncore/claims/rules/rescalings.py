@@ -422,7 +422,7 @@ def vanishing_caveats(pairs: pd.DataFrame) -> list[str]:
     ['nearly uniform attention in 1 of 2 configurations', 'a gradient reaching the query
     0.055 times that under 1/√d (median), about 1/n of it']
     """
-    _need(pairs, [*_VANISHING])
+    _need(pairs, _VANISHING)
     more = clearly_above(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
     lower_w = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
     uniform = pairs["effective_share_a"] > UNIFORM_SHARE
@@ -442,11 +442,16 @@ def vanishing_caveats(pairs: pd.DataFrame) -> list[str]:
     return caveats
 
 
-def _about_one_over_n(pairs: pd.DataFrame) -> bool:
-    """The gradient ratio of k_total to sqrt_d times n has a median within a factor 3 of 1."""
+def _ratio_times_n(pairs: pd.DataFrame) -> float:
+    """The median over ``pairs`` of the gradient ratio of k_total to sqrt_d times n."""
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
     n = pairs.index.get_level_values("n").to_numpy(dtype=float)
-    return 1 / 3 <= float(np.median(ratio.to_numpy() * n)) <= 3
+    return float(np.median(ratio.to_numpy() * n))
+
+
+def _about_one_over_n(pairs: pd.DataFrame) -> bool:
+    """The gradient ratio of k_total to sqrt_d times n has a median within a factor 3 of 1."""
+    return 1 / 3 <= _ratio_times_n(pairs) <= 3
 
 
 def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check: str) -> Finding:
@@ -469,7 +474,6 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
     more = clearly_above(pairs["saturated_share_diff"], pairs["saturated_share_diff_se"])
     uniform = pairs["effective_share_a"] > UNIFORM_SHARE
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
-    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
     lower_w = clearly_below(pairs["wasserstein_diff"], pairs["wasserstein_diff_se"])
     if less.any():
         verdict = Verdict.CAVEAT if vanishing_caveats(pairs) else Verdict.HOLDS
@@ -486,7 +490,7 @@ def bernhard_vanishing_gradients(pairs: pd.DataFrame, *, threshold: float, check
         f"effective keys / n under 1/k_total {pairs['effective_share_a'].min():.3f} or more "
         f"(nearly uniform in {int(uniform.sum())}), and the gradient reaching q, ‖ds/dq‖ with "
         f"the factor, is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
-        f"{ratio.median():.2g}; times n: median {float(np.median(ratio.to_numpy() * n)):.2g})"
+        f"{ratio.median():.2g}; times n: median {_ratio_times_n(pairs):.2g})"
     )
     return Finding("bernhard-vanishing-gradients", verdict, measured, check)
 
@@ -772,8 +776,7 @@ def vanishing_price_sentence(pairs: pd.DataFrame) -> str:
     about 1/n of it (the ratio times n has median 0.8).
     """
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
-    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
-    scaled = float(np.median(ratio.to_numpy() * n))
+    scaled = _ratio_times_n(pairs)
     about = "about 1/n of it" if _about_one_over_n(pairs) else "not close to 1/n of it"
     return (
         f"Over every family and setting compared, the largest saturated share under 1/k_total "
