@@ -430,6 +430,35 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     return Finding("bernhard-transformer-performance", verdict, measured, check)
 
 
+def _from_premise(status: Mapping[str, str], none_met: str, unmet_in: str) -> tuple[Verdict, str]:
+    """The verdict on a claim that training ends something Chuang assumes at the start, from
+    each setup's status (``unmet`` at the start, ``stays``, ``breaks``, or in between), and
+    the sentence that says which setups it rests on: ``none_met`` when no setup starts from
+    the premise, else ``unmet_in`` followed by the setups that do not.
+
+    >>> verdict, tail = _from_premise({"a": "breaks", "b": "unmet"}, "None.", "Unmet in")
+    >>> verdict.value, tail.endswith("the verdict rests on: “a”")
+    ('holds with a caveat', True)
+    """
+    values = list(status.values())
+    if "stays" in values:
+        verdict = Verdict.FAILS
+    elif all(v == "unmet" for v in values):
+        return Verdict.UNTESTABLE, f". {none_met}"
+    elif all(v == "breaks" for v in values):
+        verdict = Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT
+    unmet = [s for s, v in status.items() if v == "unmet"]
+    if not unmet:
+        return verdict, ""
+    rest = [s for s, v in status.items() if v != "unmet"]
+    return verdict, (
+        f". {unmet_in}: {_named_list(unmet)}, which cannot test the claim; the verdict rests "
+        f"on: {_named_list(rest)}"
+    )
+
+
 def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
     """Chuang: "β = 1/√d_k is only valid at the initial point given the four assumptions at
     the initial point", since training moves sigma_Wq and sigma_Wk and with them the variance
@@ -498,30 +527,14 @@ def chuang_beta_only_at_init(runs: pd.DataFrame) -> Finding:
             f"{spread.mean():.3g}; Chuang's relaxed formula with the measured σ gives ×"
             f"{chuang.mean():.3g}), {words[status[s]]}"
         )
-    values = list(status.values())
-    if "stays" in values:
-        verdict = Verdict.FAILS
-    elif all(v == "unmet" for v in values):
-        verdict = Verdict.UNTESTABLE
-    elif all(v == "breaks" for v in values):
-        verdict = Verdict.HOLDS
-    else:
-        verdict = Verdict.CAVEAT
-    measured = "; ".join(parts)
-    unmet = [s for s in setups if status[s] == "unmet"]
-    if verdict is Verdict.UNTESTABLE:
-        measured += (
-            f". No setup trained here starts with the 1/√d logit spread {band}: 1/√d is not "
-            "valid even at "
-            "initialization here, so no run starts from Chuang's premise, and whether training "
-            "ends its validity cannot be tested (neither for nor against the claim)"
-        )
-    elif unmet:
-        rest = [s for s in setups if status[s] != "unmet"]
-        measured += (
-            f". The spread starts outside that band in: {_named_list(unmet)}, which cannot "
-            f"test the claim; the verdict rests on: {_named_list(rest)}"
-        )
+    verdict, tail = _from_premise(
+        status,
+        f"No setup trained here starts with the 1/√d logit spread {band}: 1/√d is not valid "
+        "even at initialization here, so no run starts from Chuang's premise, and whether "
+        "training ends its validity cannot be tested (neither for nor against the claim)",
+        "The spread starts outside that band in",
+    )
+    measured = "; ".join(parts) + tail
     check = (
         "1/√d runs of the learning-curve experiment, every seed; logit spread = standard "
         "deviation of q·k/√d_k across keys on the validation strings, mean over rows; 1/√d "
@@ -964,29 +977,13 @@ def chuang_assumptions_invalid(evals: pd.DataFrame) -> Finding:
             f"1/√d logit spread {at['spread'].mean().iloc[0]:.3g} → "
             f"{at['spread'].mean().iloc[-1]:.3g}"
         )
-    values = list(status.values())
-    if "stays" in values:
-        verdict = Verdict.FAILS
-    elif values and all(v == "unmet" for v in values):
-        verdict = Verdict.UNTESTABLE
-    elif values and all(v == "breaks" for v in values):
-        verdict = Verdict.HOLDS
-    else:
-        verdict = Verdict.CAVEAT
-    measured = "; ".join(parts)
-    unmet = [s for s, v in status.items() if v == "unmet"]
-    if verdict is Verdict.UNTESTABLE:
-        measured += (
-            ". No setup trained here meets (ii) at step 0, so no run starts from Chuang's "
-            "premise, and "
-            "whether training breaks (ii) cannot be tested (neither for nor against the claim)"
-        )
-    elif unmet:
-        rest = [s for s, v in status.items() if v != "unmet"]
-        measured += (
-            f". (ii) is unmet already at step 0 in: {_named_list(unmet)}, which cannot test the "
-            f"claim; the verdict rests on: {_named_list(rest)}"
-        )
+    verdict, tail = _from_premise(
+        status,
+        "No setup trained here meets (ii) at step 0, so no run starts from Chuang's premise, "
+        "and whether training breaks (ii) cannot be tested (neither for nor against the claim)",
+        "(ii) is unmet already at step 0 in",
+    )
+    measured = "; ".join(parts) + tail
     check = (
         "1/√d runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
         "are not recorded); (ii) met = d_x σ_X² σ_Wq² and d_x σ_X² σ_Wk² both within a factor"
