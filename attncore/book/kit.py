@@ -22,6 +22,7 @@ from typing import Any
 
 import matplotlib.figure
 
+from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, describe_bytes
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 
 __all__ = [
@@ -236,6 +237,23 @@ class Chapter:
         facts = {"name": name, "min_text_px": smallest_text_px(fig)}
         display({FIGURE_MIME: facts}, raw=True)
         plt.close(fig)
+
+    def explorable(self, explorable: Explorable, name: str) -> None:
+        """Glue ``explorable`` (key ``name``) and its note (key ``name + '_note'``): the
+        provenance and the bytes of data it adds to the page.
+
+        A markdown cell places it like a figure, next to the static figure it extends:
+        ``{glue:figure} name``, a caption, ``{glue:md}`name_note```. The runner writes its
+        specification and data to the run's ``explorables/name.json``.
+        """
+        from IPython.display import Markdown, display
+        from myst_nb import glue
+
+        size = data_bytes(explorable.spec())
+        glue(name, explorable, display=False)
+        note = f"{self.note()} Its data add {describe_bytes(size)} to this page."
+        glue(f"{name}_note", Markdown(note), display=False)
+        display({EXPLORABLE_MIME: {"name": name, "data_bytes": size}}, raw=True)
 
     def headline(self, name: str, text: str, evidence: str) -> None:
         """Hand the introduction ``text``, a sentence a tested rule computed from this run

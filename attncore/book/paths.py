@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
+    "EXPLORABLES",
     "FIGURES",
     "GENERATED",
     "MANIFEST",
@@ -35,6 +36,9 @@ GENERATED = Path("book") / "generated"
 
 FIGURES = "figures"
 """The folder of a chapter's run that holds its figures."""
+
+EXPLORABLES = "explorables"
+"""The folder of a chapter's run that holds its explorable figures' specifications and data."""
 
 MANIFEST = "manifest.json"
 """The file of a chapter's run that records what it ran with and what it produced."""

@@ -35,10 +35,11 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
 from attncore.book.cache import RunCache, code_fingerprint, run_key
+from attncore.book.explorable import EXPLORABLE_MIME, read_spec
 from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
-from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
+from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT
 from attncore.book.publish import publish
 from attncore.checks import ParameterError
 
@@ -198,6 +199,26 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
     return figures
 
 
+def _write_explorables(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, Any]]:
+    """Write the specification of every glued explorable of ``nb`` to ``folder/<key>.json``;
+    return, per explorable, its file and the bytes of data it adds to its page."""
+    sizes = {
+        facts["name"]: facts["data_bytes"]
+        for out in _outputs(nb)
+        if (facts := out.get("data", {}).get(EXPLORABLE_MIME))
+    }
+    explorables = []
+    for out in _outputs(nb):
+        key = out.get("metadata", {}).get("scrapbook", {}).get("name")
+        page_html = out.get("data", {}).get(_GLUE_PREFIX + "text/html")
+        if key in sizes and page_html:
+            folder.mkdir(parents=True, exist_ok=True)
+            spec = read_spec(page_html)
+            (folder / f"{key}.json").write_text(json.dumps(spec, ensure_ascii=False))
+            explorables.append({"file": f"{EXPLORABLES}/{key}.json", "data_bytes": sizes[key]})
+    return explorables
+
+
 def _records(nb: nbformat.NotebookNode, mime: str, key: str) -> list[dict[str, Any]]:
     """The records of type ``mime`` the chapter displayed (verdicts, headlines), in order;
     a later one with the same ``key`` field wins."""
@@ -333,6 +354,7 @@ def _run_into(
         key=key,
         seconds=round(time.perf_counter() - start, 3),
         figures=_write_figures(executed, folder / FIGURES),
+        explorables=_write_explorables(executed, folder / EXPLORABLES),
         verdicts=_records(executed, VERDICT_MIME, "claim"),
         headlines=_records(executed, HEADLINE_MIME, "name"),
     )
