@@ -1,12 +1,9 @@
 """The saturation chapter's figure and tables."""
 
-import io
-
 import numpy as np
-import pandas as pd
 import pytest
 
-from attncore.book.explorable import read_spec
+from attncore.book.explorable import datasets, read_spec
 from attncore.book.figures_softmax_saturation import (
     curve_table,
     example_explorable,
@@ -32,24 +29,6 @@ def test_curve_table_is_small_and_rounded():
     table = curve_table(curve, [0.1, 1.0, 8.0, 50.0])
     assert len(table) == 4 and table.index.name == "spread σ"
     assert (table["Jacobian norm"] == table["Jacobian norm"].round(4)).all()
-
-
-def datasets(spec: dict) -> dict[str, pd.DataFrame]:
-    """Every inline data source of a specification, by name, as the page carries it."""
-    found = {}
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if isinstance(node.get("values"), str):
-                found[node["name"]] = pd.read_csv(io.StringIO(node["values"]))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(spec)
-    return found
 
 
 @pytest.mark.parametrize(("y", "factor"), [(blog.y, blog.factor), ([1.0, -2.0, 0.5], 3.7)])

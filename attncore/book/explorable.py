@@ -27,6 +27,7 @@ an explorable carry, for every slider they depend on, a column of that name hold
 from __future__ import annotations
 
 import html
+import io
 import json
 import math
 import re
@@ -46,6 +47,7 @@ __all__ = [
     "Explorable",
     "Slider",
     "data_bytes",
+    "datasets",
     "describe_bytes",
     "inline_data",
     "log_ticks",
@@ -247,6 +249,28 @@ def readout(*pieces: tuple[str, str, str]) -> str:
     "'c = ' + format(datum.c, '.3g') + ', W₁ ' + format(datum.wasserstein, '.3f')"
     """
     return " + ".join(f"'{text}' + format(datum.{name}, '{fmt}')" for text, name, fmt in pieces)
+
+
+def datasets(spec: object) -> dict[str, pd.DataFrame]:
+    """Every named inline data source of a specification as the page carries it (the values
+    rounded as :func:`inline_data` wrote them), by name.
+
+    >>> table = pd.DataFrame({"k": [0, 1], "p": [1 / 3, 0.5]})
+    >>> chart = alt.Chart(inline_data(table, "rows")).mark_point()
+    >>> datasets(chart.to_dict())["rows"]["p"].tolist()
+    [0.333333, 0.5]
+    """
+    found: dict[str, pd.DataFrame] = {}
+    if isinstance(spec, Mapping):
+        if isinstance(spec.get("values"), str) and "name" in spec:
+            found[spec["name"]] = pd.read_csv(io.StringIO(spec["values"]))
+        for key, value in spec.items():
+            if key != "values":
+                found.update(datasets(value))
+    elif isinstance(spec, list):
+        for item in spec:
+            found.update(datasets(item))
+    return found
 
 
 def describe_bytes(size: int) -> str:
