@@ -106,8 +106,15 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     logits = p["n_queries"] * p["n_keys"] * (p["d_small"] + p["d_large"]) * 3
     densities = p["n_queries"] * p["kde_points"] * 6
     seconds = _START + 2e-8 * (p["n_seeds"] + 1) * (logits + densities)
+    # the explorable panels: two draws of the six panels per (n, d) of their grid
+    ns = {*p["explore_n_values"], p["n_keys"]}
+    ds = {*p["explore_d_values"], p["d_small"], p["d_large"]}
+    cells = len(ns) * len(ds)
+    explore = p["n_queries"] * sum(ns) * sum(6 * d + 3 * (p["d_small"] + p["d_large"]) for d in ds)
+    seconds += 1.5e-9 * explore + 2e-8 * 2 * cells * densities  # 1.5 ns a term, measured
     panel = 8 * p["n_queries"] * p["n_keys"] * max(p["d_small"], p["d_large"])
-    return Estimate(seconds, _BASE_BYTES + 4 * panel)
+    widest = 12 * 8 * (p["n_queries"] + max(ns)) * max(ds) + 12 * 8 * p["n_queries"] * max(ns)
+    return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
 
 
 _RESCALINGS, _FAMILIES = 14, 8

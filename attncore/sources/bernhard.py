@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +54,7 @@ __all__ = [
     "bandwidth_ratios",
     "component_law",
     "draw_panels",
+    "grid_panels",
     "ks_critical",
     "linearization",
     "panel_records",
@@ -168,6 +169,41 @@ def draw_panels(
             )
         draws[panel] = PanelDraw(panel, d, rescaling, queries, keys, logits, attention, raw, values)
     return draws
+
+
+def grid_panels(
+    seed: int,
+    n_values: Iterable[int],
+    d_values: Iterable[int],
+    *,
+    n_queries: int = 500,
+    d_small: int = 16,
+    d_large: int = 256,
+    model: QueryKeyModel | None = None,
+) -> Iterator[tuple[int, int, dict[str, PanelDraw]]]:
+    """Bernhard's six panels at every ``(n, d)`` of a grid, one ``(n, d, panels)`` at a time
+    (the draws of one setting are dropped before the next is drawn).
+
+    Figure 1's panels (1a to 1c) are those of :func:`draw_panels` seeded with ``seed``, with
+    ``n`` keys and ``d_small = d``; Figure 2's (2a to 2c) those with ``n`` keys, the given
+    ``d_small`` and ``d_large = d``. So at ``n`` = the figures' number of keys the grid's
+    Figure 1 at ``d_small`` and its Figure 2 at ``d_large`` are the figures' own draws.
+
+    >>> first = dict(((n, d), p) for n, d, p in grid_panels(1000, [32], [16, 256]))
+    >>> figures = draw_panels(1000)
+    >>> bool(np.array_equal(first[32, 16]["1b"].values.intended, figures["1b"].values.intended))
+    True
+    >>> bool(np.array_equal(first[32, 256]["2c"].values.intended, figures["2c"].values.intended))
+    True
+    """
+    seed = positive_int("seed", seed, minimum=0)
+    sizes = dict(n_queries=n_queries, model=model)
+    for n in [positive_int("n_values", v, minimum=2) for v in n_values]:
+        for d in [positive_int("d_values", v) for v in d_values]:
+            first = draw_panels(seed, n_keys=n, d_small=d, d_large=d_large, **sizes)
+            second = draw_panels(seed, n_keys=n, d_small=d_small, d_large=d, **sizes)
+            panels = {p: (first if p.startswith("1") else second)[p] for p in BERNHARD_PANELS}
+            yield n, d, panels
 
 
 def summary_statistics(x: ArrayLike) -> dict[str, float]:
