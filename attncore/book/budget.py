@@ -125,8 +125,13 @@ def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
     families = _FAMILIES * settings * p["n_queries"] * p["n_main"] * (p["d_main"] + _RESCALINGS)
     grid = p["grid_queries"] * sum(p["n_values"]) * (sum(p["d_values"]) + _RESCALINGS)
     frontier = p["n_frontier"] * p["n_queries"] * p["n_main"]
-    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier)
+    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
+    ds, ns = {*p["explore_d_values"], p["d_main"]}, {*p["explore_n_values"], p["n_main"]}
+    curves = _RESCALINGS + p["n_frontier"]
+    explore = p["n_queries"] * sum(ns) * (sum(ds) + len(ds) * curves) / 3
+    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier + explore)
     widest = max(p["n_values"]) * max(p["d_values"]) + p["grid_queries"] * max(p["n_values"])
+    widest = max(widest, max(ns) * max(ds) + p["n_queries"] * max(ns) * 4)
     return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
 
 
