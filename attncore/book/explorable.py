@@ -52,6 +52,7 @@ __all__ = [
     "inline_data",
     "log_ticks",
     "read_spec",
+    "read_specs",
     "readout",
     "vega_shape",
 ]
@@ -284,13 +285,18 @@ def describe_bytes(size: int) -> str:
     return f"{size / 1000:.0f} kB" if size < 1_000_000 else f"{size / 1_000_000:.1f} MB"
 
 
+def read_specs(page_html: str) -> list[dict[str, Any]]:
+    """The specifications of the explorables in ``page_html`` (a page, or the element of
+    :meth:`Explorable.html`), in the order they appear."""
+    return [json.loads(found.group(1)) for found in _SPEC.finditer(page_html)]
+
+
 def read_spec(page_html: str) -> dict[str, Any]:
-    """The specification of the first explorable in ``page_html`` (an element of
-    :meth:`Explorable.html`, or a page that holds one)."""
-    found = _SPEC.search(page_html)
-    if not found:
+    """The specification of the first explorable in ``page_html``."""
+    specs = read_specs(page_html)
+    if not specs:
         raise ParameterError("page_html holds no explorable")
-    return json.loads(found.group(1))
+    return specs[0]
 
 
 def data_bytes(spec: object) -> int:
