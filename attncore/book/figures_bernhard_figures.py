@@ -477,6 +477,10 @@ def panel_grid_table(
     return pd.DataFrame(rows)
 
 
+_DENSITY_LABEL = "datum.value >= 10000 ? format(datum.value, '.0e') : format(datum.value, '~r')"
+"""Density ticks: plain up to 10,000, powers of ten above (a spike of the unscaled panel at
+large d reaches 1e23)."""
+
 DENSITY_DIGITS = 4
 """Significant digits of the densities the page carries: a thousandth of a panel's height
 is far below a pixel, and the page stays light."""
@@ -528,14 +532,16 @@ def panels_explorable(
                     y=alt.Y(
                         "density:Q",
                         title="density" if panel.endswith("a") else None,
-                        axis=alt.Axis(format="~r", tickCount=4, minExtent=36),
+                        axis=alt.Axis(labelExpr=_DENSITY_LABEL, tickCount=4, minExtent=36),
                     ),
                 )
                 .properties(name=f"panel_{panel}")
             )
             numbers = (
                 base.transform_calculate(
-                    text=readout(("range ", "width", ".2g"), (", skewness ", "skewness", ".2f"))
+                    text="'range ' + (datum.width < 0.01 ? format(datum.width, '.1e')"
+                    " : format(datum.width, '.2~r')) + ', '"
+                    f" + {readout(('skewness ', 'skewness', '.2f'))}"
                 )
                 .mark_text(align="left", baseline="bottom", dy=-4, fontSize=11)
                 .encode(x=alt.value(0), y=alt.value(0), text="text:N")
