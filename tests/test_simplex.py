@@ -44,7 +44,10 @@ def exact_angle_ratio(n: int, beta: float, rho: float) -> float:
     weight = simplex_self_weight().evaluate(n=n, beta=beta, rho=rho)
     cosine = limit_angle_cosine().steps[0].chain[-1]
     values = {s.name: s for s in cosine.free_symbols}
-    value = cosine.subs({values["n"]: n, values["p"]: weight, values["rho"]: rho})
+    spread = (1 - weight) / (n - 1)
+    value = cosine.subs(
+        {values["n"]: n, values["p"]: weight, values["q"]: spread, values["rho"]: rho}
+    )
     return math.acos(float(value)) / math.acos(rho)
 
 

@@ -168,6 +168,18 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     return Estimate(_START + work / cores, _BASE_BYTES + 2**29 + 3 * (data + batch))
 
 
+def _critical_scale(p: Mapping[str, Any]) -> Estimate:
+    # per draw, n and rho: one softmax row of n and one product of n_probes x n by d for every
+    # gamma of the grid and the two rescalings; then the rules, whose thresholds are stressed
+    # over their bands on the whole table, and the sympy limits
+    layers = p["n_draws"] * sum(p["n_values"]) * len(p["rho_values"]) * (p["n_gamma"] + 2)
+    work = layers * p["n_probes"] * (p["d"] + 20)
+    curves = p["n_draws"] * len(p["n_values"]) * len(p["rho_values"]) * p["n_gamma"]
+    seconds = _START + 5 + 6e-10 * work + 2e-4 * curves
+    widest = max(p["n_values"]) * (3 * p["d"] + 4 * p["n_probes"])
+    return Estimate(seconds, _BASE_BYTES + 8 * widest + 16 * 8 * curves)
+
+
 def _fixed(p: Mapping[str, Any]) -> Estimate:
     return Estimate(_START, _BASE_BYTES)
 
@@ -180,6 +192,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "every_rescaling": _every_rescaling,
     "beyond_initialization": _beyond_initialization,
     "string_reversal": _string_reversal,
+    "critical_scale": _critical_scale,
     "introduction": _fixed,
     "claims_ledger": _fixed,
 }

@@ -24,6 +24,7 @@ import matplotlib.figure
 
 from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, describe_bytes
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
+from attncore.claims.catalogue import SOURCES
 
 __all__ = [
     "COLUMN_PX",
@@ -85,15 +86,16 @@ def ledger_target(claim: str) -> str:
 
 
 def ledger_number(claim: str) -> str:
-    """The number of ``claim``'s row in the claims ledger, for citing it: the source's initial
-    and the claim's place among that source's claims in the catalogue.
+    """The number of ``claim``'s row in the claims ledger, for citing it: the source's prefix
+    (:data:`~attncore.claims.catalogue.SOURCES`) and the claim's place among that source's
+    claims in the catalogue.
 
-    >>> ledger_number("vaswani-variance")
-    'V1'
+    >>> ledger_number("vaswani-variance"), ledger_number("chen-phase-transition")
+    ('V1', 'CLPR2')
     """
     source = CLAIMS[claim].source
     same = [c for c, found in CLAIMS.items() if found.source == source]
-    return f"{source[0].upper()}{same.index(claim) + 1}"
+    return f"{SOURCES[source].prefix}{same.index(claim) + 1}"
 
 
 def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:

@@ -9,8 +9,11 @@ link to, and links to the section that holds its evidence.
 ...          "check": "MC", "evidence": "sec-a", "chapter": "why_sqrt_d",
 ...          "run": "parameters 0123, commit abcd", "stale": False}]
 >>> print(ledger_tables(rows))  # doctest: +ELLIPSIS
+(ledger-the-four-source-texts)=
+## The four source texts
+<BLANKLINE>
 (ledger-vaswani)=
-## {cite:t}`vaswani2017attention`
+### {cite:t}`vaswani2017attention`
 ...
 * - (ledger-vaswani-variance)=
 <BLANKLINE>
@@ -39,6 +42,7 @@ import pandas as pd
 from attncore.book.kit import VERDICT_COLOURS, chip, ledger_number, ledger_target
 from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Verdict
+from attncore.claims.catalogue import SOURCES
 
 __all__ = [
     "ledger_tables",
@@ -153,38 +157,61 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
     return fig
 
 
+def _claim_cell(row: dict[str, Any]) -> list[str]:
+    """The claim's cell: its number, its words and section, and, where the catalogue has
+    them, the book's reading apart and what a quote was checked against."""
+    lines = [
+        f"    **{ledger_number(row['claim'])}** {_cell(row['text'])} ({_cell(row['section'])})"
+    ]
+    if row.get("reading"):
+        lines += ["", f"    Read as: {_cell(row['reading'])}"]
+    if row.get("quote_checked"):
+        lines += ["", f"    *Quote checked against {_cell(row['quote_checked'])}.*"]
+    return lines
+
+
+def _slug(words: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+
+
 def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> str:
-    """One MyST list-table per source text; ``order`` is ``catalogue`` or ``verdict``."""
+    """One MyST list-table per source text, under the heading of its part of the ledger
+    (:data:`~attncore.claims.catalogue.SOURCES`); ``order`` is ``catalogue`` or ``verdict``."""
     ordered = list(rows)
     if order == "verdict":
         ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
     lines: list[str] = []
-    for source in dict.fromkeys(row["source"] for row in ordered):
-        lines += [f"(ledger-{re.match(r'[a-z]+', source)[0]})=", f"## {{cite:t}}`{source}`", ""]
-        lines += [
-            "```{list-table}",
-            ":header-rows: 1",
-            ":widths: 30 12 42 16",
-            ":class: ledger-table",
-            "",
-            "* - claim (section)",
-            "  - verdict",
-            "  - measured (how)",
-            "  - evidence",
-        ]
-        for row in (r for r in ordered if r["source"] == source):
-            how = f" *({_cell(row['check'])})*" if row["check"] else ""
+    listed = list(dict.fromkeys(row["source"] for row in ordered))
+    for part in dict.fromkeys(source.part for source in SOURCES.values()):
+        in_part = [source for source in listed if SOURCES[source].part == part]
+        if in_part:
+            lines += [f"(ledger-{_slug(part)})=", f"## {part}", ""]
+        for source in in_part:
+            label = re.match(r"[a-z]+", source)[0]
+            lines += [f"(ledger-{label})=", f"### {{cite:t}}`{source}`", ""]
             lines += [
-                f"* - ({ledger_target(row['claim'])})=",
+                "```{list-table}",
+                ":header-rows: 1",
+                ":widths: 30 12 42 16",
+                ":class: ledger-table",
                 "",
-                f"    **{ledger_number(row['claim'])}** {_cell(row['text'])} "
-                f"({_cell(row['section'])})",
-                f"  - {chip(row['verdict'])}",
-                *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                f"  - {_cell(row['measured'])}{how}",
-                f"  - {_evidence(row)}",
+                "* - claim (section)",
+                "  - verdict",
+                "  - measured (how)",
+                "  - evidence",
             ]
-        lines += ["```", ""]
+            for row in (r for r in ordered if r["source"] == source):
+                how = f" *({_cell(row['check'])})*" if row["check"] else ""
+                lines += [
+                    f"* - ({ledger_target(row['claim'])})=",
+                    "",
+                    *_claim_cell(row),
+                    f"  - {chip(row['verdict'])}",
+                    *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
+                    f"  - {_cell(row['measured'])}{how}",
+                    f"  - {_evidence(row)}",
+                ]
+            lines += ["```", ""]
     return "\n".join(lines)
 
 

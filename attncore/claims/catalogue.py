@@ -1,19 +1,33 @@
-"""The claims of the four source texts, and the verdicts the chapters compute for them.
+"""The claims of the four source texts and of later papers, and the verdicts the chapters
+compute for them.
 
 The catalogue (:data:`CLAIMS`) is data about the sources: what each says, where, and which
-chapter tests it. The verdicts themselves are computed by the chapters' runs
-(:mod:`attncore.claims.ledger` gathers them).
+chapter tests it; :data:`SOURCES` says in which part of the ledger each source stands. The
+verdicts themselves are computed by the chapters' runs (:mod:`attncore.claims.ledger`
+gathers them).
 
 >>> CLAIMS["blog-softmax-example"].source
 'pranay2025why'
+>>> SOURCES["chen2025critical"].part
+'Modern practice'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-__all__ = ["CLAIMS", "Claim", "Verdict"]
+__all__ = [
+    "CLAIMS",
+    "FOUR_TEXTS",
+    "MODERN_PRACTICE",
+    "SOURCES",
+    "Claim",
+    "Kind",
+    "Source",
+    "Verdict",
+]
 
 
 class Verdict(StrEnum):
@@ -25,17 +39,79 @@ class Verdict(StrEnum):
     UNTESTABLE = "not testable here"
 
 
+class Kind(StrEnum):
+    """What a claim is, so that a tally weighs findings apart from identities and quotations.
+
+    - ``FINDING``: a claim about what happens (a measurement, an inference, a judgement)
+      that evidence can confirm or refute;
+    - ``IDENTITY``: a mathematical identity or textbook fact, true by derivation, checked
+      for slips;
+    - ``QUOTATION``: what a text reproduces of another or of itself: a quotation, printed
+      digits, a term.
+    """
+
+    FINDING = "substantive finding"
+    IDENTITY = "textbook identity"
+    QUOTATION = "quotation check"
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim of a source text: the chapter that tests it, where the claim stands
     (BibTeX key and section), and its words, quoted or paraphrased. A claim that nothing in
-    the book can decide has no chapter and says why in ``untestable``."""
+    the book can decide has no chapter and says why in ``untestable``.
+
+    A claim whose ``text`` is the source's words verbatim (… marks an omission) states apart
+    the book's ``reading`` of them (what exactly is tested), its ``kind``, the verdicts its
+    rule cannot return with the reason (``unreachable``) and, where no text of the source is
+    kept beside the book, what its words were checked against (``quote_checked``)."""
 
     chapter: str
     source: str
     section: str
     text: str
     untestable: str = ""
+    reading: str = ""
+    kind: Kind = Kind.FINDING
+    unreachable: Mapping[Verdict, str] = field(default_factory=dict)
+    quote_checked: str = ""
+
+
+FOUR_TEXTS = "The four source texts"
+"""The ledger's part for the texts the book is a companion to."""
+
+MODERN_PRACTICE = "Modern practice"
+"""The ledger's part for later papers whose claims a chapter tests."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A text whose claims the catalogue holds: the ``part`` of the ledger that lists it and
+    the ``prefix`` of its rows' numbers (``V1``, ``CLPR2``)."""
+
+    part: str
+    prefix: str
+
+
+SOURCES: dict[str, Source] = {
+    "vaswani2017attention": Source(FOUR_TEXTS, "V"),
+    "pranay2025why": Source(FOUR_TEXTS, "P"),
+    "bernhard2023alternatives": Source(FOUR_TEXTS, "B"),
+    "chuang2023scaling": Source(FOUR_TEXTS, "C"),
+    "chen2025critical": Source(MODERN_PRACTICE, "CLPR"),
+}
+"""Every source of :data:`CLAIMS`, in the ledger's order of parts."""
+
+_ABSTRACT = (
+    "the abstract of arXiv:2510.05554 (v1, 2025), word for word, its mathematics as the "
+    "abstract displays it; no text of the paper is kept beside the book"
+)
+_CHEN_MODEL = (
+    "in the book's simulation of the paper's model (tokens in an almost-simplex configuration "
+    "with pairwise correlation ρ, perturbed by random directions in d − 1 dimensions; the "
+    "normalisation y = x/‖x‖; one attention layer with logits β⟨y_i, y_j⟩, β = γ ln n, value "
+    "the identity, no residual), "
+)
 
 
 CLAIMS: dict[str, Claim] = {
@@ -537,5 +613,56 @@ CLAIMS: dict[str, Claim] = {
         "accuracy.",
         untestable="the training chapter trains on one training-set size, so it cannot find the "
         "smallest set each factor needs",
+    ),
+    "chen-uniform-as-n-grows": Claim(
+        "critical_scale",
+        "chen2025critical",
+        "abstract",
+        "attention scores collapse toward uniformity as context length n increases, causing "
+        "tokens to cluster excessively",
+        reading=_CHEN_MODEL + "at a logit scale fixed in n (1/√d on tokens of norm √d, "
+        "β = √d), the rows of attention move toward uniform (their normalised entropy rises) "
+        "and the outputs move together (the ratio of output to input angle falls) from the "
+        "smallest to the largest n, clearly over the draws, at every ρ.",
+        unreachable={Verdict.UNTESTABLE: "the chapter always simulates at least two n"},
+        quote_checked=_ABSTRACT,
+    ),
+    "chen-phase-transition": Claim(
+        "critical_scale",
+        "chen2025critical",
+        "abstract",
+        "In this model, attention exhibits a phase transition governed by the scaling factor "
+        "β_n: insufficient scaling collapses all tokens to a single direction, while "
+        "excessive scaling reduces attention to identity, thereby eliminating meaningful "
+        "interactions between tokens.",
+        reading=_CHEN_MODEL + "at the largest n, a factor below the critical scale "
+        "1/(1 − ρ) the ratio of output to input angle is near 0 (the tokens collapse) and a "
+        "factor above it near 1 (the identity), at every ρ; and the transition sharpens with "
+        "n: below the critical scale the ratio falls as n grows, above it it does not fall.",
+        quote_checked=_ABSTRACT,
+    ),
+    "chen-critical-log-n": Claim(
+        "critical_scale",
+        "chen2025critical",
+        "abstract",
+        "Our main result identifies the critical scaling β_n ≍ log n",
+        reading=_CHEN_MODEL + "the transition sits at β_n = γ_c ln n with γ_c = 1/(1 − ρ) "
+        "(the value derived here for the exact simplex, and the paper's critical scale as "
+        "secondary accounts of its theorem report it): where the angle ratio crosses the "
+        "value the exact simplex takes at γ_c (self weight 1/2), the measured γ lies within "
+        "a tolerance of 1/(1 − ρ) at the largest n, at every ρ.",
+        quote_checked=_ABSTRACT,
+    ),
+    "chen-justifies-yarn-qwen": Claim(
+        "",
+        "chen2025critical",
+        "abstract",
+        "provides a rigorous justification for attention scaling in YaRN and Qwen",
+        untestable="a proof's rigour is judged by reading it, and the book keeps only the "
+        "abstract; nor does it run YaRN or Qwen (the chapter on the critical scale tests the "
+        "model the justification rests on)",
+        reading="The paper's proofs justify the length-dependent attention scaling of YaRN "
+        "and Qwen.",
+        quote_checked=_ABSTRACT,
     ),
 }

@@ -41,9 +41,10 @@ beta, gamma = sp.symbols("beta gamma", positive=True)
 rho = sp.Symbol("rho", positive=True)  # with rho < 1, stated in the assumptions
 p = sp.Symbol("p", positive=True)  # the self weight, with p <= 1
 a = sp.Symbol("a", positive=True)  # gamma (1 - rho), the scale relative to the critical one
+q = sp.Symbol("q", positive=True)  # the weight of each other token, (1 - p)/(n - 1)
 _delta = sp.Symbol("delta", positive=True)
-_A = sp.Function("A")
-_cos = sp.Function(r"\cos\theta'")
+_self = sp.Symbol("A_{ii}", positive=True)
+_cos = sp.Symbol(r"\cos\theta'_{n}")
 
 _ASSUMPTIONS = (
     r"the $n \ge 2$ tokens are unit vectors (after the pre-layer normalisation "
@@ -71,12 +72,12 @@ def simplex_self_weight() -> Derivation:
         raise ArithmeticError(f"the softmax row {softmax.doit()} is not {closed}")
     return Derivation(
         "Self weight on the exact simplex",
-        sp.Eq(_A(sp.Symbol("i"), sp.Symbol("i")), closed),
+        sp.Eq(_self, closed),
         _ASSUMPTIONS,
         (
             Step(
                 "softmax of row i",
-                (_A(sp.Symbol("i"), sp.Symbol("i")), softmax, softmax.doit(), closed),
+                (_self, softmax, softmax.doit(), closed),
                 r"the logit of the token itself is $\beta$, each of the $n - 1$ others "
                 r"$\beta\rho$; divide by $e^{\beta}$",
             ),
@@ -104,7 +105,9 @@ def critical_self_weight() -> Derivation:
     [0, 1/2, 1]
     """
     weight = simplex_self_weight().rhs
-    logged = sp.powsimp(sp.expand_power_exp(weight.subs(beta, gamma * sp.log(n))), force=True)
+    logged = 1 / (1 + (n - 1) * n ** (-gamma * (1 - rho)))
+    if sp.simplify(weight.subs(beta, gamma * sp.log(n)) - logged) != 0:
+        raise ArithmeticError(f"{weight} at beta = gamma ln n is not {logged}")
     reduced = 1 / (1 + (n - 1) * n ** (-a))
     if sp.simplify(logged.subs(gamma, a / (1 - rho)) - reduced) != 0:
         raise ArithmeticError(f"{logged} is not {reduced} at gamma = a / (1 - rho)")
@@ -132,7 +135,7 @@ def critical_self_weight() -> Derivation:
         steps.append(Step(f"{case} the critical scale", chain, reasons[case]))
     return Derivation(
         r"The self weight as $n \to \infty$",
-        sp.Eq(sp.Limit(_A(sp.Symbol("i"), sp.Symbol("i")), n, sp.oo), statement),
+        sp.Eq(sp.Limit(_self, n, sp.oo), statement),
         (*_ASSUMPTIONS, _LOG_SCALE),
         tuple(steps),
     )
@@ -176,33 +179,38 @@ def limit_angle_cosine() -> Derivation:
     >>> limit_angle_cosine().evaluate(rho=0.5, p=1)
     0.5
     """
-    others = (1 - p) / (n - 1)  # the weight of each other token
-    own = p - others  # x'_i = (p - q) y_i + q S, with S the sum of all tokens
+    own = p - q  # x'_i = (p - q) y_i + q S, with S the sum of all tokens
     to_sum = 1 + (n - 1) * rho  # <y_i, S>
     sum_square = n + n * (n - 1) * rho  # <S, S>
-    inner = own**2 * rho + 2 * own * others * to_sum + others**2 * sum_square
-    square = own**2 + 2 * own * others * to_sum + others**2 * sum_square
-    limit = sp.simplify(sp.limit(inner / square, n, sp.oo))
+    inner = own**2 * rho + 2 * own * q * to_sum + q**2 * sum_square
+    square = own**2 + 2 * own * q * to_sum + q**2 * sum_square
+    spread = {q: (1 - p) / (n - 1)}
+    limit = sp.simplify(sp.limit((inner / square).subs(spread), n, sp.oo))
     closed = rho / (rho + (1 - rho) * p**2)
     if sp.simplify(limit - closed) != 0:
         raise ArithmeticError(f"the limit {limit} is not {closed}")
     return Derivation(
         "Angle between two outputs",
-        sp.Eq(sp.Limit(_cos(n), n, sp.oo), closed),
+        sp.Eq(sp.Limit(_cos, n, sp.oo), closed),
         (
             *_ASSUMPTIONS,
             r"the self weight $A_{ii}$ tends to $p$, $0 \le p \le 1$, and row $i$ gives each "
-            r"other token $(1 - A_{ii})/(n - 1)$",
+            r"other token $q = (1 - A_{ii})/(n - 1)$",
         ),
         (
             Step(
                 "inner product over squared norm",
-                (_cos(n), inner / square),
-                r"$x'_i = (A_{ii} - q)\,y_i + q\sum_k y_k$ with $q = (1 - A_{ii})/(n - 1)$, "
+                (_cos, inner / square),
+                r"$x'_i = (p - q)\,y_i + q\sum_k y_k$, "
                 r"$\langle y_i, \sum_k y_k\rangle = 1 + (n - 1)\rho$, "
                 r"$\|\sum_k y_k\|^2 = n + n(n - 1)\rho$",
             ),
-            Step("as n grows", (sp.Limit(inner / square, n, sp.oo), closed), "limit in $n$"),
+            Step(
+                "as n grows",
+                (sp.Limit(_cos, n, sp.oo), closed),
+                r"$q = (1 - p)/(n - 1)$; every term with $q$ tends to a multiple of $\rho$, "
+                r"and they add up to $\rho$ in the numerator",
+            ),
         ),
     )
 
@@ -224,7 +232,7 @@ def limit_angle_ratio() -> Derivation:
         (
             Step(
                 "angles",
-                (sp.Symbol(r"\lambda"), sp.acos(_cos(sp.oo)) / sp.acos(rho), ratio),
+                (sp.Symbol(r"\lambda"), sp.acos(sp.Limit(_cos, n, sp.oo)) / sp.acos(rho), ratio),
                 r"the input angle is $\arccos\rho$ for every pair",
             ),
         ),
