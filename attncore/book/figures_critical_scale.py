@@ -29,7 +29,7 @@ import pandas as pd
 
 from attncore.book.plotting import CONTRAST, method_style
 
-__all__ = ["phase_diagram", "scales_against_n", "sharpening"]
+__all__ = ["boundary_by_n", "phase_diagram", "scales_against_n", "sharpening"]
 
 _SCALES = ("sqrt_d", "log_n")
 
@@ -68,6 +68,34 @@ def _spread(values: Sequence[float], count: int = 3) -> list[float]:
     if len(values) <= count:
         return list(values)
     return [values[round(i * (len(values) - 1) / (count - 1))] for i in range(count)]
+
+
+def boundary_by_n(bounds: pd.DataFrame) -> pd.DataFrame:
+    """The measured boundary as a table for the page: one row per ``rho`` with
+    ``1/(1 - rho)``, then per ``n`` the boundary over ``1/(1 - rho)`` with its interval.
+
+    >>> bounds = pd.DataFrame({"n": [64, 512], "rho": 0.5, "gamma_c": 2.0, "x": [1.01, 1.02],
+    ...                        "x_low": [1.0, 1.015], "x_high": [1.02, 1.025]})
+    >>> boundary_by_n(bounds).iloc[0, 1:].tolist()
+    ['1.010 (1.000 to 1.020)', '1.020 (1.015 to 1.025)']
+    """
+    table = bounds.pivot(index="rho", columns="n", values="gamma_c").iloc[:, :1]
+    table.columns = ["$1/(1 - \\rho)$"]
+    for n, group in bounds.groupby("n"):
+        cells = group.set_index("rho")
+        table[f"n = {n}"] = [
+            "not bracketed" if np.isnan(row["x"])
+            else f"{row['x']:.3f} ({row['x_low']:.3f} to {row['x_high']:.3f})"
+            for _, row in cells.loc[table.index].iterrows()
+        ]  # fmt: skip
+    return table.rename_axis("$\\rho$")
+
+
+def _n_ticks(ax: plt.Axes, ns: np.ndarray) -> None:
+    """Ticks at the simulated ``n``, written out."""
+    ax.set_xticks(ns, [f"{n:,}" for n in ns])
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
 
 
 def phase_diagram(table: pd.DataFrame, bounds: pd.DataFrame) -> matplotlib.figure.Figure:
@@ -161,19 +189,16 @@ def scales_against_n(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> matpl
             textcoords="offset points", va="center", fontsize=9, color=CONTRAST[2],
             annotation_clip=False,
         )  # fmt: skip
-    ax_gamma.set(
-        xscale="log", yscale="log", xlabel="number of tokens n", ylabel="γ = β / ln n",
-        title="Scale against the measured boundaries (dotted)",
-    )  # fmt: skip
+    ax_gamma.set_xscale("log")
+    ax_gamma.set_yscale("log")
+    _n_ticks(ax_gamma, ns)
+    ax_gamma.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1, 2, 3, 5)))
     ax_gamma.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax_gamma.yaxis.set_minor_formatter(ticker.NullFormatter())
-    ax_gamma.set_yticks(
-        [
-            t
-            for t in (0.5, 1, 2, 3, 5, 10, 20, 30)
-            if ax_gamma.get_ylim()[0] <= t <= ax_gamma.get_ylim()[1]
-        ]
-    )
+    ax_gamma.set(
+        xlabel="number of tokens n", ylabel="γ = β / ln n",
+        title="Scale against the measured boundaries (dotted)",
+    )  # fmt: skip
     ax_gamma.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     rhos = _spread(sorted(table["rho"].unique()))
     for scale in _SCALES:
@@ -186,8 +211,10 @@ def scales_against_n(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> matpl
                 ns, by_n.mean(), color=style["color"], ls=line, marker=style["marker"], ms=5,
                 label=f"{style['label']}, ρ = {rho:g}",
             )  # fmt: skip
+    ax_ratio.set_xscale("log")
+    _n_ticks(ax_ratio, ns)
     ax_ratio.set(
-        xscale="log", xlabel="number of tokens n", ylabel="output angle / input angle",
+        xlabel="number of tokens n", ylabel="output angle / input angle",
         title="Angle ratio at each scale", ylim=(-0.02, 1.02),
     )  # fmt: skip
     ax_ratio.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)

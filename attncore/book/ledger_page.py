@@ -62,7 +62,7 @@ def _cell(text: object) -> str:
     return re.sub(r"([\\`*_\[\]<>|~$#])", r"\\\1", str(text)).replace("\n", " ")
 
 
-_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ"}
+_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ", r"\ln": "ln"}
 
 
 def plain_title(heading: str) -> str:

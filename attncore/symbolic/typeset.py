@@ -73,8 +73,13 @@ class _Printer(LatexPrinter):
 
 
 def latex(expr: sp.Basic, **settings: object) -> str:
-    """``expr`` in LaTeX with a reader's term order (see the module docstring)."""
-    return _Printer(settings).doprint(expr)
+    """``expr`` in LaTeX with a reader's term order (see the module docstring) and inverse
+    trigonometric functions written out (``\\arccos``, not ``\\operatorname{acos}``).
+
+    >>> print(latex(sp.acos(sp.Symbol("rho"))))
+    \\arccos{\\left(\\rho \\right)}
+    """
+    return _Printer({"inv_trig_style": "full", **settings}).doprint(expr)
 
 
 def math(expr: sp.Basic, **settings: object) -> str:

@@ -31,6 +31,7 @@ from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.rescalings import get_rescaling
 
 __all__ = [
     "ABOVE",
@@ -115,8 +116,8 @@ CONFIDENCE = Threshold(
 """Confidence of the simultaneous intervals over the draws."""
 
 _CHECK = (
-    "simulated almost-simplex (the chapter's d, n and ρ), intervals over the draws "
-    "simultaneous over ρ (Bonferroni)"
+    "simulated almost-simplex at the chapter's d, n and ρ; intervals over the draws, "
+    "simultaneous over ρ by Bonferroni"
 )
 
 
@@ -409,7 +410,7 @@ def uniform_as_n_grows(
     ``n`` or fewer than two draws.
     """
     rows = table[table["scale"] == scale]
-    check = f"{_CHECK}; the logit scale of {scale} on tokens of norm √d"
+    check = f"{_CHECK}; the logit scale of {get_rescaling(scale).label} on tokens of norm √d"
     ns = sorted(rows["n"].unique())
     if len(ns) < 2 or rows.groupby(["n", "rho"]).size().min() < 2:
         measured = f"the sweep holds {len(ns)} n and too few draws at the scale of {scale}"
