@@ -103,14 +103,13 @@ SOURCES: dict[str, Source] = {
 """Every source of :data:`CLAIMS`, in the ledger's order of parts."""
 
 _ABSTRACT = (
-    "the abstract of arXiv:2510.05554 (v1, 2025), word for word, its mathematics as the "
-    "abstract displays it; no text of the paper is kept beside the book"
+    "the abstract of arXiv:2510.05554 (v1, 2025), its mathematics as displayed; the book keeps "
+    "no text of the paper"
 )
 _CHEN_MODEL = (
-    "in the book's simulation of the paper's model (tokens in an almost-simplex configuration "
-    "with pairwise correlation ρ, perturbed by random directions in d − 1 dimensions; the "
-    "normalisation y = x/‖x‖; one attention layer with logits β⟨y_i, y_j⟩, β = γ ln n, value "
-    "the identity, no residual), "
+    "In the book's simulation of the paper's model (normalised almost-simplex tokens with "
+    "pairwise correlation ρ, one attention layer with logits γ ln n ⟨y_i, y_j⟩ and the identity "
+    "as value; the chapter gives the details): "
 )
 
 
