@@ -30,7 +30,14 @@ from attncore.book.budget import TIME_BUDGET, check_budget
 from attncore.book.build import PROFILES, BuildFailed, build_book, load_profile
 from attncore.book.cache import RunCache
 from attncore.book.parameters import MAX_TEXT, Parameter, load_yaml, validate_parameters
-from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
+from attncore.book.runner import (
+    NotebookFailed,
+    WriteFailed,
+    chapter_parameters,
+    check_output_path,
+    find_chapter,
+    run_chapter,
+)
 from attncore.checks import ParameterError
 from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
 
@@ -143,8 +150,9 @@ def _collect(args: argparse.Namespace) -> tuple[dict[str, Parameter], dict[str, 
 
 
 def _check_output(output: Path) -> None:
-    """Refuse an output that is a file, or a folder (or its nearest existing parent) that
-    cannot be written, before anything runs."""
+    """Refuse an output that is a file, a folder (or its nearest existing parent) that
+    cannot be written, or a path too long for the file system, before anything runs."""
+    check_output_path(output)
     if output.exists() and not output.is_dir():
         raise ParameterError(f"output {output} exists and is not a folder")
     existing = next(p for p in [output, *output.absolute().parents] if p.exists())
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
         return 2
-    except (NotebookFailed, BuildFailed) as error:
+    except (NotebookFailed, WriteFailed, BuildFailed) as error:
         print(f"attncore: failed: {error}", file=sys.stderr)
         return 1
     except TimedOut as error:

@@ -22,7 +22,6 @@ import json
 import os
 import shlex
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,29 +38,35 @@ from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
-from attncore.book.publish import publish
+from attncore.book.publish import publish, remove_orphans, scratch_folder
 from attncore.checks import ParameterError
 
 __all__ = [
     "NotebookFailed",
     "RunResult",
+    "WriteFailed",
     "chapter_parameters",
+    "check_output_path",
     "find_chapter",
     "is_cached",
     "rerun_command",
     "run_chapter",
+    "shown",
 ]
 
 RUN_FOLDER = "run_folder"
 """The parameter through which a chapter asks for the folder of the runs it reads."""
 
 _GLUE_PREFIX = "application/papermill.record/"
-_SCRATCH = ".attncore-run-"
-"""Prefix of a run's scratch folder in the output folder, followed by the process id."""
 
 
 class NotebookFailed(RuntimeError):
     """A cell of a chapter raised; the message names the chapter, the cell and the error."""
+
+
+class WriteFailed(RuntimeError):
+    """The operating system refused to write a run (a full disk, say); nothing was published
+    and the earlier run of the chapter is as it was."""
 
 
 @dataclass(frozen=True)
@@ -223,23 +228,29 @@ def run_chapter(
     records the complete set it ran with. With ``cache``, a stored run of the same key is
     reused (unless ``reuse`` is false) and a new run is stored. Raises
     :class:`ParameterError` before any kernel starts if a parameter is unknown or out of
-    range, :class:`NotebookFailed` if a cell raises.
+    range, :class:`NotebookFailed` if a cell raises, :class:`WriteFailed` if the operating
+    system refuses to write the run (a full disk, say); in every failure the earlier run
+    folder stays as it was and nothing else is left behind.
     """
-    source, nb, declared, values, key = _plan(chapter, parameters, Path(output_dir))
-    name = source.stem
     output_dir = Path(output_dir)
+    check_output_path(output_dir)
+    source, nb, declared, values, key = _plan(chapter, parameters, output_dir)
+    name = source.stem
     stored = cache.get(key) if cache and reuse else None
-    created = [p for p in [output_dir, *output_dir.parents] if not p.exists()]
+    created = _missing_folders(output_dir)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ParameterError(f"output {output_dir} cannot be created: {error.strerror}") from None
+        _remove_empty(created)
+        raise ParameterError(
+            f"output {shown(output_dir)} cannot be created: {error.strerror or error}"
+        ) from None
     start = time.perf_counter()
     try:
-        _remove_orphans(output_dir)
-        prefix = f"{_SCRATCH}{os.getpid()}-{name}-"
-        with tempfile.TemporaryDirectory(prefix=prefix, dir=output_dir) as scratch:
-            folder = Path(scratch) / name
+        remove_orphans(output_dir)
+        scratch = scratch_folder(output_dir, "run", name)
+        try:
+            folder = scratch / name
             if stored:
                 shutil.copytree(stored, folder)
             else:
@@ -247,14 +258,86 @@ def run_chapter(
                 if cache:
                     cache.put(key, folder)
             publish(folder, output_dir / name)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     except (NotebookFailed, KeyboardInterrupt):
-        for folder in created:  # a failed first run leaves no empty folder behind
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
+        _remove_empty(created)  # a failed first run leaves no empty folder behind
         raise
+    except OSError as error:
+        _remove_empty(created)
+        raise WriteFailed(
+            f"{name}: the run could not be written to {shown(output_dir)}: "
+            f"{error.strerror or error}; nothing was published"
+        ) from None
     target = output_dir / name
     seconds = time.perf_counter() - start
     return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+
+
+_ROOM = 256
+"""Bytes a run's own names add below its output folder (scratch folder, chapter, figures)."""
+
+
+def check_output_path(output: Path) -> None:
+    """Refuse, with a :class:`ParameterError`, an output folder whose path the file system
+    cannot hold together with the names a run creates below it.
+
+    >>> check_output_path(Path("runs") / ("x" * 300))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: output runs/x...x has a name of 300 bytes; the file system ...
+    """
+    path = Path(os.path.abspath(output))
+    longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
+    name_max, path_max = _limits(path)
+    if longest > name_max:
+        raise ParameterError(
+            f"output {shown(output)} has a name of {longest} bytes; the file system allows "
+            f"{name_max}"
+        )
+    if len(os.fsencode(path)) + _ROOM > path_max:
+        raise ParameterError(
+            f"output {shown(output)} is a path of {len(os.fsencode(path))} bytes; a run "
+            f"needs it below {path_max - _ROOM} (the file system allows {path_max})"
+        )
+
+
+def _limits(path: Path) -> tuple[int, int]:
+    """The longest name and path the file system of ``path``'s nearest existing folder allows."""
+    for folder in path.parents:
+        try:
+            return os.pathconf(folder, "PC_NAME_MAX"), os.pathconf(folder, "PC_PATH_MAX")
+        except OSError:  # not there (yet), or its own path is too long
+            continue
+    return 255, 4096
+
+
+def shown(path: Path, width: int = 60) -> str:
+    """``path`` as text for a one-line message: a long one keeps its first and last characters.
+
+    >>> shown(Path("a" * 100), 20)
+    'aaaaaaaaaaaaaaaaaaaa…aaaaaaaaaa'
+    """
+    text = str(path)
+    return text if len(text) <= width + 10 else f"{text[:width]}…{text[-10:]}"
+
+
+def _missing_folders(output_dir: Path) -> list[Path]:
+    """``output_dir`` and those of its parents that do not exist yet, deepest first."""
+    missing = []
+    for folder in [output_dir, *output_dir.parents]:
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or not there
+            return
 
 
 def _plan(
@@ -291,18 +374,6 @@ def _is_folder(text: str) -> bool:
         return Path(text).is_dir()
     except OSError:  # a name too long for the file system
         return False
-
-
-def _remove_orphans(output_dir: Path) -> None:
-    """Remove scratch folders left in ``output_dir`` by runs that were killed (SIGKILL)."""
-    for scratch in output_dir.glob(f"{_SCRATCH}*"):
-        pid = scratch.name.removeprefix(_SCRATCH).split("-", 1)[0]
-        try:
-            os.kill(int(pid), 0)
-        except (ValueError, ProcessLookupError):
-            shutil.rmtree(scratch, ignore_errors=True)
-        except PermissionError:  # alive, another user's
-            pass
 
 
 def _run_into(
