@@ -7,6 +7,7 @@ that could not be written), with nothing half-written left and the earlier run a
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -30,8 +31,8 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 def one_line(err: str) -> str:
     """The one line of ``err`` after papermill's progress bar (which a run prints first)."""
-    lines = [line for line in err.split("\n") if "Executing:" not in line]
-    assert lines[-1] == "" and len(lines) == 2 and len(lines[0]) < 400, err[-800:]
+    lines = [line for line in err.split("\n") if line and "Executing:" not in line]
+    assert err.endswith("\n") and len(lines) == 1 and len(lines[0]) < 400, err[-800:]
     assert "Traceback" not in err
     return lines[0]
 
@@ -89,6 +90,51 @@ def test_a_full_disk_on_a_first_run_leaves_no_output_folder(toy, tmp_path, capsy
     assert not (tmp_path / "new").exists()
 
 
+FULL_DISK = """
+import json, os, sys
+from pathlib import Path
+from attncore.book import cli
+from attncore.book.cache import RunCache
+disk, chapter, cache = map(Path, sys.argv[1:4])
+(disk / "out" / "toy").mkdir(parents=True)
+(disk / "out" / "toy" / "earlier").write_text("the earlier run")
+filler = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+try:
+    while os.write(filler, bytes(4096)):
+        pass
+except OSError:
+    pass
+cli.RunCache = lambda: RunCache(cache)
+status = cli.main(["run", str(chapter), "-o", str(disk / "out")])
+left = sorted(str(p.relative_to(disk)) for p in disk.rglob("*"))
+print(json.dumps({"status": status, "left": left}))
+"""
+
+
+def test_a_really_full_disk_is_one_line_and_keeps_the_earlier_run(toy, tmp_path, capsys):
+    """The same on a full tmpfs, mounted in a user and mount namespace of its own."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = f'mount -t tmpfs -o size=256k tmpfs {disk} && exec "$0" -c "$1" "$2" "$3" "$4"'
+    command = ["unshare", "-r", "-m", "sh", "-c", mount, sys.executable, FULL_DISK]
+    try:
+        done = subprocess.run(
+            [*command, str(disk), str(toy), str(tmp_path / "cache")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    except FileNotFoundError:
+        pytest.skip("no unshare here")
+    if done.returncode != 0 and "mount" in done.stderr:
+        pytest.skip(f"no tmpfs can be mounted here: {done.stderr.strip()[:200]}")
+    result = json.loads(done.stdout.splitlines()[-1])
+    line = one_line(done.stderr)
+    assert result["status"] == 1, done.stderr[-800:]
+    assert "toy: the run could not be written to" in line and "No space left on device" in line
+    assert result["left"] == ["filler", "out", "out/toy", "out/toy/earlier"]
+
+
 def test_a_failed_publish_puts_the_earlier_folder_back(tmp_path):
     target = tmp_path / "site"
     target.mkdir()
@@ -112,18 +158,18 @@ for i in range(int(sys.argv[3])):
 
 
 def test_publishers_racing_for_one_folder_leave_one_whole_folder(tmp_path):
-    """Two processes publish one folder 300 times each as fast as they can: none fails, and
+    """Two processes publish one folder 200 times each as fast as they can: none fails, and
     the folder is always one publisher's, whole (this failed about once in 60 tries before)."""
     racers = [
         subprocess.Popen(
-            [sys.executable, "-c", RACE, str(tmp_path), name, "300"], stderr=subprocess.PIPE
+            [sys.executable, "-c", RACE, str(tmp_path), name, "200"], stderr=subprocess.PIPE
         )
         for name in ("p", "q")
     ]
     errors = [racer.communicate(timeout=120)[1].decode() for racer in racers]
     assert [racer.returncode for racer in racers] == [0, 0], errors
     contents = {(tmp_path / "site" / name).read_text() for name in ("a", "b", "c")}
-    assert len(contents) == 1 and contents.pop().endswith(" 299")
+    assert len(contents) == 1 and contents.pop().endswith(" 199")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 

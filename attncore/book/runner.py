@@ -12,7 +12,9 @@ A chapter that reads other chapters' runs (the claims ledger) declares a string 
 ``run_folder``; left empty, it is set to the output folder of this run.
 
 With a :class:`~attncore.book.cache.RunCache`, a run whose key is stored is copied from the
-cache instead of executed, and a new run is stored.
+cache instead of executed (a damaged entry is reported, removed and executed again), and a
+new run is stored, replacing any entry of its key (a cache that cannot be written costs a
+warning, never the run).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import json
 import os
 import shlex
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +36,7 @@ import papermill
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
-from attncore.book.cache import RunCache, code_fingerprint, run_key
+from attncore.book.cache import DamagedEntry, RunCache, code_fingerprint, run_key
 from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
@@ -236,7 +239,6 @@ def run_chapter(
     check_output_path(output_dir)
     source, nb, declared, values, key = _plan(chapter, parameters, output_dir)
     name = source.stem
-    stored = cache.get(key) if cache and reuse else None
     created = _missing_folders(output_dir)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
@@ -251,12 +253,11 @@ def run_chapter(
         scratch = scratch_folder(output_dir, "run", name)
         try:
             folder = scratch / name
-            if stored:
-                shutil.copytree(stored, folder)
-            else:
+            cached = bool(cache and reuse and _restore(cache, key, folder, name))
+            if not cached:
                 _run_into(folder, source, nb, declared, values, key, progress)
                 if cache:
-                    cache.put(key, folder)
+                    _store(cache, key, folder, name)
             publish(folder, output_dir / name)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -271,7 +272,34 @@ def run_chapter(
         ) from None
     target = output_dir / name
     seconds = time.perf_counter() - start
-    return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+    return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=cached)
+
+
+def _warn(text: str) -> None:
+    """Say ``text`` on stderr in one line: something went wrong that the run recovered from."""
+    print(f"attncore: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _restore(cache: RunCache, key: str, folder: Path, name: str) -> bool:
+    """Copy the cached run of ``key`` to ``folder``; a damaged entry is reported, removed and
+    the chapter executed again (False)."""
+    try:
+        return cache.restore(key, folder)
+    except DamagedEntry as damage:
+        _warn(f"{name}: {damage}; removed it, executing the chapter again")
+        return False
+
+
+def _store(cache: RunCache, key: str, folder: Path, name: str) -> None:
+    """Store the finished run in the cache; a cache that cannot be written (read-only, a full
+    disk) costs a warning, never the run."""
+    try:
+        cache.put(key, folder)
+    except OSError as error:
+        _warn(
+            f"{name}: the run could not be stored in the cache {shown(cache.folder)} "
+            f"({error.strerror or error}); publishing it uncached"
+        )
 
 
 _ROOM = 256
@@ -366,7 +394,7 @@ def is_cached(
     chapter: str | Path, parameters: dict[str, Any], output_dir: Path, cache: RunCache
 ) -> bool:
     """Whether :func:`run_chapter` with these arguments would reuse a run of ``cache``."""
-    return cache.get(_plan(chapter, parameters, Path(output_dir))[-1]) is not None
+    return cache.contains(_plan(chapter, parameters, Path(output_dir))[-1])
 
 
 def _is_folder(text: str) -> bool:
