@@ -18,7 +18,8 @@ from conftest import write_chapter
 
 from attncore.book import cli, runner
 from attncore.book.cache import RunCache
-from attncore.book.publish import publish, remove_orphans, scratch_folder
+from attncore.book.publish import publish
+from attncore.scratch import remove_orphans, scratch_folder
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -147,7 +148,8 @@ def test_a_failed_publish_puts_the_earlier_folder_back(tmp_path):
 RACE = """
 import sys
 from pathlib import Path
-from attncore.book.publish import publish, scratch_folder
+from attncore.book.publish import publish
+from attncore.scratch import scratch_folder
 root, me = Path(sys.argv[1]), sys.argv[2]
 for i in range(int(sys.argv[3])):
     new = scratch_folder(root, "test")

@@ -26,7 +26,7 @@ import yaml
 
 from attncore.book.cache import RunCache
 from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT
-from attncore.book.publish import publish, remove_orphans, scratch_folder
+from attncore.book.publish import publish
 from attncore.book.runner import (
     RUN_FOLDER,
     NotebookFailed,
@@ -37,6 +37,7 @@ from attncore.book.runner import (
     run_chapter,
 )
 from attncore.checks import ParameterError
+from attncore.scratch import remove_orphans, scratch_folder
 from attncore.simulate.tasks import resolve_scheduler, shared_local_cluster
 
 __all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]

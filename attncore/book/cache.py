@@ -35,9 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from attncore.book.paths import MANIFEST, ROOT
-from attncore.book.publish import publish, remove_orphans, scratch_folder
-from attncore.book.untrusted import Refused, read_file, regular_files
+from attncore.book.publish import publish
 from attncore.fingerprint import digest, files_fingerprint
+from attncore.scratch import remove_orphans, scratch_folder
+from attncore.untrusted import Refused, read_file, regular_files
 
 __all__ = [
     "CACHE_DIR",

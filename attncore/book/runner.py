@@ -41,8 +41,9 @@ from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
-from attncore.book.publish import publish, remove_orphans, scratch_folder
+from attncore.book.publish import publish
 from attncore.checks import ParameterError
+from attncore.scratch import remove_orphans, scratch_folder
 
 __all__ = [
     "NotebookFailed",

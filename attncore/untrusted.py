@@ -15,11 +15,11 @@ b'hello'
 >>> read_file(root, "link", limit=100)
 Traceback (most recent call last):
 ...
-attncore.book.untrusted.Refused: link is a symbolic link
+attncore.untrusted.Refused: link is a symbolic link
 >>> regular_files(root)
 Traceback (most recent call last):
 ...
-attncore.book.untrusted.Refused: link is a symbolic link
+attncore.untrusted.Refused: link is a symbolic link
 """
 
 from __future__ import annotations
