@@ -159,3 +159,66 @@ def test_the_environment_fingerprint_does_not_depend_on_sys_path(tmp_path):
         for cwd, env in [(tmp_path, plain), (REPO, {**plain, "PYTHONPATH": str(REPO)})]
     ]
     assert len(runs[0].strip()) == 64 and runs[0] == runs[1]
+
+
+TRAINING_DAMAGE = {
+    "cut short": lambda path: cut(path, 50),
+    "edited": lambda path: path.write_text(path.read_text().replace('"seed', '"SEED', 1)),
+    "not JSON": lambda path: path.write_bytes(b"\xff\x00"),
+    "a FIFO": lambda path: (path.unlink(), os.mkfifo(path)),
+    "a folder": lambda path: (path.unlink(), path.mkdir()),
+    "a link": lambda path: (path.unlink(), path.symlink_to("/etc/passwd")),
+}
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    pytest.importorskip("torch")
+    from attncore.training import ModelConfig, reversal_data
+    from attncore.training.ensemble import RunSpec
+
+    data = reversal_data(3, n_train=64, n_val=16, n_test=16, length=4, vocab=6)
+    specs = [
+        RunSpec(ModelConfig(vocab=6, length=4, d_model=8), seed=s, steps=4, batch_size=8)
+        for s in (0, 1)
+    ]
+    return data, specs
+
+
+@pytest.mark.parametrize("damage", TRAINING_DAMAGE.values(), ids=TRAINING_DAMAGE.keys())
+def test_a_damaged_training_entry_names_its_file_and_is_trained_again(
+    tiny, tmp_path, capsys, damage
+):
+    from attncore.training.ensemble import TRAINED, train_runs
+
+    data, specs = tiny
+    first = train_runs(specs, data, cache=tmp_path)
+    (entry, _) = sorted(tmp_path.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)[:2]
+    damage(entry)
+    before = TRAINED["runs"]
+    again = train_runs(specs, data, cache=tmp_path)
+    (line,) = warnings_of(capsys.readouterr().err)
+    assert f"training cache entry {entry} was damaged (" in line
+    assert line.endswith("removed it, training the run again")
+    assert TRAINED["runs"] - before == 1  # the damaged run only
+    assert [r.losses for r in again] == [r.losses for r in first]
+    before = TRAINED["runs"]
+    assert train_runs(specs, data, cache=tmp_path) == again  # repaired: read back
+    assert TRAINED["runs"] == before and not warnings_of(capsys.readouterr().err)
+
+
+def test_a_training_cache_that_cannot_be_written_costs_a_warning(
+    tiny, tmp_path, capsys, monkeypatch
+):
+    from attncore.training import ensemble
+
+    def full_disk(handle, *args, **kwargs):
+        os.close(handle)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(ensemble.os, "fdopen", full_disk)
+    data, specs = tiny
+    results = ensemble.train_runs(specs, data, cache=tmp_path)
+    lines = warnings_of(capsys.readouterr().err)
+    assert len(lines) == 2 and all("No space left on device" in line for line in lines)
+    assert len(results) == 2 and list(tmp_path.iterdir()) == []  # no scratch left

@@ -24,7 +24,6 @@ import json
 import os
 import shlex
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
 from attncore.book.publish import publish
-from attncore.checks import ParameterError
+from attncore.checks import ParameterError, warn
 from attncore.scratch import remove_orphans, scratch_folder
 
 __all__ = [
@@ -276,18 +275,13 @@ def run_chapter(
     return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=cached)
 
 
-def _warn(text: str) -> None:
-    """Say ``text`` on stderr in one line: something went wrong that the run recovered from."""
-    print(f"attncore: warning: {text}", file=sys.stderr, flush=True)
-
-
 def _restore(cache: RunCache, key: str, folder: Path, name: str) -> bool:
     """Copy the cached run of ``key`` to ``folder``; a damaged entry is reported, removed and
     the chapter executed again (False)."""
     try:
         return cache.restore(key, folder)
     except DamagedEntry as damage:
-        _warn(f"{name}: {damage}; removed it, executing the chapter again")
+        warn(f"{name}: {damage}; removed it, executing the chapter again")
         return False
 
 
@@ -297,7 +291,7 @@ def _store(cache: RunCache, key: str, folder: Path, name: str) -> None:
     try:
         cache.put(key, folder)
     except OSError as error:
-        _warn(
+        warn(
             f"{name}: the run could not be stored in the cache {shown(cache.folder)} "
             f"({error.strerror or error}); publishing it uncached"
         )
