@@ -29,11 +29,15 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-__all__ = ["Refused", "read_file", "regular_files"]
+__all__ = ["Missing", "Refused", "read_file", "regular_files"]
 
 
 class Refused(ValueError):
     """A file was not read: the message names it (relative to its root) and says why."""
+
+
+class Missing(Refused):
+    """A file was not read because it, or a folder on its way, does not exist."""
 
 
 def _parts(relative: str | PurePosixPath) -> list[str]:
@@ -47,7 +51,8 @@ def read_file(root: Path, relative: str | PurePosixPath, limit: int) -> bytes:
     """The bytes of the regular file ``root/relative``, reached without following a link.
 
     Raises :class:`Refused` if a name on the way is a link or not a folder, if the file is
-    missing, is not a regular file, or holds more than ``limit`` bytes.
+    not a regular file or holds more than ``limit`` bytes, and :class:`Missing` if it (or a
+    folder on the way) does not exist.
     """
     parts = _parts(relative)
     shown = "/".join(parts)
@@ -92,7 +97,7 @@ def _open(folder: int, name: str, shown: str, directory: bool) -> int:
         if mode is not None and stat.S_ISLNK(mode):
             raise Refused(f"{shown} is a symbolic link") from None
         if error.errno == errno.ENOENT:
-            raise Refused(f"{shown} does not exist") from None
+            raise Missing(f"{shown} does not exist") from None
         if mode is not None and directory and not stat.S_ISDIR(mode):
             raise Refused(f"{shown} is {_kind(mode)}, not a folder") from None
         raise Refused(f"{shown} cannot be read: {error.strerror}") from None

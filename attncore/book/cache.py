@@ -34,8 +34,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from attncore.book.paths import MANIFEST, ROOT
+from attncore.book.paths import ROOT, chapter_source
 from attncore.book.publish import publish
+from attncore.book.run_folders import read_runs
 from attncore.fingerprint import digest, files_fingerprint
 from attncore.scratch import remove_orphans, scratch_folder
 from attncore.untrusted import Refused, read_file, regular_files
@@ -66,10 +67,11 @@ def code_fingerprint(source: Path) -> str:
 
 
 def current_fingerprints(runs: dict[str, dict[str, Any]]) -> dict[str, str]:
-    """The code fingerprint each run's chapter has now (empty if its source is gone)."""
+    """The code fingerprint each run's chapter has now, from the chapter's source in this
+    repository (empty if there is none); nothing a run's manifest names is read."""
     return {
-        chapter: code_fingerprint(Path(run["source"])) if Path(run["source"]).is_file() else ""
-        for chapter, run in runs.items()
+        chapter: code_fingerprint(source) if (source := chapter_source(chapter)).is_file() else ""
+        for chapter in runs
     }
 
 
@@ -90,16 +92,20 @@ def environment_fingerprint() -> str:
 
 def run_key(source: Path, parameters: dict[str, Any], reads: Path | None = None) -> str:
     """The cache key of running ``source`` with ``parameters``; ``reads`` is the folder of
-    runs the chapter reads (the other chapters' manifests join the key, its path does not)."""
+    runs the chapter reads (the other chapters' manifests, as
+    :func:`~attncore.book.run_folders.read_runs` checks them, join the key; its path does
+    not)."""
     own = Path(source).stem
-    manifests = (
-        sorted(p for p in reads.glob(f"*/{MANIFEST}") if p.parent.name != own) if reads else []
-    )
+    runs = read_runs(reads) if reads else {}
     return digest(
         code_fingerprint(source).encode(),
         json.dumps(parameters, sort_keys=True).encode(),
         environment_fingerprint().encode(),
-        *(p.parent.name.encode() + p.read_bytes() for p in manifests),
+        *(
+            chapter.encode() + json.dumps(run, sort_keys=True).encode()
+            for chapter, run in runs.items()
+            if chapter != own
+        ),
     )
 
 
