@@ -1,14 +1,18 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
     attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [--profile smoke] [-o OUT] [--no-cache]
-                 [--scheduler tcp://HOST:PORT] [--yes] [--timeout SECONDS]
+                 [--scheduler tcp://HOST:PORT] [--worker-wait SECONDS] [--yes]
+                 [--timeout SECONDS]
     attncore params CHAPTER
     attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
+                   [--worker-wait SECONDS]
 
 ``--scheduler`` sends the chapters' sweeps to a Dask cluster (or names ``synchronous``,
 ``local`` or ``auto``, see :mod:`attncore.simulate.tasks`): it sets ``ATTNCORE_SCHEDULER``
-for the kernels, which inherit the environment. The results are the same wherever the
-sweeps run, so the scheduler is not part of a run's cache key.
+for the kernels, which inherit the environment; an address where nothing listens is refused
+at once. ``--worker-wait`` (``ATTNCORE_WORKER_WAIT``, 30 s by default) bounds how long a sweep
+waits for the cluster to have a worker, at the start or after its workers died. The results
+are the same wherever the sweeps run, so the scheduler is not part of a run's cache key.
 
 Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
 with ``-p`` replaces the same name's value from ``-f``. Before a run starts, its time and memory
@@ -39,7 +43,15 @@ from attncore.book.runner import (
     run_chapter,
 )
 from attncore.checks import ParameterError
-from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
+from attncore.simulate.tasks import (
+    ENVIRONMENT_VARIABLE,
+    WAIT_VARIABLE,
+    WORKER_WAIT,
+    ClusterUnavailable,
+    check_listening,
+    resolve_scheduler,
+    resolve_worker_wait,
+)
 
 __all__ = ["main"]
 
@@ -109,12 +121,29 @@ def _scheduler_option(parser: argparse.ArgumentParser) -> None:
         help="where the chapters' sweeps run: a Dask scheduler's address, or synchronous, "
         f"local or auto (default: ${ENVIRONMENT_VARIABLE}, else auto)",
     )
+    parser.add_argument(
+        "--worker-wait",
+        default=None,
+        metavar="SECONDS",
+        help="how long a sweep waits for a cluster to have a worker before it fails "
+        f"(default: ${WAIT_VARIABLE}, else {WORKER_WAIT:g})",
+    )
 
 
-def _set_scheduler(scheduler: str | None) -> None:
-    """Check ``--scheduler`` and pass it to the kernels through the environment."""
+def _set_scheduler(scheduler: str | None, wait: str | None = None) -> None:
+    """Check ``--scheduler`` and ``--worker-wait`` and pass them to the kernels through the
+    environment; a scheduler address where nothing listens is refused at once."""
+    if wait is not None:
+        os.environ[WAIT_VARIABLE] = f"{resolve_worker_wait(wait.strip()):g}"
+    seconds = resolve_worker_wait()  # checks $ATTNCORE_WORKER_WAIT too
     if scheduler is not None:
-        os.environ[ENVIRONMENT_VARIABLE] = str(resolve_scheduler(scheduler.strip()))
+        resolved = resolve_scheduler(scheduler.strip())
+        if isinstance(resolved, str) and "://" in resolved:
+            try:
+                check_listening(resolved, min(seconds, 10.0))
+            except ClusterUnavailable as error:
+                raise ParameterError(f"--scheduler: {error}") from None
+        os.environ[ENVIRONMENT_VARIABLE] = str(resolved)
 
 
 def _read_file(path: Path) -> dict[str, object]:
@@ -193,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "run":
             declared, values = _collect(args)
             _check_output(args.output)
-            _set_scheduler(args.scheduler)
+            _set_scheduler(args.scheduler, args.worker_wait)
             need = check_budget(
                 args.chapter, validate_parameters(declared, values), confirmed=args.yes
             )
@@ -213,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.jobs is not None and args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer >= 1, got {args.jobs}")
-            _set_scheduler(args.scheduler)
+            _set_scheduler(args.scheduler, args.worker_wait)
             build_book(args.profile, jobs=args.jobs, force=args.force)
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
