@@ -1,8 +1,9 @@
 """Clusters that never wait forever, and sockets that listen on loopback only.
 
 A scheduler address where nothing listens fails at once; a scheduler with no worker, or whose
-only worker dies mid-sweep, fails the sweep in one line after ``worker_wait`` seconds; every
-socket of the embedded cluster listens on loopback.
+only worker dies mid-sweep, fails the sweep in one line after ``worker_wait`` seconds; a run
+stopped by ``--timeout`` while a local cluster works ends with its one line and leaves no
+process behind; every socket of the embedded cluster listens on loopback.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
+import distributed
 import psutil
 import pytest
+from conftest import write_chapter
 
 from attncore.book import cli
 from attncore.checks import ParameterError
@@ -116,6 +120,8 @@ def test_a_sweep_whose_only_worker_dies_fails_after_the_wait(scheduler, tmp_path
         stderr=subprocess.DEVNULL,
     )
     try:
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=60)  # the sweep starts with its worker there
         start = time.perf_counter()
         with pytest.raises(
             ClusterUnavailable, match="lost every worker during the sweep; waited 2"
@@ -154,3 +160,45 @@ def test_the_embedded_cluster_listens_on_loopback_only():
         cluster.close()
     with shared_local_cluster():  # the one `attncore build` starts
         assert_loopback_only(before)
+
+
+def quiet_child_env(marker: str) -> dict[str, str]:
+    return {**os.environ, "ATTNCORE_TEST_MARKER": marker}
+
+
+def marked(marker: str) -> list[int]:
+    """The processes still running with ``marker`` in their environment."""
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if process.environ().get("ATTNCORE_TEST_MARKER") == marker:
+                found.append(process.pid)
+        except (psutil.Error, OSError):
+            continue
+    return found
+
+
+def test_a_timeout_during_a_local_sweep_ends_quietly_and_leaves_nothing(tmp_path):
+    body = (
+        "import time\n"
+        "from attncore.simulate.tasks import run_tasks\n"
+        "run_tasks(time.sleep, [60, 60], scheduler='local')"
+    )
+    chapter = write_chapter(tmp_path / "sweep.md", body=body)
+    marker = uuid.uuid4().hex
+    command = [sys.executable, "-m", "attncore.book.cli", "run", str(chapter), "--no-cache"]
+    done = subprocess.run(
+        [*command, "-o", str(tmp_path / "out"), "--timeout", "8"],
+        env=quiet_child_env(marker),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = [line for line in done.stderr.splitlines() if line and "Executing:" not in line]
+    assert done.returncode == 124
+    expected = "attncore: failed: the run passed --timeout 8 s; nothing was published"
+    assert lines == [expected], done.stderr
+    deadline = time.monotonic() + 10
+    while marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not marked(marker), "a kernel or worker outlived the run"

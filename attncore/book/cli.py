@@ -41,6 +41,7 @@ from attncore.book.runner import (
     check_output_path,
     find_chapter,
     run_chapter,
+    stop_kernels,
 )
 from attncore.checks import ParameterError
 from attncore.simulate.tasks import (
@@ -274,6 +275,7 @@ def _start_timer(seconds: float | None) -> None:
     limit = math.ceil(seconds)
 
     def expired(signum: int, frame: object) -> None:
+        stop_kernels()  # first, so no interrupt reaches the kernel and its workers
         raise TimedOut(f"the run passed --timeout {limit} s")
 
     signal.signal(signal.SIGALRM, expired)

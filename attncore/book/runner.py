@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import shlex
 import shutil
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,7 @@ from typing import Any
 import jupytext
 import nbformat
 import papermill
+from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
@@ -55,6 +58,7 @@ __all__ = [
     "rerun_command",
     "run_chapter",
     "shown",
+    "stop_kernels",
 ]
 
 RUN_FOLDER = "run_folder"
@@ -432,9 +436,48 @@ def _run_into(
     )
 
 
+_RUNNING: set[AsyncKernelManager] = set()
+"""The kernels this process's runs are executing now."""
+
+
+def _kernel_class(started: list[AsyncKernelManager]) -> type[AsyncKernelManager]:
+    """The kernel manager of one run, which lists its kernel in ``started`` and
+    :data:`_RUNNING`, so that a run stopped by Ctrl-C or ``--timeout`` can end the kernel and
+    everything it started (a Dask cluster's worker processes) at once (:func:`stop_kernels`)."""
+
+    class Kernel(AsyncKernelManager):
+        async def start_kernel(self, **kwargs: Any) -> None:
+            await super()._async_start_kernel(**kwargs)
+            started.append(self)
+            _RUNNING.add(self)
+
+    return Kernel
+
+
+def _kill(kernel: AsyncKernelManager) -> None:
+    """SIGKILL the process group of ``kernel`` (it runs in a session of its own): the kernel
+    and its workers end without the interrupt jupyter_client would send first, on which
+    those processes print their tracebacks and warnings."""
+    pgid = getattr(kernel.provisioner, "pgid", None)
+    try:
+        if pgid:
+            os.killpg(pgid, signal.SIGKILL)
+    except OSError:  # gone already
+        pass
+
+
+def stop_kernels() -> None:
+    """End every kernel this process is running a chapter in, with the processes each
+    started, at once and quietly (``attncore run --timeout`` calls it before it unwinds)."""
+    for kernel in list(_RUNNING):
+        _kill(kernel)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # the abandoned cells' tasks
+
+
 def _execute(
     name: str, nb: nbformat.NotebookNode, values: dict, cwd: Path, progress: bool
 ) -> nbformat.NotebookNode:
+    started: list[AsyncKernelManager] = []
     try:
         return papermill.execute_notebook(
             nb,
@@ -448,6 +491,14 @@ def _execute(
             # the kernel's own log would print ipykernel's notice about its local TCP transport
             # into every run; its errors still reach the terminal
             extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            kernel_manager_class=_kernel_class(started),
         )
     except (papermill.PapermillExecutionError, DeadKernelError, CellTimeoutError) as error:
         raise _failure(name, nb, error) from None
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or --timeout: end the kernel and its workers
+        for kernel in started:
+            _kill(kernel)
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # the abandoned cell's task
+        raise
+    finally:
+        _RUNNING.difference_update(started)
