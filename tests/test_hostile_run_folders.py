@@ -157,6 +157,10 @@ CASES = {
         lambda f: write(f, manifest("why_sqrt_d", revision={"commit": "`<b>`", "dirty": 0})),
         "revision must hold a hexadecimal commit",
     ),
+    "no code fingerprint": (
+        lambda f: write(f, {k: v for k, v in manifest("why_sqrt_d").items() if k != "code"}),
+        "code must be text",
+    ),
     "a headline of another chapter": (
         lambda f: write(f, manifest("why_sqrt_d", headlines=[{**headline(), "chapter": "x"}])),
         r"headlines\[0\].chapter must be its folder's",

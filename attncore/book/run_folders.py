@@ -92,9 +92,11 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
         raise ValueError(
             f"names chapter {str(run.get('chapter'))[:60]!r}, not its folder's, {folder}"
         )
-    _text(run.get("code", ""), "code")
+    _text(run.get("code"), "code")
     if not (isinstance(run.get("parameters_hash"), str) and _HEX.fullmatch(run["parameters_hash"])):
         raise ValueError("parameters_hash must be hexadecimal")
+    if len(run["parameters_hash"]) > 64:
+        raise ValueError("parameters_hash must be at most 64 characters")
     revision = run.get("revision")
     if not (
         isinstance(revision, dict)
@@ -104,17 +106,19 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
         and len(revision["commit"]) <= 64
     ):
         raise ValueError("revision must hold a hexadecimal commit and whether it was dirty")
-    for i, record in enumerate(_records(run.get("verdicts", []), "verdicts")):
+    for field in ("verdicts", "headlines", "figures"):
+        run.setdefault(field, [])
+    for i, record in enumerate(_records(run["verdicts"], "verdicts")):
         for key in ("claim", "measured", "check", "evidence"):
             _text(record.get(key), f"verdicts[{i}].{key}")
         if record.get("verdict") not in _VERDICTS:
             raise ValueError(f"verdicts[{i}].verdict must be one of {', '.join(sorted(_VERDICTS))}")
-    for i, record in enumerate(_records(run.get("headlines", []), "headlines")):
+    for i, record in enumerate(_records(run["headlines"], "headlines")):
         for key in ("name", "text", "evidence"):
             _text(record.get(key), f"headlines[{i}].{key}")
         if record.get("chapter") != folder:
             raise ValueError(f"headlines[{i}].chapter must be its folder's, {folder}")
-    for i, record in enumerate(_records(run.get("figures", []), "figures")):
+    for i, record in enumerate(_records(run["figures"], "figures")):
         name = _text(record.get("file"), f"figures[{i}].file")
         if not re.fullmatch(rf"{FIGURES}/[A-Za-z0-9_-]+\.png", name):
             raise ValueError(f"figures[{i}].file must be {FIGURES}/NAME.png")
@@ -155,7 +159,7 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
         except ValueError as error:  # a field a run does not write
             raise _refuse(where, str(error)) from None
         runs[name] = run
-        for figure in run.get("figures", []):
+        for figure in run["figures"]:
             run_figure(folder, name, Path(figure["file"]).stem)
     return runs
 
