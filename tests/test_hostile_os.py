@@ -65,7 +65,8 @@ def test_a_full_disk_after_the_run_is_one_line_and_keeps_the_earlier_run(
     toy, tmp_path, capsys, monkeypatch
 ):
     out = tmp_path / "out"
-    assert cli.main(["run", str(toy), "-o", str(out)]) == 0
+    (out / "toy").mkdir(parents=True)
+    (out / "toy" / "toy.ipynb").write_text("the earlier run")
     earlier = tree(out)
 
     def full_disk(*args, **kwargs):
