@@ -4,11 +4,11 @@ Every sentence that states a result is chosen by the verdict it reports, so a re
 other parameters cannot leave the first page saying something the chapters no longer show.
 
 >>> rows = [{"claim": "vaswani-variance", "verdict": "holds", "measured": "z below 2",
-...          "evidence": "sec-footnote", "source": "vaswani2017attention"}]
+...          "evidence": "sec-variance-proof", "source": "vaswani2017attention"}]
 >>> short_answer(rows).startswith("Dividing q·k by √d gives it unit variance")
 True
 >>> print(key_findings(rows, ["vaswani-variance"]))  # doctest: +ELLIPSIS
-- {bdg-success}`holds` ... (...`evidence <sec-footnote>` in {doc}`why_sqrt_d` · ...V1...)
+- {bdg-success}`holds` ... (...`evidence <sec-variance-proof>` in {doc}`why_sqrt_d` · ...V1...)
 <BLANKLINE>
   ```{dropdown} What was measured
   z below 2
@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attncore.book.kit import chip, ledger_number, ledger_target
+from attncore.book.ledger_page import evidence_link
+from attncore.book.markup import literal
 from attncore.claims import CLAIMS, PENDING, Verdict
 
 __all__ = ["KEY_CLAIMS", "beyond_sources", "key_findings", "short_answer"]
@@ -121,13 +123,14 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         row = by_claim.get(claim)
         if row is None:
             continue
+        chapter = CLAIMS[claim].chapter
         evidence = (
-            f"{{ref}}`evidence <{row['evidence']}>` in {{doc}}`{CLAIMS[claim].chapter}` · "
+            f"{evidence_link(chapter, row['evidence'], 'evidence')} in {{doc}}`{chapter}` · "
             if row.get("evidence")
             else ""
         )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
-        measured = row["measured"] or "not run in this build"
+        measured = literal(row["measured"]) if row["measured"] else "not run in this build"
         source = CLAIMS[claim].source
         lines += [
             f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
@@ -145,16 +148,16 @@ def beyond_sources(runs: Mapping[str, Mapping[str, Any]]) -> str:
     rescalings in use today, measured side by side), each linked to its evidence; chapters
     that did not run are left out.
 
-    >>> run = {"headlines": [{"name": "a", "chapter": "every_rescaling", "text": "1/d is flat.",
-    ...                       "evidence": "sec-x"}]}
+    >>> run = {"headlines": [{"name": "a", "chapter": "every_rescaling", "text": "1/d is flat",
+    ...                       "evidence": "sec-frontier"}]}
     >>> print(beyond_sources({"every_rescaling": run}))
-    - 1/d is flat. ({ref}`evidence <sec-x>` in {doc}`every_rescaling`)
+    - 1\\/d is flat ({ref}`evidence <sec-frontier>` in {doc}`every_rescaling`)
     >>> beyond_sources({})
     'No chapter that measures the rescalings in use today has run in this build.'
     """
     lines = [
-        f"- {headline['text']} ({{ref}}`evidence <{headline['evidence']}>` in "
-        f"{{doc}}`{headline['chapter']}`)"
+        f"- {literal(headline['text'])} "
+        f"({evidence_link(chapter, headline['evidence'], 'evidence')} in {{doc}}`{chapter}`)"
         for chapter in _CHAPTERS
         for headline in runs.get(chapter, {}).get("headlines", [])
     ]

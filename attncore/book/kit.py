@@ -16,13 +16,13 @@ into the run's manifest (:mod:`attncore.book.runner`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import matplotlib.figure
 
 from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, describe_bytes
+from attncore.book.markup import literal
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 
 __all__ = [
@@ -172,8 +172,8 @@ def verdict_line(finding: Finding) -> str:
 
     >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
-    “If the components of q and k are independent with mean 0 and variance 1, q·k has mean 0 \
-    and variance d\\_k.” ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
+    “If the components of q and k are independent with mean 0 and variance 1\\, q·k has mean \
+    0 and variance d\\_k\\.” ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
     """
     source = CLAIMS[finding.claim].source
     return (
@@ -190,23 +190,14 @@ whole, so the verdict can be read against it (the ledger always has it whole).""
 
 
 def claim_opening(claim: str, words: int) -> str:
-    """The first ``words`` words of ``claim``'s text (an ellipsis if there are more), with
-    Markdown's special characters escaped so that it prints as written.
+    """The first ``words`` words of ``claim``'s text (an ellipsis if there are more), escaped
+    (:func:`~attncore.book.markup.literal`) so that it prints as written.
 
     >>> claim_opening("vaswani-variance", 4)
     'If the components of …'
     """
     split = CLAIMS[claim].text.split()
-    return _escaped(" ".join(split[:words]) + (" …" if len(split) > words else ""))
-
-
-def _escaped(text: str) -> str:
-    r"""``text`` with Markdown's special characters escaped, so a claim prints as written.
-
-    >>> print(_escaped("[Q]_i * $x$"))
-    \[Q\]\_i \* \$x\$
-    """
-    return re.sub(r"([\\`*_{}\[\]<>()#+!|$~])", r"\\\1", text)
+    return literal(" ".join(split[:words]) + (" …" if len(split) > words else ""))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ link to, and links to the section that holds its evidence.
 
 >>> rows = [{"claim": "vaswani-variance", "source": "vaswani2017attention", "section": "3.2.1",
 ...          "text": "Var = d", "verdict": "holds", "measured": "z = 0.3",
-...          "check": "MC", "evidence": "sec-a", "chapter": "why_sqrt_d",
+...          "check": "MC", "evidence": "sec-variance-proof", "chapter": "why_sqrt_d",
 ...          "run": "parameters 0123, commit abcd", "stale": False}]
 >>> print(ledger_tables(rows))  # doctest: +ELLIPSIS
 (ledger-vaswani)=
@@ -14,10 +14,10 @@ link to, and links to the section that holds its evidence.
 ...
 * - (ledger-vaswani-variance)=
 <BLANKLINE>
-    **V1** Var = d (3.2.1)
+    **V1** Var \\= d (3\\.2\\.1)
   - {bdg-success}`holds`
-  - z = 0.3 *(MC)*
-  - {doc}`why_sqrt_d`: {ref}`sec-a`
+  - z \\= 0\\.3 *(MC)*
+  - {doc}`why_sqrt_d`: {ref}`The footnote, proved for every d <sec-variance-proof>`
 ...
 >>> tally(rows)["holds"], tally(rows)[PENDING]
 (1, 0)
@@ -37,10 +37,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from attncore.book.kit import VERDICT_COLOURS, chip, ledger_number, ledger_target
+from attncore.book.markup import literal
 from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Verdict
 
 __all__ = [
+    "LABEL",
+    "evidence_link",
     "ledger_tables",
     "plain_title",
     "section_title",
@@ -51,11 +54,6 @@ __all__ = [
 ]
 
 VERDICTS = [v.value for v in Verdict] + [PENDING]
-
-
-def _cell(text: object) -> str:
-    """Plain text inside a markdown table cell: escape what markdown would interpret."""
-    return re.sub(r"([\\`*_\[\]<>|~$#])", r"\\\1", str(text)).replace("\n", " ")
 
 
 _SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ"}
@@ -93,6 +91,28 @@ def section_title(chapter: str, label: str, root: Path = ROOT) -> str | None:
     return plain_title(found[1]) if found else None
 
 
+LABEL = re.compile(r"sec-[a-z0-9]+(?:-[a-z0-9]+)*")
+"""The book's section labels: a run's evidence reference must match it to become a link."""
+
+
+def evidence_link(chapter: str, label: str, text: str | None = None, root: Path = ROOT) -> str:
+    """MyST for the section of ``chapter`` that holds a verdict's evidence: a link to it (its
+    title, or ``text``), or, where ``label`` (which comes from a run folder) does not match
+    :data:`LABEL` or names no section of the chapter's source, a note that says so.
+
+    >>> evidence_link("derivations", "sec-key-lengths")
+    '{ref}`Key lengths: why k_total is close to n√d <sec-key-lengths>`'
+    >>> evidence_link("derivations", "sec-x` <b>")
+    "*the run's evidence reference names no section of this chapter*"
+    """
+    source = chapter_source(chapter, root)
+    if LABEL.fullmatch(label) and source.is_file():
+        if re.search(rf"^\({re.escape(label)}\)=", source.read_text(), re.M):
+            title = text or section_title(chapter, label, root)
+            return f"{{ref}}`{label}`" if title is None else f"{{ref}}`{title} <{label}>`"
+    return "*the run's evidence reference names no section of this chapter*"
+
+
 def _evidence(row: dict[str, Any]) -> str:
     """The evidence cell: the chapter (a link) and the section that holds the evidence."""
     if not row["chapter"]:
@@ -100,9 +120,7 @@ def _evidence(row: dict[str, Any]) -> str:
     chapter = f"{{doc}}`{row['chapter']}`"
     if not row["evidence"]:
         return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
-    title = section_title(row["chapter"], row["evidence"])
-    section = row["evidence"] if title is None else f"{title} <{row['evidence']}>"
-    return f"{chapter}: {{ref}}`{section}`"
+    return f"{chapter}: {evidence_link(row['chapter'], row['evidence'])}"
 
 
 def stale_note(run: str) -> str:
@@ -173,15 +191,15 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
             "  - evidence",
         ]
         for row in (r for r in ordered if r["source"] == source):
-            how = f" *({_cell(row['check'])})*" if row["check"] else ""
+            how = f" *({literal(row['check'])})*" if row["check"] else ""
             lines += [
                 f"* - ({ledger_target(row['claim'])})=",
                 "",
-                f"    **{ledger_number(row['claim'])}** {_cell(row['text'])} "
-                f"({_cell(row['section'])})",
+                f"    **{ledger_number(row['claim'])}** {literal(row['text'])} "
+                f"({literal(row['section'])})",
                 f"  - {chip(row['verdict'])}",
                 *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                f"  - {_cell(row['measured'])}{how}",
+                f"  - {literal(row['measured'])}{how}",
                 f"  - {_evidence(row)}",
             ]
         lines += ["```", ""]
