@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attncore.book.kit import chip, ledger_number, ledger_target
+from attncore.book.kit import chip, ledger_number, ledger_target, quote_markdown
 from attncore.claims import CLAIMS, PENDING, Verdict
 
 __all__ = ["KEY_CLAIMS", "beyond_sources", "key_findings", "short_answer"]
@@ -112,8 +112,9 @@ def short_answer(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
-    """A MyST list: per claim, its verdict chip, the claim, links to the evidence and to the
-    claim's ledger row, and what was measured in a dropdown (the numbers are long; the
+    """A MyST list: per claim, its verdict chip, the source's words, links to the evidence and
+    to the claim's ledger row (which gives the book's reading), and what was measured in a
+    dropdown (the numbers are long; the
     verdict and the claim are what a first reading needs)."""
     by_claim = {row["claim"]: row for row in rows}
     lines = []
@@ -128,10 +129,9 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         measured = row["measured"] or "not run in this build"
-        source = CLAIMS[claim].source
+        source, quote = CLAIMS[claim].source, quote_markdown(CLAIMS[claim].quote)
         lines += [
-            f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
-            f"({evidence}{ledger})",
+            f"- {chip(row['verdict'])} {{cite:t}}`{source}`: “{quote}” ({evidence}{ledger})",
             "",
             "  ```{dropdown} What was measured",
             f"  {measured}",

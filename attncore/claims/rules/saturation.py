@@ -743,32 +743,45 @@ def n_dependence_sentence(table: pd.DataFrame) -> str:
 
 
 def _words(text: str) -> list[str]:
+    r"""The words of ``text`` for a comparison of quotations: mathematics written out
+    (``\frac{a}{b}`` as a/b, ``\sqrt{x}`` as √x, no dollars) and footnote marks dropped.
+
+    >>> _words(r"scale by $\frac{1}{\sqrt{d_k}}$ ⁴.")
+    ['scale', 'by', '1/√d_k']
+    """
+    text = re.sub(r"\\sqrt\{([^{}]*)\}", r"√\1", text)
+    text = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2", text)
+    text = re.sub(r"[$⁰¹²³⁴⁵⁶⁷⁸⁹]", "", text)
     return re.findall(r"[^\s,.;:\"“”]+", text)
 
 
 def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
-    """Whether the quotation in ``quote`` (the part between double quotes) matches the
-    sentence of ``original`` it quotes, word by word. **Holds** if it matches; **holds with a
-    caveat** if only words without mathematics differ (wording, not content); **does not
-    hold** if a word with mathematics (a digit, √, / or ^) differs.
+    r"""Whether the quotation in ``quote`` (the part of its words between double quotes,
+    plain or typographic) matches the passage of ``original`` it quotes, word by word (the
+    words of ``original`` before and after the passage are not part of the comparison).
+    **Holds** if it matches; **holds with a caveat** if only words without mathematics differ
+    (wording, not content); **does not hold** if a word with mathematics (a digit, √, / or ^)
+    differs.
 
-    >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.")
-    >>> quote = Claim("", "b", "2", 'Quoting a: "We scale dot products by √d_k".')
+    >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.", "")
+    >>> quote = Claim("", "b", "2", r"Quoting a: “We scale dot products by $\sqrt{d_k}$”.", "")
     >>> finding = quotation_finding("blog-vaswani-quote", quote, original)
     >>> finding.verdict.value
     'does not hold'
     >>> print(finding.measured)
     the quotation leaves out “the”; writes “√d_k” where the original writes “1/√d_k”
     """
-    quoted = re.search(r'"([^"]+)"', quote.text)
+    quoted = re.search(r'["“]([^"”]+)["”]', quote.quote)
     if quoted is None:
         raise ParameterError(f"claim {claim} holds no quotation between double quotes")
-    said = _words(quoted.group(1))
-    sentences = re.split(r"(?<=\.)\s+", original.text)
-    best = max(sentences, key=lambda s: SequenceMatcher(None, _words(s), said).ratio())
-    source = _words(best)
+    said, source = _words(quoted.group(1)), _words(original.quote)
+    opcodes = SequenceMatcher(None, source, said, autojunk=False).get_opcodes()
+    while opcodes and opcodes[0][0] == "delete":
+        opcodes.pop(0)
+    while opcodes and opcodes[-1][0] == "delete":
+        opcodes.pop()
     changes, math_changed = [], False
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, source, said).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         was, now = " ".join(source[i1:i2]), " ".join(said[j1:j2])
         if op == "equal":
             continue
