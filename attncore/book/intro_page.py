@@ -69,7 +69,7 @@ _SHORT: dict[str, dict[str, str]] = {
     },
     "bernhard-vanishing-gradients": {
         _H: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, at no "
-        "price in selectivity or gradient",
+        "price in the gradient that reaches the query",
         _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, with a "
         "caveat: not everywhere, or at a price; what was measured under its key finding below "
         "says which",
