@@ -146,7 +146,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     runs = 2 * methods * p["n_seeds"]
     width = p["d_model"] * (4 * p["n_layers"] + 1) + p["vocab"]
     step = p["batch_size"] * p["length"] * width * _SECONDS_PER_TOKEN_STEP
-    search = 2 * 20 * sum(p["search_steps"])
+    search = 2 * 20 * sum(p["search_steps"]) * p["search_seeds"]
     evaluations = runs * (p["long_steps"] // p["eval_every"] + 3)
     tokens = evaluations * p["n_val"] * p["length"] + 4 * p["n_seeds"] * p["n_test"] * p["length"]
     work = step * (runs * p["long_steps"] + search) + 2 * tokens * width * 4e-9
