@@ -24,9 +24,11 @@ import pandas as pd
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Claim, Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
     "MATERIAL_FACTOR",
+    "PEAKED",
     "CurveLandmarks",
     "decline_sentence",
     "depends_on_n",
@@ -56,7 +58,12 @@ EXAMPLE_CLAIMS = {
 }
 """Which of the post's printed outputs each worked-example claim covers."""
 
-SHIFT_ROUNDINGS = 4
+SHIFT_ROUNDINGS = Threshold(
+    4,
+    "roundings",
+    "adding the shift rounds each logit once, and the maximum subtraction and exp carry that "
+    "error into each probability: a few roundings, four",
+)
 """Shift invariance holds numerically when the softmax moves by at most this many roundings
 of the shifted logits (adding the shift rounds each logit once; the maximum subtraction
 and ``exp`` carry that error into the probabilities, relative to each of them)."""
@@ -195,11 +202,14 @@ def overflow_sentence(bounds: Mapping[str, float]) -> str:
     return f"{head}; {rest}."
 
 
-def shift_finding(table: pd.DataFrame, n_rows: int, n_keys: int) -> Finding:
+@decided_by(SHIFT_ROUNDINGS)
+def shift_finding(
+    table: pd.DataFrame, n_rows: int, n_keys: int, *, roundings: float = SHIFT_ROUNDINGS
+) -> Finding:
     """Chuang's ``Softmax(beta z + epsilon) = Softmax(beta z)``, from
     :func:`attncore.simulate.saturation.shift_table`.
 
-    Holds if every shift moves the softmax by at most :data:`SHIFT_ROUNDINGS` roundings of
+    Holds if every shift moves the softmax by at most ``roundings`` roundings of
     the shifted logits (the identity is exact; floating point can only add rounding); does
     not hold otherwise; not testable on an empty table.
 
@@ -209,11 +219,11 @@ def shift_finding(table: pd.DataFrame, n_rows: int, n_keys: int) -> Finding:
     """
     check = (
         f"{n_rows} random rows of {n_keys} logits, softmax with and without a shift; "
-        f"tolerance {SHIFT_ROUNDINGS} roundings of the shifted logits"
+        f"tolerance {roundings:.3g} roundings of the shifted logits"
     )
     if table.empty:
         return Finding("chuang-shift-invariance", Verdict.UNTESTABLE, "no shift measured", check)
-    within = table["largest_difference"] <= SHIFT_ROUNDINGS * table["rounding"]
+    within = table["largest_difference"] <= roundings * table["rounding"]
     measured = "; ".join(
         f"shift {r.shift:g}: largest |difference| {r.largest_difference:.1e} "
         f"(rounding {r.rounding:.1e})"
@@ -275,6 +285,17 @@ class CurveLandmarks(Protocol):
     tail_slope_se: float
 
 
+PEAKED = Threshold(
+    0.9,
+    "peaked_level",
+    "rows whose mean largest probability reaches the chapter's saturation threshold are peaked",
+    scale="share",
+)
+"""The mean largest probability from which rows count as peaked (the chapter passes its
+saturation threshold)."""
+
+
+@decided_by(PEAKED)
 def peaked_small_derivatives(
     marks: CurveLandmarks, example_ratio: float, peaked_level: float
 ) -> Finding:
@@ -443,18 +464,26 @@ the gradient, as the quote says.'
     )
 
 
-JACOBIAN_ROUNDINGS = 4
+JACOBIAN_ROUNDINGS = Threshold(
+    4,
+    "jacobian_roundings",
+    "the complex-step Jacobian and the formula each round a few times: four times the "
+    "rounding bound leaves room for both",
+)
 """``diag(s) - s s^T`` agrees with the complex-step Jacobian when they differ by at most this
 many times the rounding bound of :func:`attncore.simulate.saturation.jacobian_agreement`."""
 
 
-def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
+@decided_by(JACOBIAN_ROUNDINGS)
+def jacobian_formula(
+    agreement: Mapping[str, float | int | bool], *, jacobian_roundings: float = JACOBIAN_ROUNDINGS
+) -> Finding:
     """The blog: the softmax derivative is ``s_i(1 - s_i)`` on the diagonal and ``-s_i s_j``
     off it, compactly ``diag(s) - s s^T``.
 
     ``agreement`` is :func:`attncore.simulate.saturation.jacobian_agreement`. Holds if sympy's
     derivative equals the formula and the complex-step Jacobian of every random row agrees
-    with it within :data:`JACOBIAN_ROUNDINGS` times the rounding bound; does not hold
+    with it within ``jacobian_roundings`` times the rounding bound; does not hold
     otherwise.
 
     >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
@@ -462,7 +491,7 @@ def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
     >>> jacobian_formula(a).verdict.value
     'holds'
     """
-    tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
+    tolerance = jacobian_roundings * float(agreement["rounding"])
     numeric_ok = float(agreement["largest_difference"]) <= tolerance
     symbolic_ok = bool(agreement["symbolic"])
     measured = (
@@ -551,6 +580,17 @@ def _clearly_below(table: pd.DataFrame, level: float) -> pd.Series:
     return table["max_probability"] + 2 * table["max_probability_se"] < level
 
 
+BLOG_PEAK = Threshold(
+    0.95,
+    "level",
+    "the post's own example, whose largest probability 0.95 it calls 'extremely peaked'",
+    scale="fixed",
+)
+"""The largest probability the post calls "extremely close to 1" (the chapter passes the
+value computed from the post's example)."""
+
+
+@decided_by(BLOG_PEAK)
 def variance_skews_softmax(
     curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], level: float
 ) -> Finding:
@@ -568,7 +608,8 @@ def variance_skews_softmax(
       largest marked spread than at spread 1;
     - holds with a caveat: it rises, but at some marked spread and number of keys it stays
       clearly below ``level``;
-    - holds: it rises and reaches ``level`` at every marked spread for every number of keys.
+    - holds: it rises and reaches ``level`` at every marked spread for every number of keys;
+    - not testable: fewer than two spreads, or no number of keys, measured.
 
     >>> curve = pd.DataFrame({"spread": [1.0, 10.0], "max_probability": [0.3, 0.97],
     ...                       "max_probability_se": [0.01, 0.01]})
@@ -583,6 +624,13 @@ def variance_skews_softmax(
         f"1' read as at least {level:.2f}, the largest probability of the post's own example "
         "(book's reading); two standard errors"
     )
+    if len(curve) < 2 or by_keys.empty:
+        return Finding(
+            "blog-variance-skews-softmax",
+            Verdict.UNTESTABLE,
+            "fewer than two spreads, or no number of keys, measured",
+            check,
+        )
     values = curve["max_probability"].to_numpy()
     ses = curve["max_probability_se"].to_numpy()
     falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
@@ -646,19 +694,26 @@ def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: flo
     )
 
 
-MATERIAL_FACTOR = 2.0
+MATERIAL_FACTOR = Threshold(
+    2.0,
+    "material",
+    "a measure that changes by a factor 2 across the numbers of keys changes materially (the "
+    "book's reading of Bernhard's point)",
+    scale="factor",
+)
 """A measure changes materially with n when its largest mean over the grid of n is at least
 this many times its smallest (the book's reading of Bernhard's point)."""
 
 
-def _material(table: pd.DataFrame, column: str) -> bool:
+def _material(table: pd.DataFrame, column: str, factor: float = MATERIAL_FACTOR) -> bool:
     values, ses = table[column].to_numpy(), table[f"{column}_se"].to_numpy()
     hi, lo = int(values.argmax()), int(values.argmin())
     noisy = values[hi] - values[lo] <= 2 * math.hypot(ses[hi], ses[lo])
-    return bool(values[lo] > 0 and values[hi] >= MATERIAL_FACTOR * values[lo] and not noisy)
+    return bool(values[lo] > 0 and values[hi] >= factor * values[lo] and not noisy)
 
 
-def depends_on_n(table: pd.DataFrame) -> Finding:
+@decided_by(MATERIAL_FACTOR)
+def depends_on_n(table: pd.DataFrame, *, material: float = MATERIAL_FACTOR) -> Finding:
     """Bernhard: softmax cannot be applied without knowing how many keys there are, so "we
     might not be able to avoid all of the softmax-related difficulties by adjusting the
     scalar attention function".
@@ -687,7 +742,7 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
     """
     check = (
         "rows of iid N(0, 1) logits (the spread 1/√d gives standard normal q and k) for "
-        f"several n; 'materially' read as a change by a factor of at least {MATERIAL_FACTOR:g} "
+        f"several n; 'materially' read as a change by a factor of at least {material:.3g} "
         "beyond two standard errors (book's reading)"
     )
     sizes = sorted(set(table["n_keys"]))
@@ -708,8 +763,10 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
         f" times that of uniform attention), entropy / ln n {first.entropy_ratio:.3g} to "
         f"{last.entropy_ratio:.3g}"
     )
-    relative = _material(t, "top_over_uniform") or _material(t, "norm_over_uniform")
-    absolute = _material(t, "max_probability") or _material(t, "jacobian_norm")
+    relative = _material(t, "top_over_uniform", material) or _material(
+        t, "norm_over_uniform", material
+    )
+    absolute = _material(t, "max_probability", material) or _material(t, "jacobian_norm", material)
     if relative:
         verdict = Verdict.HOLDS
     elif absolute:
@@ -798,3 +855,4 @@ def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
         verdict = Verdict.FAILS if math_changed else Verdict.CAVEAT
         measured = "the quotation " + "; ".join(changes)
     return Finding(claim, verdict, measured, "word-by-word comparison with the original sentence")
+
