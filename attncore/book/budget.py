@@ -74,10 +74,12 @@ def _size(size: float) -> str:
 
 
 def _softmax_saturation(p: Mapping[str, Any]) -> Estimate:
-    # one matrix of n_rows x n_keys logits per spread, then n_rows x n at three spreads for
-    # every n of n_values; a few float64 arrays of the widest at once
+    # one matrix of n_rows x n_keys logits per spread, the last decade of spreads again for
+    # every slope seed, then n_rows x n at three spreads for every n of n_values; a few
+    # float64 arrays of the widest at once
     widest = max(p["n_keys"], *p["n_values"])
-    entries = p["n_rows"] * (p["n_spreads"] * p["n_keys"] + 3 * sum(p["n_values"]))
+    spreads = p["n_spreads"] * (1 + p["n_slope_seeds"] / 4)
+    entries = p["n_rows"] * (spreads * p["n_keys"] + 3 * sum(p["n_values"]))
     return Estimate(_START + 1.5e-7 * entries, _BASE_BYTES + 6 * 8 * p["n_rows"] * widest)
 
 

@@ -77,7 +77,7 @@ _SHORT: dict[str, dict[str, str]] = {
     },
     "chuang-string-reversal": {
         _H: "In training, the factor Chuang's search finds, about 5, learns his string reversal "
-        "where 1/√d does not, in every setup tried",
+        "where 1/√d does not, in every setup whose search finds a factor that learns",
         _C: "In training, the gap Chuang reports between 1/√d and a searched factor appears "
         "with a caveat: not in every setup, or not with a factor of about 5; what was measured "
         "under its key finding below says which",

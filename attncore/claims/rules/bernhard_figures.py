@@ -37,6 +37,7 @@ from scipy import stats
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.statistics import clear
 from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "assess_sqrt_d_helps",
     "assess_unscaled_distorts",
     "estimate",
+    "fig1_vanishing_inference",
     "k_total_better",
     "other_components_similar",
     "published_agreement_sentence",
@@ -475,6 +477,100 @@ def assess_k_total_better(
 def k_total_better(panels: pd.DataFrame, **options: object) -> Finding:
     """The finding of :func:`assess_k_total_better`."""
     return assess_k_total_better(panels, **options).finding  # type: ignore[arg-type]
+
+
+FAMILY_LEVEL = Threshold(
+    0.05,
+    "level",
+    "the family-wise 5 % over the two comparisons (Bonferroni)",
+    scale="fixed",
+)
+
+
+@decided_by(FAMILY_LEVEL)
+def fig1_vanishing_inference(
+    costs: pd.DataFrame, *, d: int, level: float = FAMILY_LEVEL
+) -> Finding:
+    """Bernhard, on Figure 1(b): "it is apparent that applying softmax to the unscaled dot
+    product would be prone to vanishing gradient issues".
+
+    ``costs`` is the per-draw table of :func:`attncore.sources.bernhard.sweep` (rescalings
+    ``none`` and ``sqrt_d`` on the dot products of each draw, with ``jacobian_norm`` and
+    ``extreme_share``); ``d`` is Figure 1's dimension. Paired over draws, with one-sided t
+    tests Bonferroni-corrected over the two comparisons: without scaling the mean Jacobian
+    norm of the rows is lower, and the share of first components near 0 or 1 (his section 6 sign of
+    vanishing gradients) is higher, than with 1/√d. **Holds** if both; **holds with a
+    caveat** if one; **does not hold** if the opposite of one is clear and neither holds;
+    **not testable here** with fewer than two draws or when the draws cannot tell.
+
+    >>> rows = [{"seed": s, "d": 16, "rescaling": r, "jacobian_norm": j + s / 100,
+    ...          "extreme_share": e} for s in range(5)
+    ...         for r, j, e in [("none", 0.2, 0.8 + s / 100), ("sqrt_d", 0.3, 0.1)]]
+    >>> fig1_vanishing_inference(pd.DataFrame(rows), d=16).verdict.value
+    'holds'
+    """
+    claim = "bernhard-fig1-vanishing-inference"
+    part = costs[costs["d"] == d]
+    wide = {
+        m: part.pivot_table(index="seed", columns="rescaling", values=m)[["none", "sqrt_d"]]
+        for m in ("jacobian_norm", "extreme_share")
+    }
+    check = (
+        f"the dot products of every draw at d = {d}, without scaling and with 1/√d: mean "
+        "Jacobian norm of the rows and share of first components below 1/(10 n) or above 0.9, "
+        "paired over draws, one-sided t tests Bonferroni-corrected over the two comparisons"
+    )
+    draws = len(wide["jacobian_norm"])
+    if draws < 2:
+        return Finding(claim, Verdict.UNTESTABLE, f"{draws} draw(s): a test needs 2", check)
+    diffs = {m: w["none"] - w["sqrt_d"] for m, w in wide.items()}
+    means = pd.Series({m: float(v.mean()) for m, v in diffs.items()})
+    ses = pd.Series({m: float(v.std(ddof=1) / math.sqrt(draws)) for m, v in diffs.items()})
+    sides = {"jacobian_norm": "below", "extreme_share": "above"}
+    found = {
+        m: bool(clear(means[[m]], ses[[m]].to_numpy(), draws, sides[m], level / 2).iloc[0])
+        for m in sides
+    }
+    opposite = {
+        m: bool(
+            clear(
+                means[[m]],
+                ses[[m]].to_numpy(),
+                draws,
+                "above" if sides[m] == "below" else "below",
+                level / 2,
+            ).iloc[0]
+        )
+        for m in sides
+    }
+    means_of = {m: w.mean() for m, w in wide.items()}
+    measured = (
+        f"{draws} draws at d = {d}: mean Jacobian norm of the rows "
+        f"{means_of['jacobian_norm']['none']:.3f} without scaling against "
+        f"{means_of['jacobian_norm']['sqrt_d']:.3f} with 1/√d (paired difference "
+        f"{means['jacobian_norm']:.3f} ± {ses['jacobian_norm']:.3f}); first components near 0 "
+        f"or 1 {means_of['extreme_share']['none']:.1%} against "
+        f"{means_of['extreme_share']['sqrt_d']:.1%}"
+    )
+    if all(found.values()):
+        verdict = Verdict.HOLDS
+    elif any(found.values()):
+        verdict = Verdict.CAVEAT
+        missing = [
+            "a clearly smaller Jacobian"
+            if m == "jacobian_norm"
+            else "clearly more components near 0 or 1"
+            for m, ok in found.items()
+            if not ok
+        ]
+        measured += f"; without {' or '.join(missing)}"
+    elif any(opposite.values()):
+        verdict = Verdict.FAILS
+        measured += "; the unscaled softmax keeps a gradient at least as large here"
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += "; the draws cannot tell the two apart"
+    return Finding(claim, verdict, measured, check)
 
 
 def published_agreement_sentence(intended: Sequence[Finding], published: Sequence[Finding]) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
+from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
@@ -28,6 +29,7 @@ __all__ = [
     "MISS_SHARE",
     "aligned_sentence",
     "aligned_takeaway",
+    "assumption_ii_dependence",
     "beta_search_finding",
     "beta_search_sentence",
     "blog_unit_variance_finding",
@@ -602,6 +604,89 @@ whose entries are correlated by at most 0.015.
             [f"{lab}, whose entries are correlated by at most {c:.3f}" for lab, c in off]
         )
     return f"{first} {second} {means}; {cov}."
+
+
+def _assumptions(table: pd.DataFrame, unit_tolerance: float) -> pd.DataFrame:
+    """Per initializer (every row, defaults and references): whether (ii) (unit variance of
+    the Q and K entries), (iii)'s zero means and (iv) (covariances 0 within
+    :data:`Z_LIMIT`) are met."""
+    return pd.DataFrame(
+        {
+            "label": table["label"],
+            "ii": [
+                abs(r["Q variance"] - 1) <= unit_tolerance + Z_LIMIT * r["Q variance SE"]
+                and abs(r["K variance"] - 1) <= unit_tolerance + Z_LIMIT * r["K variance SE"]
+                for _, r in table.iterrows()
+            ],
+            "means": table["largest |mean z|"] <= Z_LIMIT,
+            "iv": table["largest |cov z|"] <= Z_LIMIT,
+        }
+    )
+
+
+@decided_by(UNIT_TOLERANCE, Z_LIMIT)
+def assumption_ii_dependence(
+    table: pd.DataFrame, claim: str, *, unit_tolerance: float = UNIT_TOLERANCE
+) -> Finding:
+    """Chuang's "(iii) and (iv) are based on (ii)" (``claim`` =
+    ``chuang-iii-iv-based-on-ii``) and "Without assumption (ii), (iii) and (iv) are invalid"
+    (``chuang-without-ii-invalid``), from a table of
+    :func:`attncore.simulate.initializers.initializer_moments` (every row: the library
+    defaults and the references, which differ in (ii)).
+
+    (iii)'s unit variance is (ii) restated, so the rule tests what (iii) and (iv) add: the
+    zero means and the zero covariances. *Without*: **does not hold** if some initializer
+    misses (ii) while keeping (iv) (its covariances vanish without unit variance); **holds**
+    if every initializer that misses (ii) misses (iv) too; **not testable here** if none
+    misses (ii). *Based on*: **does not hold** if some initializer parts them ((iv) or the
+    zero means met where (ii) is not, or not met where it is); **holds** if they go together
+    in every initializer; **not testable here** if (ii) is met by all or by none (nothing
+    to compare).
+
+    >>> t = pd.DataFrame({"label": ["a", "b"], "Q variance": [1.0, 64.0],
+    ...     "Q variance SE": [0.01, 0.1], "K variance": [1.0, 64.0], "K variance SE": [0.01, 0.1],
+    ...     "largest |mean z|": [1.0, 1.0], "largest |cov z|": [1.0, 1.7]})
+    >>> assumption_ii_dependence(t, "chuang-without-ii-invalid").verdict.value
+    'does not hold'
+    """
+    if claim not in ("chuang-iii-iv-based-on-ii", "chuang-without-ii-invalid"):
+        raise ParameterError(f"claim must be one of the two claims on (ii), got {claim!r}")
+    met = _assumptions(table, unit_tolerance)
+    unmet = met[~met["ii"]]
+    measured = "; ".join(
+        f"{r.label}: (ii) {'met' if r.ii else 'unmet'} (Q variance "
+        f"{table.loc[i, 'Q variance']:.3g}), zero means {'met' if r.means else 'unmet'}, (iv) "
+        f"{'met' if r.iv else 'unmet'} (largest covariance z {table.loc[i, 'largest |cov z|']:.2f})"
+        for i, r in met.iterrows()
+    )
+    check = (
+        "library initializers and the two references of the chapter's table, on unit-variance "
+        f"tokens; (ii) met = Q and K variance 1 within {unit_tolerance:g} plus {Z_LIMIT:g} "
+        f"standard errors; zero means and (iv) met = every mean and covariance within "
+        f"{Z_LIMIT:g} standard errors of 0; (iii)'s unit variance is (ii) itself"
+    )
+    if claim == "chuang-without-ii-invalid":
+        if unmet.empty:
+            verdict = Verdict.UNTESTABLE
+            measured += "; every initializer meets (ii), so none shows what happens without it"
+        elif unmet["iv"].any():
+            verdict = Verdict.FAILS
+            kept = _listing(list(unmet.loc[unmet["iv"], "label"]))
+            measured += f"; without (ii), (iv) still holds for {kept}"
+        else:
+            verdict = Verdict.HOLDS
+        return Finding(claim, verdict, measured, check)
+    if met["ii"].all() or not met["ii"].any():
+        verdict = Verdict.UNTESTABLE
+        measured += "; (ii) is met by all or by none, so nothing shows whether the rest follows"
+    else:
+        apart = met[(met["iv"] != met["ii"]) | (met["means"] != met["ii"])]
+        verdict = Verdict.FAILS if len(apart) else Verdict.HOLDS
+        if len(apart):
+            measured += (
+                f"; (iv) or the zero means do not go with (ii) for {_listing(list(apart['label']))}"
+            )
+    return Finding(claim, verdict, measured, check)
 
 
 # ---- the takeaways at the top of the chapter ------------------------------------------------

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+import sympy as sp
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
@@ -74,6 +75,7 @@ __all__ = [
     "n_sqrt_d_calls",
     "n_sqrt_d_sentence",
     "review_findings",
+    "section5_complexity",
     "section5_table",
     "summary_bullets",
     "takeaways",
@@ -416,25 +418,93 @@ def bernhard_section5_worse(
     return Finding("bernhard-section5-worse", verdict, measured, check)
 
 
-def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = LEVEL) -> pd.Series:
-    """Per configuration, ``worse``, ``better`` or ``same`` for ``a`` = n_sqrt_d against
-    ``b`` = k_total: the paired W₁ difference must be clear (one-sided t tests,
-    Holm-corrected over the configurations) and exceed ``margin`` times k_total's W₁ (near
-    the uniform end both sit on the floor of the curve, where a paired test alone would call
-    differences of 1e-4).
+def _section5_divisors(n: int, p: int) -> dict[str, sp.Expr]:
+    """k_total and the three alternatives of section 5, as sympy expressions of ``n`` key
+    lengths (symbols ℓ₁ … ℓₙ, positive), with the p-norm's ``p``; the mean is kept as the
+    sum divided by n (sympy would otherwise divide every term)."""
+    lengths = sp.symbols(f"l1:{n + 1}", positive=True)
+    return {
+        "k_total": sp.Add(*lengths),
+        "mean key length": sp.UnevaluatedExpr(sp.Add(*lengths)) / n,
+        "√Σ‖k_i‖²": sp.sqrt(sp.Add(*[x**2 for x in lengths])),
+        f"{p}-norm": sp.Add(*[x**p for x in lengths]) ** sp.Rational(1, p),
+    }
 
-    >>> pairs = pd.DataFrame({"wasserstein_diff": [0.05, -0.05, 0.001],
-    ...                       "wasserstein_diff_se": [0.001, 0.001, 0.0001],
-    ...                       "wasserstein_b": [0.1, 0.1, 0.1], "draws": [10, 10, 10]})
+
+def section5_complexity(n_values: tuple[int, int] = (4, 8), p: int = 3) -> Finding:
+    """Bernhard's "These are more complicated" of the three alternatives of section 5 (the
+    mean key length, the root sum of squares, the p-norm), against k_total = Σ‖k_i‖.
+
+    Counted with sympy (``count_ops``) on the key lengths, at two numbers of keys
+    ``n_values``: an alternative is more complicated if it takes more operations than
+    k_total by an amount that grows with n (a constant extra, like one division, is the same
+    computation). **Holds** if every alternative is; **holds with a caveat** if some are;
+    **does not hold** if none is.
+
+    >>> section5_complexity().verdict.value
+    'holds with a caveat'
+    """
+    counts = {
+        n: {name: int(sp.count_ops(expr)) for name, expr in _section5_divisors(n, p).items()}
+        for n in n_values
+    }
+    small, large = n_values
+    extra = {
+        name: (
+            counts[small][name] - counts[small]["k_total"],
+            counts[large][name] - counts[large]["k_total"],
+        )
+        for name in counts[small]
+        if name != "k_total"
+    }
+    growing = [name for name, (a, b) in extra.items() if b > a]
+    measured = "; ".join(
+        f"{name}: {a} more operation{'s' if a != 1 else ''} than k_total at n = {small}, {b} at "
+        f"n = {large}"
+        for name, (a, b) in extra.items()
+    )
+    same = [name for name in extra if name not in growing]
+    if same:
+        measured += (
+            f"; no more complicated: {', '.join(same)} (a fixed number of operations more, "
+            "whatever n; the mean key length is k_total/n)"
+        )
+    if len(growing) == len(extra):
+        verdict = Verdict.HOLDS
+    else:
+        verdict = Verdict.CAVEAT if growing else Verdict.FAILS
+    check = (
+        "arithmetic operations of each divisor on the n key lengths, counted by sympy, at "
+        f"n = {small} and {large}; more complicated = more operations by an amount that grows "
+        "with n"
+    )
+    return Finding("bernhard-section5-more-complicated", verdict, measured, check)
+
+
+CALLS = ("worse", "same", "better", "unclear")
+"""The calls of :func:`n_sqrt_d_calls`, in the order tables give them."""
+
+
+def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = LEVEL) -> pd.Series:
+    """Per configuration, ``worse``, ``better``, ``same`` or ``unclear`` for ``a`` =
+    n_sqrt_d against ``b`` = k_total: worse or better when the paired W₁ difference is clear
+    (one-sided t tests, Holm-corrected over the configurations) and exceeds ``margin`` times
+    k_total's W₁; the same when it is within that margin (near the uniform end both sit on
+    the floor of the curve, where a paired test alone would call differences of 1e-4);
+    unclear when it exceeds the margin but the draws cannot tell its sign.
+
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [0.05, -0.05, 0.001, 0.05],
+    ...                       "wasserstein_diff_se": [0.001, 0.001, 0.0001, 0.1],
+    ...                       "wasserstein_b": [0.1] * 4, "draws": [10] * 4})
     >>> n_sqrt_d_calls(pairs).tolist()
-    ['worse', 'better', 'same']
+    ['worse', 'better', 'same', 'unclear']
     """
     _need(pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "draws"])
     diff = pairs["wasserstein_diff"]
     large = diff.abs() > margin * pairs["wasserstein_b"]
     worse = _wins(pairs, side="above", level=level) & large
     better = _wins(pairs, side="below", level=level) & large
-    calls = np.where(worse, "worse", np.where(better, "better", "same"))
+    calls = np.where(worse, "worse", np.where(better, "better", np.where(large, "unclear", "same")))
     return pd.Series(calls, index=pairs.index, name="call")
 
 
@@ -452,7 +522,8 @@ def bernhard_n_sqrt_d_other(
 
     With :func:`n_sqrt_d_calls`: **holds** if n_sqrt_d is worse in every configuration of
     every family other than ``normal``; **holds with a caveat** if it is worse in some;
-    **does not hold** if in none.
+    **does not hold** if in none, every other call decided (same or better); **not testable
+    here** if in none while some calls are unclear (too few draws).
     """
     _need(
         pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "factor_a", "factor_b"]
@@ -464,12 +535,14 @@ def bernhard_n_sqrt_d_other(
         raise ParameterError(f"pairs must hold a family other than {normal!r}")
     if (others == "worse").all():
         verdict = Verdict.HOLDS
+    elif (others == "worse").any():
+        verdict = Verdict.CAVEAT
     else:
-        verdict = Verdict.CAVEAT if (others == "worse").any() else Verdict.FAILS
+        verdict = Verdict.UNTESTABLE if (others == "unclear").any() else Verdict.FAILS
     ratio = (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
     measured = "; ".join(
-        f"{f}: factor ratio {ratio[f]:.2f}, worse/same/better in "
-        + "/".join(str(int((c == k).sum())) for k in ("worse", "same", "better"))
+        f"{f}: factor ratio {ratio[f]:.2f}, worse/same/better/unclear in "
+        + "/".join(str(int((c == k).sum())) for k in CALLS)
         + " settings"
         for f, c in calls.groupby(family, sort=False)
     )
@@ -912,7 +985,7 @@ def n_sqrt_d_by_family(pairs: pd.DataFrame) -> pd.DataFrame:
     calls = n_sqrt_d_calls(pairs)
     family = pairs.index.get_level_values("family")
     table = calls.groupby(family, sort=False).value_counts().unstack(fill_value=0)
-    table = table.reindex(columns=["worse", "same", "better"], fill_value=0)
+    table = table.reindex(columns=list(CALLS), fill_value=0)
     table["c(n√d) / c(k_total)"] = (
         (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
     )
@@ -923,12 +996,12 @@ def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
     """Which families 1/(n√d) distorts more than 1/k_total for, and at which n, in words."""
     table = n_sqrt_d_by_family(pairs)
     others = table.drop(index=normal, errors="ignore")
-    every = others["worse"] == others[["worse", "same", "better"]].sum(axis=1)
+    every = others["worse"] == others[list(CALLS)].sum(axis=1)
     some = ~every & (others["worse"] > 0)
     calls = n_sqrt_d_calls(pairs)
     by_n = (calls == "worse").groupby(pairs.index.get_level_values("n")).sum()
     normal_calls = (
-        "/".join(str(int(table.loc[normal, c])) for c in ["worse", "same", "better"])
+        "/".join(str(int(table.loc[normal, c])) for c in CALLS)
         if normal in table.index
         else "not measured"
     )
@@ -937,7 +1010,8 @@ def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
         f"{', '.join(others.index[every]) or 'none'}; in some settings for: "
         f"{', '.join(others.index[some]) or 'none'}; in none for: "
         f"{', '.join(others.index[others['worse'] == 0]) or 'none'} (the standard normal itself "
-        f"is worse/same/better in {normal_calls} settings). Counted by the number of keys, the "
+        f"is worse/same/better/unclear in {normal_calls} settings). Counted by the number of "
+        "keys, the "
         f'"worse" calls are {", ".join(f"{int(c)} at n = {n}" for n, c in by_n.items())}.'
     )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import Protocol
 
@@ -25,6 +25,7 @@ from attncore.checks import ParameterError
 from attncore.claims.catalogue import Claim, Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.softmax import softmax
 
 __all__ = [
     "MATERIAL_FACTOR",
@@ -44,6 +45,7 @@ __all__ = [
     "shift_finding",
     "shift_sentence",
     "skew_sentence",
+    "softmax_axis_finding",
     "unscaled_sentence",
     "variance_factor",
     "variance_factor_sentence",
@@ -314,8 +316,6 @@ def peaked_small_derivatives(
       ``example_ratio`` times its maximum: peaked, yet not as small as the blog's example;
     - holds: it falls at least as far as in the blog's example.
 
-    The slope of the tail (mean norm against spread, log-log) goes into the measured text.
-
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, peak_norm=0.30, peak_norm_se=0.001, peaked_spread=100.0,
     ...           peaked_max_probability=0.986, peaked_norm=0.02, peaked_norm_se=0.001,
@@ -335,8 +335,6 @@ def peaked_small_derivatives(
         f"probability {marks.peaked_max_probability:.3f}) it is {marks.peaked_norm:.3g}, "
         f"{marks.peaked_norm / marks.peak_norm:.2g} of its peak"
     )
-    if not math.isnan(marks.tail_slope):
-        measured += f"; log-log slope over the last decade of spreads {marks.tail_slope:.2f}"
     if marks.peaked_max_probability < peaked_level:
         return Finding(
             "blog-peaked-small-derivatives",
@@ -388,16 +386,20 @@ def peak_sentence(marks: CurveLandmarks, n_keys: int) -> str:
     )
 
 
-def decline_sentence(marks: CurveLandmarks) -> str:
-    """How the mean Jacobian norm falls past its peak, and the slope of the tail.
+def decline_sentence(marks: CurveLandmarks, slopes: Sequence[float] = ()) -> str:
+    """How the mean Jacobian norm falls past its peak, and the slope of the tail: with
+    ``slopes`` (the tail slope once per seed, :func:`attncore.simulate.saturation.tail_slopes`)
+    their mean and standard deviation over seeds, else the curve's own fit with its standard
+    error.
 
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, largest_spread=100.0, spread_at_half=15.8,
     ...           tail_slope=-0.95, tail_slope_se=0.01)
-    >>> decline_sentence(m)
+    >>> decline_sentence(m, [-0.9, -0.92, -0.91])
     'Past the peak the mean norm falls: it is below half its peak from a spread of about \
 15.8 on. Over the last decade of the grid it falls like a power of the spread, with log-log \
-slope -0.95: a slow decline rather than a cliff.'
+slope -0.91 ± 0.01 (mean ± standard deviation over 3 seeds): a slow decline rather than a \
+cliff.'
     """
     if marks.peak_spread >= marks.largest_spread:
         head = "The grid ends at the peak, so it shows no decline."
@@ -411,19 +413,26 @@ slope -0.95: a slow decline rather than a cliff.'
             "Past the peak the mean norm falls: it is below half its peak from a spread of "
             f"about {marks.spread_at_half:.3g} on."
         )
-    slope, se = marks.tail_slope, marks.tail_slope_se
+    values = np.asarray([v for v in slopes if not math.isnan(v)], dtype=float)
+    if values.size >= 2:
+        slope, sd = float(values.mean()), float(values.std(ddof=1))
+        se = sd / math.sqrt(values.size)
+        text = f"{slope:.2f} ± {sd:.2f} (mean ± standard deviation over {values.size} seeds)"
+    else:
+        slope, se = marks.tail_slope, marks.tail_slope_se
+        text = f"{slope:.2f} ± {se:.2f} (one seed, ± its standard error)"
     if math.isnan(slope):
         return head + " The last decade of the grid has too few spreads to fit a slope."
     if slope < -2 * se:
         pace = "a slow decline rather than a cliff" if slope > -2 else "a steep decline"
         tail = (
             f"Over the last decade of the grid it falls like a power of the spread, with "
-            f"log-log slope {slope:.2f}: {pace}."
+            f"log-log slope {text}: {pace}."
         )
     elif slope > 2 * se:
-        tail = f"Over the last decade of the grid it rises (log-log slope {slope:.2f})."
+        tail = f"Over the last decade of the grid it rises (log-log slope {text})."
     else:
-        tail = f"Over the last decade of the grid it is flat (log-log slope {slope:.2f})."
+        tail = f"Over the last decade of the grid it is flat (log-log slope {text})."
     return f"{head} {tail}"
 
 
@@ -856,3 +865,45 @@ def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
         measured = "the quotation " + "; ".join(changes)
     return Finding(claim, verdict, measured, "word-by-word comparison with the original sentence")
 
+
+def softmax_axis_finding(logits: np.ndarray) -> Finding:
+    r"""Chuang: applying softmax to :math:`QK^T/\sqrt{d_k}` "means to apply Softmax function on
+    each column of the matrix", by his formula
+    :math:`\exp(\beta a_{ij})/\sum_{i_1}\exp(\beta a_{i_1 j})`: each column sums to 1.
+
+    The softmax of self-attention, and the softmax "on the last dimension" of numpy and
+    PyTorch that his own definition names, normalizes each row: the weights one query puts on
+    the keys sum to 1. On the square matrix ``logits`` (rows: queries, columns: keys) the rule
+    compares his column formula with the softmax over the last dimension. **Does not hold**
+    if they differ; **not testable here** if the matrix cannot tell them apart (they agree
+    on it, as on a constant matrix).
+
+    >>> softmax_axis_finding(np.arange(9.0).reshape(3, 3)).verdict.value
+    'does not hold'
+    >>> softmax_axis_finding(np.ones((3, 3))).verdict.value
+    'not testable here'
+    """
+    a = np.asarray(logits, dtype=float)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
+        raise ParameterError(f"logits must be a square matrix of size 2 or more, got {a.shape}")
+    rows, columns = softmax(a, axis=-1), softmax(a, axis=0)
+    gap = float(np.abs(rows - columns).max())
+    row_sums = columns.sum(axis=1)
+    measured = (
+        f"on a {a.shape[0]} × {a.shape[1]} matrix of random logits (rows: queries), his column "
+        f"formula gives weights whose columns sum to 1 and whose rows (one query's weights on "
+        f"the keys) sum to {row_sums.min():.2f} to {row_sums.max():.2f}; the softmax over the "
+        f"last dimension gives rows that sum to 1; the two differ by up to {gap:.2f}"
+    )
+    check = (
+        "his formula (a sum over the first index i₁ for a fixed j) against the softmax over "
+        "the last dimension (numpy, PyTorch; the attention of Vaswani et al., over the keys)"
+    )
+    if gap <= 1e-12:
+        measured += "; this matrix cannot tell the two apart"
+        return Finding("chuang-softmax-columns", Verdict.UNTESTABLE, measured, check)
+    measured += (
+        ": normalizing each column is the softmax over the first dimension, over the queries, "
+        "not the attention over the keys nor his own 'last dimension'"
+    )
+    return Finding("chuang-softmax-columns", Verdict.FAILS, measured, check)

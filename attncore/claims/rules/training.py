@@ -50,6 +50,7 @@ __all__ = [
     "chuang_perfect_accuracy",
     "chuang_sigma_w_moving_factors",
     "chuang_string_reversal",
+    "embedding_dimension",
     "example_evaluations",
     "example_runs",
     "experiment_summary",
@@ -1335,6 +1336,35 @@ def bernhard_q_norm_undesirable(
     )
     measured += "; QK-norm is a proxy for dividing by ‖q‖: it also normalizes k and adds a gain"
     return Finding("bernhard-q-norm-undesirable", verdict, measured, check)
+
+
+def embedding_dimension(d_model: int, n_heads: int) -> Finding:
+    """The blog: "d_k is the embedding dimension". Vaswani et al. (section 3.2.2) project
+    the ``d_model``-dimensional embeddings to ``d_k`` dimensions in each of ``n_heads``
+    heads, d_k = d_model / h. **Does not hold** where the model trained here has d_k below
+    its embedding width (more than one head); **holds with a caveat** where they are equal
+    (one head: equal here, but d_k is defined as the projected width).
+
+    >>> embedding_dimension(16, 2).verdict.value, embedding_dimension(16, 1).verdict.value
+    ('does not hold', 'holds with a caveat')
+    """
+    d_k = d_model // n_heads
+    measured = (
+        f"the model trained here embeds tokens in d_model = {d_model} dimensions and has "
+        f"{n_heads} head{'s' if n_heads > 1 else ''} of width d_k = {d_k}"
+    )
+    check = (
+        "the book's model against Vaswani et al.'s section 3.2.2, where the queries, keys and "
+        "values of d_model dimensions are projected to d_k, d_k and d_v dimensions per head"
+    )
+    if d_k == d_model:
+        measured += (
+            ": equal here because the model has one head, while Vaswani et al. define d_k as "
+            "the width keys are projected to"
+        )
+        return Finding("blog-embedding-dimension", Verdict.CAVEAT, measured, check)
+    measured += ": d_k is the width of a head's keys, d_model/h, not the embedding dimension"
+    return Finding("blog-embedding-dimension", Verdict.FAILS, measured, check)
 
 
 def example_evaluations(
