@@ -52,6 +52,7 @@ from attncore.book.paths import ROOT, chapter_source
 from attncore.claims import PENDING, Kind, Verdict
 
 __all__ = [
+    "fragile_list",
     "ledger_tables",
     "plain_title",
     "section_title",
@@ -136,6 +137,13 @@ def tally(rows: Sequence[dict[str, Any]], kind: str | None = None) -> dict[str, 
     return counts
 
 
+_PLURAL = {
+    Kind.FINDING: "substantive findings",
+    Kind.IDENTITY: "textbook identities",
+    Kind.QUOTATION: "quotation checks",
+}
+
+
 def _fragile(rows: Sequence[dict[str, Any]]) -> int:
     return sum(bool(row["fragile"]) for row in rows if row["verdict"] != PENDING)
 
@@ -152,11 +160,11 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
     frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
     finding = frame["kind"] == Kind.FINDING.value
     frame["bar"] = [
-        f"{_source_name(source)} findings" if found else f"{kind}s"
+        f"{_source_name(source)} findings" if found else _PLURAL[Kind(kind)]
         for source, kind, found in zip(frame["source"], frame["kind"], finding, strict=True)
     ]
     order = list(dict.fromkeys(frame.loc[finding, "bar"]))
-    order += [f"{k.value}s" for k in Kind if k is not Kind.FINDING and (frame["kind"] == k).any()]
+    order += [_PLURAL[k] for k in Kind if k is not Kind.FINDING and (frame["kind"] == k).any()]
     by_source = pd.crosstab(frame["bar"], frame["verdict"], dropna=False)
     by_source = by_source.reindex(index=order, columns=VERDICTS, fill_value=0)
     counts = tally(rows)
@@ -228,6 +236,34 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
     return "\n".join(lines)
 
 
+def fragile_list(rows: Sequence[dict[str, Any]]) -> str:
+    r"""A MyST list of the fragile verdicts: per row its number (a link to the row), the
+    verdict and, per change inside a band, the threshold and the value at which the verdict
+    becomes another; or a sentence saying there is none.
+
+    >>> row = {"claim": "vaswani-small-gradients", "verdict": "holds",
+    ...        "fragile": [{"threshold": "falls_to", "value": 0.405,
+    ...                     "verdict": "holds with a caveat"}]}
+    >>> print(fragile_list([row]))
+    - {ref}`V2 <ledger-vaswani-small-gradients>`, holds: “holds with a caveat” at falls\_to = 0.405
+    >>> fragile_list([])
+    'No verdict of this build changes inside the band of a threshold that decides it.'
+    """
+    lines = [
+        f"- {{ref}}`{ledger_number(row['claim'])} <{ledger_target(row['claim'])}>`, "
+        f"{_cell(row['verdict'])}: "
+        + "; ".join(
+            f"“{_cell(flip['verdict'])}” at {_cell(flip['threshold'])} = {float(flip['value']):.3g}"
+            for flip in row["fragile"]
+        )
+        for row in rows
+        if row["fragile"] and row["verdict"] != PENDING
+    ]
+    if not lines:
+        return "No verdict of this build changes inside the band of a threshold that decides it."
+    return "\n".join(lines)
+
+
 def summary(rows: Sequence[dict[str, Any]]) -> str:
     """The ledger's count: the verdicts on the substantive findings first, then how many
     claims are textbook identities or quotation checks, how many verdicts are fragile and
@@ -253,7 +289,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
         + ", ".join(f"{findings[v]} {v}" for v in shown)
         + "; besides them, "
         + " and ".join(
-            f"{sum(tally(rows, k.value).values())} are {k.value}s"
+            f"{sum(tally(rows, k.value).values())} are {_PLURAL[k]}"
             for k in Kind
             if k is not Kind.FINDING
         )
