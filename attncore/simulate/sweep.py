@@ -64,6 +64,7 @@ __all__ = [
     "METRICS",
     "draw_generator",
     "frontier_distortion",
+    "loglog_slopes",
     "pair_rescalings",
     "rescaling_sweep",
     "scaled_sqrt_d",
@@ -405,3 +406,21 @@ def pair_rescalings(
         columns[f"{m}_diff_se"] = diff.sem(ddof=1)
     columns["draws"] = grouped["diff"].groupby(level=list(by), sort=False).size()
     return pd.DataFrame(columns)
+
+
+def loglog_slopes(table: pd.DataFrame, x: str, y: str, by: str = "replicate") -> pd.Series:
+    """The least-squares slope of ``log y`` against ``log x`` within each group ``by`` (one
+    draw each), so that a fitted power law carries its spread over draws.
+
+    >>> toy = pd.DataFrame({"replicate": [0, 0, 1, 1], "n": [8, 64] * 2,
+    ...                     "g": [1.0, 1 / 8, 1.0, 1 / 16]})
+    >>> [round(v, 3) for v in loglog_slopes(toy, "n", "g")]
+    [-1.0, -1.333]
+    """
+    missing = [c for c in (x, y, by) if c not in table.columns]
+    if missing:
+        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    return table.groupby(by).apply(
+        lambda part: float(np.polyfit(np.log(part[x]), np.log(part[y]), 1)[0]),
+        include_groups=False,
+    )
