@@ -636,7 +636,8 @@ CLAIMS: dict[str, Claim] = {
         "Chuang's gap: every seed of 1/√d below 5 % validation token accuracy while every seed "
         "of the searched β reaches 95 %, in every setup at both budgets, with the searched β "
         "about 5 (within a factor 2, in every search over seeds and budgets). Where a setup's "
-        "search finds no β that learns, that setup says nothing either way.",
+        "searched β does not learn within the short budget its search evaluates, the search "
+        "found no factor that learns there, and that setup says nothing either way.",
     ),
     "chuang-25000-samples": Claim(
         "string_reversal",
