@@ -13,6 +13,7 @@ marker; a learned scaling is dashed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -263,7 +264,8 @@ def _with_intervals(
         part = runs[(runs["setup"] == line["setup"]) & (runs["method"] == line["method"])]
         for column in columns:
             if column in part and part[column].notna().all() and len(part):
-                summary.loc[row, column] = interval(part[column])
+                # a cell that starts with ">" would be read as a quotation by Markdown
+                summary.loc[row, column] = re.sub(r"^>", r"\\>", interval(part[column]))
         if len(part):
             summary.loc[row, "steps to target (median)"] = steps_text(part["steps to target"])
     return summary

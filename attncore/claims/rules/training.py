@@ -107,7 +107,9 @@ def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     when ``share`` (clipped to 0 to 100 %); a single seed gets no interval.
 
     >>> interval([0.97, 0.99, 1.0, 0.98, 0.99])
-    '98.6% [97.2, 100.0]'
+    '98.6% [97.1, 100.0]'
+    >>> interval([0.9998, 0.9999, 0.9999])
+    '> 99.9% [99.9, 100.0]'
     >>> interval([1200.0, 1500.0, 1350.0], share=False)
     '1350 [977, 1723]'
     >>> interval([0.5])
@@ -121,7 +123,10 @@ def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     half = float(stats.t.ppf(0.5 + INTERVAL / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
     low, high = mean - half, mean + half
     if share:
-        return f"{text} [{100 * max(low, 0.0):.1f}, {100 * min(high, 1.0):.1f}]"
+        # outward rounding, so that an interval below 100 % never prints as [100.0, 100.0]
+        low_pct = math.floor(1000 * max(low, 0.0)) / 10
+        high_pct = math.ceil(1000 * min(high, 1.0)) / 10
+        return f"{text} [{low_pct:.1f}, {high_pct:.1f}]"
     return f"{text} [{low:.0f}, {high:.0f}]"
 
 
