@@ -112,10 +112,10 @@ def short_answer(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
-    """A MyST list: per claim, its verdict chip, the source's words, links to the evidence and
-    to the claim's ledger row (which gives the book's reading), and what was measured in a
-    dropdown (the numbers are long; the
-    verdict and the claim are what a first reading needs)."""
+    """A MyST list: per claim, its verdict chip (marked fragile where a threshold inside its
+    band would change it), the source's words, links to the evidence and to the claim's ledger
+    row (which gives the book's reading), and what was measured in a dropdown (the numbers
+    are long; the verdict and the claim are what a first reading needs)."""
     by_claim = {row["claim"]: row for row in rows}
     lines = []
     for claim in claims:
@@ -130,8 +130,10 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         measured = row["measured"] or "not run in this build"
         source, quote = CLAIMS[claim].source, quote_markdown(CLAIMS[claim].quote)
+        fragile = " *(fragile)*" if row.get("fragile") else ""
         lines += [
-            f"- {chip(row['verdict'])} {{cite:t}}`{source}`: “{quote}” ({evidence}{ledger})",
+            f"- {chip(row['verdict'])}{fragile} {{cite:t}}`{source}`: “{quote}” "
+            f"({evidence}{ledger})",
             "",
             "  ```{dropdown} What was measured",
             f"  {measured}",
