@@ -137,6 +137,15 @@ def tally(rows: Sequence[dict[str, Any]], kind: str | None = None) -> dict[str, 
     return counts
 
 
+_COUNTED = {
+    Verdict.HOLDS.value: "hold",
+    Verdict.CAVEAT.value: "hold with a caveat",
+    Verdict.FAILS.value: "do not hold",
+    Verdict.UNTESTABLE.value: "are not testable here",
+    PENDING: "are pending",
+}
+"""Each verdict as the words of a count of claims that have it."""
+
 _PLURAL = {
     Kind.FINDING: "substantive findings",
     Kind.IDENTITY: "textbook identities",
@@ -273,7 +282,8 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     text = (
         f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
         f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending; "
-        f"{_fragile(rows)} are fragile (a threshold inside its band would change them)."
+        f"{_fragile(rows)} {'is' if _fragile(rows) == 1 else 'are'} fragile (a threshold inside "
+        "its band would change the verdict)."
     )
     if decided == 0:
         return text + (
@@ -282,11 +292,9 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
             "then this page."
         )
     findings = tally(rows, Kind.FINDING.value)
-    shown = [Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value]
-    shown += [Verdict.UNTESTABLE.value, PENDING]
     text += (
         f" Of the {sum(findings.values())} substantive findings, "
-        + ", ".join(f"{findings[v]} {v}" for v in shown)
+        + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
         + "; besides them, "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} are {_PLURAL[k]}"
