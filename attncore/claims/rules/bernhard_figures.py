@@ -556,14 +556,18 @@ def fig1_vanishing_inference(
         verdict = Verdict.HOLDS
     elif any(found.values()):
         verdict = Verdict.CAVEAT
-        missing = [
-            "a clearly smaller Jacobian"
-            if m == "jacobian_norm"
-            else "clearly more components near 0 or 1"
-            for m, ok in found.items()
-            if not ok
-        ]
-        measured += f"; without {' or '.join(missing)}"
+        words = {
+            "jacobian_norm": (
+                "the unscaled Jacobian norm is clearly larger, not smaller",
+                "the unscaled Jacobian norm is not clearly smaller",
+            ),
+            "extreme_share": (
+                "clearly fewer components sit near 0 or 1 without scaling",
+                "not clearly more components sit near 0 or 1 without scaling",
+            ),
+        }
+        missing = [words[m][0 if opposite[m] else 1] for m, ok in found.items() if not ok]
+        measured += f"; but {' and '.join(missing)}"
     elif any(opposite.values()):
         verdict = Verdict.FAILS
         measured += "; the unscaled softmax keeps a gradient at least as large here"
