@@ -507,3 +507,18 @@ def test_review_findings_cover_the_review_claims():
     from attncore.claims import CLAIMS
 
     assert all(CLAIMS[c].chapter == "every_rescaling" for c in rules.REVIEW_EVIDENCE)
+
+
+def test_the_summary_has_a_sentence_for_every_verdict_each_topic_can_reach():
+    from attncore.claims import CLAIMS
+
+    topics = {
+        "section5": "bernhard-section5-worse",
+        "n_sqrt_d": "bernhard-n-sqrt-d-other",
+        "vaswani": "vaswani-small-gradients",
+        "vanishing": "bernhard-vanishing-gradients",
+        "distortion": "bernhard-d-n-range",
+    }
+    for topic, claim in topics.items():
+        reachable = set(Verdict) - set(CLAIMS[claim].unreachable)
+        assert set(rules._SUMMARY[topic]) == reachable, topic
