@@ -74,10 +74,12 @@ def _size(size: float) -> str:
 
 
 def _softmax_saturation(p: Mapping[str, Any]) -> Estimate:
-    # one matrix of n_rows x n_keys logits per spread, then n_rows x n at three spreads for
-    # every n of n_values; a few float64 arrays of the widest at once
+    # one matrix of n_rows x n_keys logits per spread, the last decade of spreads again for
+    # every slope seed, then n_rows x n at three spreads for every n of n_values; a few
+    # float64 arrays of the widest at once
     widest = max(p["n_keys"], *p["n_values"])
-    entries = p["n_rows"] * (p["n_spreads"] * p["n_keys"] + 3 * sum(p["n_values"]))
+    spreads = p["n_spreads"] * (1 + p["n_slope_seeds"] / 4)
+    entries = p["n_rows"] * (spreads * p["n_keys"] + 3 * sum(p["n_values"]))
     return Estimate(_START + 1.5e-7 * entries, _BASE_BYTES + 6 * 8 * p["n_rows"] * widest)
 
 
@@ -158,7 +160,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     runs = 2 * methods * p["n_seeds"]
     width = p["d_model"] * (4 * p["n_layers"] + 1) + p["vocab"]
     step = p["batch_size"] * p["length"] * width * _SECONDS_PER_TOKEN_STEP
-    search = 2 * 20 * sum(p["search_steps"])
+    search = 2 * 20 * sum(p["search_steps"]) * p["search_seeds"]
     evaluations = runs * (p["long_steps"] // p["eval_every"] + 3)
     tokens = evaluations * p["n_val"] * p["length"] + 4 * p["n_seeds"] * p["n_test"] * p["length"]
     work = step * (runs * p["long_steps"] + search) + 2 * tokens * width * 4e-9

@@ -50,7 +50,6 @@ __all__ = [
     "phase_transition",
     "ratio_at",
     "scales_sentence",
-    "threshold_sentence",
     "uniform_as_n_grows",
 ]
 
@@ -486,27 +485,3 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
             side = "above the measured boundary at every ρ"
         parts.append(f"{label} puts γ at {at[scale]:.3g}, {side}")
     return f"At n = {n_max} and d = {d}, {'; '.join(parts)}."
-
-
-def threshold_sentence(finding: Finding) -> str:
-    """The thresholds that decided ``finding`` and where, inside their bands, its verdict
-    would change.
-
-    >>> f = Finding("chen-critical-log-n", Verdict.HOLDS, "x", "y", thresholds=(TOLERANCE,))
-    >>> threshold_sentence(f)
-    'Decided with tolerance = 0.15 (band 0.075 to 0.3); the verdict is the same across the band.'
-    """
-    if not finding.thresholds:
-        return "No threshold decides this verdict beyond the intervals' level."
-    listed = ", ".join(
-        f"{t.name} = {float(t):.3g}"
-        + (f" (band {t.band()[0]:.3g} to {t.band()[1]:.3g})" if t.band() else "")
-        for t in finding.thresholds
-    )
-    if not finding.fragile:
-        plural = "every band" if len(finding.thresholds) > 1 else "the band"
-        return f"Decided with {listed}; the verdict is the same across {plural}."
-    flips = "; ".join(
-        f"“{flip.verdict.value}” at {flip.threshold} = {flip.value:.3g}" for flip in finding.fragile
-    )
-    return f"Decided with {listed}. Fragile: the verdict becomes {flips}."
