@@ -51,7 +51,7 @@ def test_a_closed_port_fails_at_once(capsys):
     with pytest.raises(ClusterUnavailable, match="nothing listens there"):
         run_tasks(abs, [1, 2], scheduler=address)
     assert cli.main(["run", "softmax_saturation", "--scheduler", address]) == 2
-    assert time.perf_counter() - start < 3.0  # it took 42 s to say so
+    assert time.perf_counter() - start < 15.0  # it took 42 s to say so
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"--scheduler: scheduler {address}: nothing" in err
 
@@ -102,7 +102,8 @@ def test_a_scheduler_without_workers_fails_after_the_wait(scheduler):
     start = time.perf_counter()
     with pytest.raises(ClusterUnavailable, match=f"scheduler {address} has no worker; waited 2 s"):
         run_tasks(abs, [1, 2], scheduler=address, worker_wait=2)
-    assert 2.0 <= time.perf_counter() - start < 6.0  # it used to wait forever
+    # a bound on hanging, not a speed check: it used to wait forever
+    assert 2.0 <= time.perf_counter() - start < 20.0
 
 
 def test_a_sweep_whose_only_worker_dies_fails_after_the_wait(scheduler, tmp_path):
@@ -126,7 +127,7 @@ def test_a_sweep_whose_only_worker_dies_fails_after_the_wait(scheduler, tmp_path
             ClusterUnavailable, match="lost every worker during the sweep; waited 2"
         ):
             run_tasks(die, [1, 2], scheduler=address, worker_wait=2)
-        assert time.perf_counter() - start < 30.0  # it used to wait forever
+        assert time.perf_counter() - start < 90.0  # it used to wait forever; not a speed check
     finally:
         worker.kill()
         worker.wait(timeout=15)

@@ -56,7 +56,8 @@ def test_any_value_is_accepted_valid_or_refused_in_one_line(
     status = cli.main(["run", chapter, "-p", name, text, "-o", str(tmp_path / "out")])
     seconds = time.perf_counter() - start
     err = capsys.readouterr().err
-    assert seconds < 1.0, f"{name}={text[:40]!r} took {seconds:.2f} s"
+    # a bound on hanging, not a speed check (a loaded machine stretches the first import)
+    assert seconds < 20.0, f"{name}={text[:40]!r} took {seconds:.2f} s"
     assert err.count("\n") == 1 and len(err) < 400, err[:400]
     assert "Traceback" not in err
     if status == 2:
