@@ -93,11 +93,11 @@ def test_every_scaling_of_one_model_shape_trains_in_one_ensemble(tiny_data):
 
     names = ("sqrt_d", "mup", "learned", "k_total", "key_rss", "qk_norm", "qk_norm_learned")
     assert len({_shape_key(spec(name, 0))[0] for name in names}) == 1
-    from attncore.training.ensemble import _stacked
+    from attncore.training.engine import Stack
     from attncore.training.train import build_model
 
     models = [build_model(spec(name, 0).config, 0) for name in ("qk_norm", "qk_norm_learned")]
-    gain = _stacked(models)[0]["attention.0.scaling.gain"]
+    gain = Stack(models).params["attention.0.scaling.gain"]
     gain.sum().backward()
     assert not gain.grad[0].any() and gain.grad[1].all()  # the fixed gain gets no gradient
     specs = [spec("qk_norm", 0), spec("qk_norm_learned", 0)]

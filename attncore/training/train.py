@@ -522,13 +522,21 @@ class Recorder:
         """Score ``model`` on the validation strings (and the test strings if asked)."""
         splits = self.splits
         measured = _measure(model, splits.val_x, splits.val_y)
-        sds = weight_sds(model, splits.val_x[:100])
-        for key, value in zip(self.curve, (step, *measured, sds), strict=True):
-            self.curve[key].append(value)
+        self.record(step, (*measured, weight_sds(model, splits.val_x[:100])))
         if step in self.tests:
-            self.test_scores.append((step, *accuracy(model, splits.test_x, splits.test_y)))
+            self.record_test(step, accuracy(model, splits.test_x, splits.test_y))
+
+    def record(self, step: int, measured: tuple) -> None:
+        """Keep what an evaluation at ``step`` measured: token accuracy, exact match, logit
+        spread, mirrored weight, mean query length and Chuang's sigmas."""
+        for key, value in zip(self.curve, (step, *measured), strict=True):
+            self.curve[key].append(value)
         if self.callback is not None:
             self.callback(step, measured[0])
+
+    def record_test(self, step: int, score: tuple[float, float]) -> None:
+        """Keep the test token accuracy and exact match at ``step``."""
+        self.test_scores.append((step, *score))
 
     def result(self, model: ReversalTransformer, **fields: Any) -> TrainResult:
         """The :class:`TrainResult` of the run, ``model`` as trained."""
