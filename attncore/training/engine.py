@@ -540,9 +540,9 @@ def _function(name: str, layout: Layout, compiled: bool) -> Callable[..., torch.
     return call
 
 
-_CHUNK_TOKENS = 16_384
-"""Tokens of all models together in one evaluation chunk: their logits (101 classes) take
-about 6.6 MB, which stays in the processor's cache between the classifier and the scores."""
+_CHUNK_TOKENS = 2_048
+"""Tokens of one model in one evaluation chunk (102 strings of 20): a chunk of 21 models' logits
+(101 classes) takes about 17 MB."""
 
 _MEASURES = ("token hits", "exact hits", "sum x", "sum x^2", "spread", "query norm", "mirror")
 """The columns :func:`_measure_chunk` sums per layer (the first two once, ``mirror`` per head)."""
@@ -580,7 +580,7 @@ class Engine:
         :func:`~attncore.training.train.train_reversal` measures them, and Chuang's ``(sigma_X,
         sigma_Wq, sigma_Wk)`` with sigma_X on the first ``sd_strings`` strings."""
         layout, (strings, length) = self.layout, inputs.shape
-        chunk = _chunk(layout.models, length, strings)
+        chunk = _chunk(length, strings)
         function = _function("measure", layout, self.compiled)
         sums = np.zeros((layout.models, 2 + layout.n_layers * (4 + layout.n_heads)))
         weights = self.stack.weights
@@ -601,16 +601,16 @@ class Engine:
         function = _function("hits", layout, self.compiled)
         sums = np.zeros((len(indices), 2))
         with torch.no_grad():
-            chunk = _chunk(len(indices), length, strings)
+            chunk = _chunk(length, strings)
             for _, tokens, labels, valid in _chunks(inputs, targets, chunk):
                 sums += function(weights, tokens, labels, valid).double().cpu().numpy()
         return [(float(t) / (strings * length), float(e) / strings) for t, e in sums]
 
 
-def _chunk(models: int, length: int, strings: int) -> int:
-    """Strings per evaluation chunk for ``models`` models: about :data:`_CHUNK_TOKENS` tokens,
-    never more strings than there are."""
-    return max(1, min(strings, _CHUNK_TOKENS // (models * length)))
+def _chunk(length: int, strings: int) -> int:
+    """Strings of ``length`` tokens per evaluation chunk: about :data:`_CHUNK_TOKENS` tokens per
+    model, never more strings than there are."""
+    return max(1, min(strings, _CHUNK_TOKENS // length))
 
 
 def _chunks(
