@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -125,10 +126,10 @@ def test_adding_a_method_trains_only_that_method(tiny_data, tmp_path):
     assert TRAINED["runs"] - before == 6  # another budget is another run
 
 
-def test_the_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
+def test_the_golden_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
     options = {"steps": 8, "batch_size": 16, "tolerance": 0.5, "max_exponent": 2}
     config = spec("sqrt_d", 0).config
-    run = search_beta(config, tiny_data, **options)
+    run = search_beta(config, tiny_data, strategy="golden", **options)
 
     def objective(beta):
         trial = replace(config, scaling="constant", beta=beta)
@@ -140,6 +141,23 @@ def test_the_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
         [v for _, v in run.result.history], [v for _, v in alone.history], atol=one_token(tiny_data)
     )
     assert run.beta == alone.beta and run.evaluations == len(run.runs)
+
+
+def test_the_search_in_rounds_against_the_golden_section_on_the_same_seed(tiny_data):
+    """Both scan the decades (the same runs, bit for bit: one ensemble of the whole scan in both,
+    though the golden section reads only as far as its scan goes); the rounds then train their
+    candidates together. They return the same beta within the tolerance, or,
+    where they do not, a beta that scores at least as well on a plateau the golden section
+    stopped on: the difference is where each stops among betas that score alike."""
+    config = spec("sqrt_d", 0).config
+    options = {"steps": 40, "batch_size": 16, "lr": 1e-2, "tolerance": 0.25, "max_exponent": 2}
+    rounds = search_beta(config, tiny_data, strategy="rounds", **options)
+    golden = search_beta(config, tiny_data, strategy="golden", **options)
+    scan = golden.result.scan_evaluations
+    assert rounds.result.history[:scan] == golden.result.history[:scan]
+    apart = abs(math.log10(rounds.beta / golden.beta))
+    assert apart <= options["tolerance"] or rounds.result.value >= golden.result.value
+    assert all(r is not None for r in rounds.runs) and rounds.evaluations == len(rounds.runs)
 
 
 def test_a_diverging_run_gives_none_or_raises(tiny_data):

@@ -215,6 +215,7 @@ def train_runs(
     scheduler: object = None,
     engine: str = "eager",
     compile_cache: Path | None = None,
+    pad_to: int = 1,
 ) -> list[TrainResult | None]:
     """Train every run of ``specs`` on ``data``, runs of one shape together; one result per
     spec, in order.
@@ -222,7 +223,9 @@ def train_runs(
     ``threads`` and ``device`` as in :func:`train_reversal`. ``cache`` (a folder) stores and
     reuses finished runs. ``engine`` is how the ensembles compute (``eager``, ``compiled`` or
     ``auto``, :func:`attncore.training.engine.resolve_engine`); ``compile_cache`` (a folder)
-    keeps the compiled code for the next process that needs it. A run whose loss turns
+    keeps the compiled code for the next process that needs it. A group of fewer than
+    ``pad_to`` runs is filled up with copies of its first model, trained and thrown away, so
+    that groups of one layout share one compiled shape. A run whose loss turns
     non-finite raises :class:`FloatingPointError` with ``diverged="raise"`` and gives None with
     ``diverged="none"``. ``progress(index, result)`` is called as each run is done (trained or
     read from the cache). Every group of runs trained together is one task of
@@ -232,6 +235,7 @@ def train_runs(
     if diverged not in ("raise", "none"):
         raise ParameterError(f"diverged must be one of raise, none, got {diverged!r}")
     threads = positive_int("threads", threads)
+    pad_to = positive_int("pad_to", pad_to)
     where = resolve_device(device)
     engine = resolve_engine(engine)
     for spec in specs:
@@ -263,6 +267,7 @@ def train_runs(
             threads=threads,
             engine=engine,
             compile_cache=compile_cache,
+            pad_to=pad_to,
         ),
         [[specs[i] for i in indices] for indices in batches],
         keys=[tuple(indices) for indices in batches],
@@ -382,15 +387,17 @@ def _train_group(
     threads: int,
     engine: str,
     compile_cache: Path | None,
+    pad_to: int,
 ) -> list[TrainResult | None]:
     """Train ``specs`` (one structure, steps, batch size and learning rate) together, with
-    ``threads`` intra-op threads (the caller's setting is restored) and compiled code kept in
-    ``compile_cache``."""
+    ``threads`` intra-op threads (the caller's setting is restored), compiled code kept in
+    ``compile_cache`` and the group filled up to ``pad_to`` models."""
     previous = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
         with compile_cache_folder(compile_cache):
-            return _train_together(specs, data, device, engine)
+            padded = [*specs, *[specs[0]] * (pad_to - len(specs))]
+            return _train_together(padded, data, device, engine)[: len(specs)]
     finally:
         torch.set_num_threads(previous)
 
