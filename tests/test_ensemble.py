@@ -19,6 +19,7 @@ from attncore.training import (  # noqa: E402
     search_betas,
     train_reversal,
 )
+from attncore.training.data import IGNORE, SequenceData  # noqa: E402
 from attncore.training.ensemble import TRAINED, RunSpec, train_runs  # noqa: E402
 from attncore.training.experiment import run_methods  # noqa: E402
 from attncore.training.train import resolve_device  # noqa: E402
@@ -85,6 +86,64 @@ def test_models_trained_together_follow_their_runs_alone(tiny_data):
     # each model its own seed: the two seeds of one method differ
     assert together[0].losses != together[1].losses
     assert together[6].scales_end != together[7].scales_end
+
+
+def first_task(seed, strings, length):
+    """Chiang and Cholak's FIRST as a sequence task: bits, the label (the first bit) scored at
+    position 0 and no other position."""
+    rng = np.random.default_rng(seed)
+    inputs = rng.integers(0, 2, size=(strings, length))
+    targets = np.full_like(inputs, IGNORE)
+    targets[:, 0] = inputs[:, 0]
+    return inputs, targets
+
+
+def test_a_task_that_labels_whole_strings_trains_together_as_alone():
+    """The engine is not tied to reversal: two classes read at one position (the others
+    ignored), post-LayerNorm, two layers of one head, and position features that do not
+    depend on the length, so that the trained models read longer strings too."""
+    splits = [first_task(seed, n, 6) for seed, n in ((0, 128), (1, 40), (2, 40))]
+    data = SequenceData(*(a for split in splits for a in split), vocab=2, length=6, classes=2)
+    config = ModelConfig(
+        vocab=2,
+        length=6,
+        classes=2,
+        d_model=8,
+        n_heads=1,
+        n_layers=2,
+        layer_norm=True,
+        norm_position="post",
+        position_buckets=3,
+        init="pytorch",
+    )
+    specs = [
+        RunSpec(
+            replace(config, scaling=name),
+            seed=seed,
+            steps=30,
+            batch_size=8,
+            lr=1e-2,
+            eval_every=10,
+            test_at=(30,),
+        )
+        for name in ("sqrt_d", "log_n", "qk_norm_learned")
+        for seed in (0, 1)
+    ]
+    together = train_runs(specs, data)
+    for run, s in zip(together, specs, strict=True):
+        alone = train_reversal(s.config, data, **s.options())
+        np.testing.assert_allclose(run.losses, alone.losses, atol=LOSS_TOLERANCE)
+        np.testing.assert_allclose(run.val_accuracy, alone.val_accuracy, atol=1 / 40)
+        assert run.test_scores[0][1] == pytest.approx(alone.test_scores[0][1], abs=1 / 40)
+    # the trained models read strings twice as long, alone and stacked alike
+    from attncore.training.engine import Engine
+    from attncore.training.train import accuracy, build_model
+
+    long_x, long_y = (torch.from_numpy(a) for a in first_task(3, 50, 12))
+    models = [build_model(s.config, s.seed) for s in specs[:2]]
+    stacked = Engine(models, lr=1e-2).hits([0, 1], long_x, long_y)
+    for model, score in zip(models, stacked, strict=True):
+        assert score == pytest.approx(accuracy(model, long_x, long_y))
 
 
 def test_every_scaling_of_one_model_shape_trains_in_one_ensemble(tiny_data):

@@ -47,6 +47,7 @@ raises; nothing falls back to eager silently.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -59,6 +60,7 @@ import torch
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError
+from attncore.training.data import IGNORE
 from attncore.training.model import (
     KEY_NORMS,
     FixedFactor,
@@ -67,7 +69,7 @@ from attncore.training.model import (
     QKNorm,
     ReversalTransformer,
 )
-from attncore.training.train import _hits, adam
+from attncore.training.train import adam, scored_hits
 
 __all__ = [
     "ENGINES",
@@ -173,14 +175,17 @@ class ScalingForm:
 @dataclass(frozen=True)
 class Layout:
     """What the forward pass of a stack needs besides its weights (hashable: the key of its
-    compiled functions): the model's sizes, whether it has LayerNorms, and the segments
-    ``(start, stop, forms)`` of consecutive models whose scalings have one form per layer."""
+    compiled functions): the model's configuration outside its scaling (sizes, LayerNorms and
+    their place, position embeddings), and the segments ``(start, stop, forms)`` of
+    consecutive models whose scalings have one form per layer."""
 
     n_layers: int
     d_model: int
     n_heads: int
-    vocab: int
+    classes: int
     layer_norm: bool
+    norm_position: str
+    position_buckets: int | None
     eps: float
     segments: tuple[tuple[int, int, tuple[ScalingForm, ...]], ...]
 
@@ -202,13 +207,15 @@ class Layout:
                 segments[-1] = (segments[-1][0], index + 1, forms)
             else:
                 segments.append((index, index + 1, forms))
-        eps = float(getattr(models[0].final_norm, "eps", 0.0))
+        eps = float(getattr(models[0].norms[0], "eps", 0.0))
         return Layout(
             config.n_layers,
             config.d_model,
             config.n_heads,
-            config.vocab,
+            config.n_classes,
             config.layer_norm,
+            config.norm_position,
+            config.position_buckets,
             eps,
             tuple(segments),
         )
@@ -227,15 +234,7 @@ class Layout:
                 segments[-1] = (segments[-1][0], index + 1, form)
             else:
                 segments.append((index, index + 1, form))
-        return Layout(
-            self.n_layers,
-            self.d_model,
-            self.n_heads,
-            self.vocab,
-            self.layer_norm,
-            self.eps,
-            tuple(segments),
-        )
+        return dataclasses.replace(self, segments=tuple(segments))
 
 
 class Stack:
@@ -305,7 +304,7 @@ def ensemble_forward(
 ) -> torch.Tensor:
     """The forward pass of :class:`~attncore.training.model.ReversalTransformer` for ``M``
     models at once: ``weights`` maps every parameter and buffer name to the ``M`` models' values
-    stacked, ``tokens`` is ``M x batch x length``; returns ``M x batch x length x vocab``
+    stacked, ``tokens`` is ``M x batch x length``; returns ``M x batch x length x classes``
     logits. Each model sees only its own tokens and weights. With ``probes`` a list, every layer
     appends its attention input (``M x batch*length x width``), queries (``M x batch x heads x
     length x d_k``), scaled logits and softmax weights (``M x batch x heads x length x
@@ -323,8 +322,13 @@ def ensemble_forward(
     m, batch, length = tokens.shape
     width, heads = layout.d_model, layout.n_heads
     which = torch.arange(m, device=tokens.device)[:, None, None]
-    x = weights["tokens.weight"][which, tokens] + weights["positions.weight"][:, None, :length]
-    x = x.reshape(m, batch * length, width)
+    if layout.position_buckets is None:
+        positions = weights["positions.weight"][:, None, :length]
+    else:  # positions from position_buckets - 1 on share the last embedding
+        index = torch.arange(length, device=tokens.device).clamp(max=layout.position_buckets - 1)
+        positions = weights["positions.weight"][:, None, index]
+    x = (weights["tokens.weight"][which, tokens] + positions).reshape(m, batch * length, width)
+    post = layout.norm_position == "post"
 
     def norm(name: str, inputs: torch.Tensor) -> torch.Tensor:
         if not layout.layer_norm:
@@ -337,7 +341,7 @@ def ensemble_forward(
 
     for layer in range(layout.n_layers):
         name = f"attention.{layer}"
-        inputs = norm(f"norms.{layer}", x)
+        inputs = x if post else norm(f"norms.{layer}", x)
         parts = ("query", "key", "value")
         weight = torch.cat([weights[f"{name}.{p}.weight"] for p in parts], dim=1)
         bias = torch.cat([weights[f"{name}.{p}.bias"] for p in parts], dim=1)
@@ -353,9 +357,11 @@ def ensemble_forward(
             probes.append((inputs, q, logits, attention))
         mixed = (attention @ v).transpose(2, 3).reshape(m, batch * length, width)
         x = x + _linear(mixed, weights[f"{name}.out.weight"], weights[f"{name}.out.bias"])
-    out = norm("final_norm", x)
+        if post:
+            x = norm(f"norms.{layer}", x)
+    out = x if post else norm("final_norm", x)
     out = _linear(out, weights["classifier.weight"], weights["classifier.bias"])
-    return out.view(m, batch, length, layout.vocab)
+    return out.view(m, batch, length, layout.classes)
 
 
 def _linear(inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
@@ -441,11 +447,15 @@ def _losses(
     tokens: torch.Tensor,
     targets: torch.Tensor,
 ) -> torch.Tensor:
-    """The mean token loss of every model (``M``) on its own batch."""
-    logits = ensemble_forward(layout, weights, tokens).reshape(-1, layout.vocab)
+    """The mean token loss of every model (``M``) on its own batch, over its scored positions."""
+    logits = ensemble_forward(layout, weights, tokens).reshape(-1, layout.classes)
     flat = targets.reshape(-1)
-    per_token = _token_losses(logits, flat) if compiled else _CrossEntropy.apply(logits, flat)
-    return per_token.view(layout.models, -1).mean(dim=1)
+    if compiled:
+        per_token = _token_losses(logits, flat)
+    else:
+        per_token = _CrossEntropy.apply(logits, flat.clamp_min(0))
+    scored = (targets != IGNORE).to(per_token.dtype).view(layout.models, -1)
+    return (per_token.view(layout.models, -1) * scored).sum(dim=1) / scored.sum(dim=1)
 
 
 def _measure_chunk(
@@ -464,8 +474,7 @@ def _measure_chunk(
     m = layout.models
     probes: list[tuple[torch.Tensor, ...]] = []
     logits = ensemble_forward(layout, weights, tokens.expand(m, -1, -1), probes)
-    hit = _hit_matrix(logits, targets.expand(m, -1, -1), compiled).float()
-    columns = [(hit.sum(dim=-1) * valid).sum(dim=-1), (hit.amin(dim=-1) * valid).sum(dim=-1)]
+    columns = _scores(logits, targets, valid, compiled)
     length = tokens.shape[-1]
     for inputs, q, scaled, attention in probes:
         entries = inputs.view(m, -1, length * layout.d_model)
@@ -488,21 +497,27 @@ def _hits_chunk(
     targets: torch.Tensor,
     valid: torch.Tensor,
 ) -> torch.Tensor:
-    """Right tokens and right strings of one chunk, per model (``M x 2``)."""
-    m = layout.models
-    logits = ensemble_forward(layout, weights, tokens.expand(m, -1, -1))
-    hit = _hit_matrix(logits, targets.expand(m, -1, -1), compiled).float()
-    return torch.stack(
-        [(hit.sum(dim=-1) * valid).sum(dim=-1), (hit.amin(dim=-1) * valid).sum(dim=-1)], dim=1
-    )
+    """Right tokens, right strings and scored tokens of one chunk, per model (``M x 3``)."""
+    logits = ensemble_forward(layout, weights, tokens.expand(layout.models, -1, -1))
+    return torch.stack(_scores(logits, targets, valid, compiled), dim=1)
 
 
-def _hit_matrix(logits: torch.Tensor, targets: torch.Tensor, compiled: bool) -> torch.Tensor:
-    """``logits.argmax(dim=-1) == targets`` (a tie goes to the first maximum): the argmax in a
-    compiled pass, where it fuses; :func:`~attncore.training.train._hits`' faster test eagerly."""
-    if compiled:
-        return logits.argmax(dim=-1) == targets
-    return _hits(logits, targets)
+def _scores(
+    logits: torch.Tensor, targets: torch.Tensor, valid: torch.Tensor, compiled: bool
+) -> list[torch.Tensor]:
+    """Per model: right tokens, right strings (every scored position right) and scored tokens,
+    over the valid strings. A hit is ``logits.argmax(dim=-1) == targets`` (a tie goes to the
+    first maximum): the argmax in a compiled pass, where it fuses;
+    :func:`~attncore.training.train.scored_hits`' faster test eagerly."""
+    targets = targets.expand(logits.shape[0], -1, -1)
+    scored = targets != IGNORE
+    hit = (logits.argmax(dim=-1) == targets) if compiled else scored_hits(logits, targets)
+    right = (hit | ~scored).float().amin(dim=-1)
+    return [
+        (hit.float().sum(dim=-1) * valid).sum(dim=-1),
+        (right * valid).sum(dim=-1),
+        (scored.float().sum(dim=-1) * valid).sum(dim=-1),
+    ]
 
 
 _COMPILED: dict[tuple[str, Layout], Callable[..., torch.Tensor]] = {}
@@ -544,8 +559,18 @@ _CHUNK_TOKENS = 2_048
 """Tokens of one model in one evaluation chunk (102 strings of 20): a chunk of 21 models' logits
 (101 classes) takes about 17 MB."""
 
-_MEASURES = ("token hits", "exact hits", "sum x", "sum x^2", "spread", "query norm", "mirror")
-"""The columns :func:`_measure_chunk` sums per layer (the first two once, ``mirror`` per head)."""
+_MEASURES = (
+    "token hits",
+    "exact hits",
+    "scored",
+    "sum x",
+    "sum x^2",
+    "spread",
+    "query norm",
+    "mirror",
+)
+"""The columns :func:`_measure_chunk` sums (the first three once, the others per layer,
+``mirror`` per head)."""
 
 
 class Engine:
@@ -582,7 +607,7 @@ class Engine:
         layout, (strings, length) = self.layout, inputs.shape
         chunk = _chunk(length, strings)
         function = _function("measure", layout, self.compiled)
-        sums = np.zeros((layout.models, 2 + layout.n_layers * (4 + layout.n_heads)))
+        sums = np.zeros((layout.models, 3 + layout.n_layers * (4 + layout.n_heads)))
         weights = self.stack.weights
         with torch.no_grad():
             for offset, tokens, labels, valid in _chunks(inputs, targets, chunk):
@@ -599,12 +624,12 @@ class Engine:
         weights = self.stack.rows(indices)
         strings, length = inputs.shape
         function = _function("hits", layout, self.compiled)
-        sums = np.zeros((len(indices), 2))
+        sums = np.zeros((len(indices), 3))
         with torch.no_grad():
             chunk = _chunk(length, strings)
             for _, tokens, labels, valid in _chunks(inputs, targets, chunk):
                 sums += function(weights, tokens, labels, valid).double().cpu().numpy()
-        return [(float(t) / (strings * length), float(e) / strings) for t, e in sums]
+        return [(float(t) / scored, float(e) / strings) for t, e, scored in sums]
 
 
 def _chunk(length: int, strings: int) -> int:
@@ -643,7 +668,7 @@ def _measurements(
     heads, layers = layout.n_heads, layout.n_layers
     rows = strings * heads * length  # attention rows (and queries) of one layer
     entries = sd_strings * length * layout.d_model
-    per_layer = sums[:, 2:].reshape(len(sums), layers, 4 + heads)
+    per_layer = sums[:, 3:].reshape(len(sums), layers, 4 + heads)
     mean_x = per_layer[:, :, 0] / entries
     sigma_x = np.sqrt(np.maximum(per_layer[:, :, 1] / entries - mean_x**2, 0.0)).mean(axis=1)
     spread = (per_layer[:, :, 2] / rows).mean(axis=1)
@@ -666,7 +691,7 @@ def _measurements(
     ]
     return [
         (
-            float(sums[i, 0] / (strings * length)),
+            float(sums[i, 0] / sums[i, 2]),
             float(sums[i, 1] / strings),
             float(spread[i]),
             float(mirror[i]),

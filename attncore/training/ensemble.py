@@ -58,7 +58,7 @@ from attncore.checks import ParameterError, positive_int, positive_real
 from attncore.fingerprint import digest, files_fingerprint
 from attncore.simulate.tasks import resolve_scheduler, run_tasks
 from attncore.simulate.threads import available_cores
-from attncore.training.data import ReversalData
+from attncore.training.data import SequenceData
 from attncore.training.engine import Engine, compile_cache_folder, resolve_engine
 from attncore.training.model import ModelConfig, ReversalTransformer
 from attncore.training.train import (
@@ -67,6 +67,7 @@ from attncore.training.train import (
     Recorder,
     TrainResult,
     build_model,
+    check_matches,
     resolve_device,
 )
 
@@ -120,12 +121,16 @@ def _source_fingerprint() -> str:
     return files_fingerprint(files, root.parent)
 
 
-def _data_fingerprint(data: ReversalData, engine: str) -> str:
+def _data_fingerprint(data: SequenceData, engine: str) -> str:
     """A digest of the data and of the engine that trains on it (the compiled and the eager
     step round differently, so a run of one is not a run of the other)."""
-    arrays = (data.train_inputs, data.val_inputs, data.test_inputs)
+    arrays = [
+        getattr(data, f"{split}_{part}")
+        for split in ("train", "val", "test")
+        for part in ("inputs", "targets")
+    ]
     return digest(
-        f"{data.vocab},{data.length},{engine}".encode(),
+        f"{data.vocab},{data.length},{data.n_classes},{engine}".encode(),
         *(np.ascontiguousarray(a).tobytes() for a in arrays),
     )
 
@@ -205,7 +210,7 @@ class _Cache:
 
 def train_runs(
     specs: Sequence[RunSpec],
-    data: ReversalData,
+    data: SequenceData,
     *,
     threads: int = 1,
     device: str = "cpu",
@@ -324,7 +329,7 @@ def _settle(result: TrainResult | None, spec: RunSpec, diverged: str) -> TrainRe
     return result
 
 
-def _check(spec: RunSpec, data: ReversalData) -> None:
+def _check(spec: RunSpec, data: SequenceData) -> None:
     """The checks of :func:`train_reversal`, before anything is trained."""
     if spec.seed is None or isinstance(spec.seed, bool) or int(spec.seed) < 0:
         raise ParameterError(f"seed must be an integer >= 0, got {spec.seed!r}")
@@ -337,11 +342,7 @@ def _check(spec: RunSpec, data: ReversalData) -> None:
         )
     positive_real("lr", spec.lr)
     positive_int("eval_every", spec.eval_every)
-    if (spec.config.vocab, spec.config.length) != (data.vocab, data.length):
-        raise ParameterError(
-            f"config must match the data (vocab {data.vocab}, length {data.length}), got "
-            f"vocab {spec.config.vocab}, length {spec.config.length}"
-        )
+    check_matches(spec.config, data)
 
 
 def _structure(model: torch.nn.Module) -> tuple[tuple, str]:
@@ -382,7 +383,7 @@ def _shape_key(spec: RunSpec) -> tuple[tuple, str]:
 
 def _train_group(
     specs: Sequence[RunSpec],
-    data: ReversalData,
+    data: SequenceData,
     device: torch.device,
     threads: int,
     engine: str,
@@ -407,7 +408,7 @@ SD_STRINGS = 100
 
 
 def _train_together(
-    specs: Sequence[RunSpec], data: ReversalData, device: torch.device, engine: str
+    specs: Sequence[RunSpec], data: SequenceData, device: torch.device, engine: str
 ) -> list[TrainResult | None]:
     start = time.perf_counter()
     first = specs[0]

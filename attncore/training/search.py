@@ -42,7 +42,7 @@ from typing import Any
 from attncore.checks import ParameterError, positive_int
 from attncore.simulate.tasks import run_tasks
 from attncore.sources.chuang import BetaSearchResult, chuang_beta_search, chuang_grid_search
-from attncore.training.data import ReversalData
+from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs, training_scheduler
 from attncore.training.model import ModelConfig
 from attncore.training.train import TrainResult, resolve_device
@@ -87,7 +87,7 @@ class BetaSearchRun:
 
 def search_beta(
     config: ModelConfig,
-    data: ReversalData,
+    data: SequenceData,
     *,
     steps: int,
     seed: int = 0,
@@ -164,7 +164,7 @@ def search_beta(
 
 def search_betas(
     configs: Mapping[Hashable, ModelConfig],
-    data: ReversalData,
+    data: SequenceData,
     *,
     budgets: Sequence[int],
     scheduler: object = None,
@@ -202,7 +202,7 @@ of about 12), for :func:`search_betas`' choice of scheduler."""
 def _search_task(
     key: tuple[Hashable, int],
     configs: Mapping[Hashable, ModelConfig],
-    data: ReversalData,
+    data: SequenceData,
     options: Mapping[str, Any],
 ) -> BetaSearchRun:
     name, budget = key
