@@ -47,9 +47,14 @@ raises; nothing falls back to eager silently.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import dataclasses
 import functools
+import logging
+import math
 import os
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +63,11 @@ from typing import Any
 import numpy as np
 import torch
 from torch.nn import functional as F
+from torch.utils.checkpoint import (
+    CheckpointPolicy,
+    checkpoint,
+    create_selective_checkpoint_contexts,
+)
 
 from attncore.checks import ParameterError
 from attncore.training.data import IGNORE
@@ -80,6 +90,7 @@ __all__ = [
     "compile_cache_folder",
     "compiler_available",
     "ensemble_forward",
+    "keep_freed_memory",
     "resolve_engine",
 ]
 
@@ -122,6 +133,30 @@ def resolve_engine(engine: str) -> str:
             "found; use engine eager"
         )
     return engine
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Ask glibc's allocator to keep freed memory for the next allocation instead of handing
+    it back to the system; True where it agreed (Linux with glibc), False elsewhere.
+
+    By default an array of a few megabytes (a batch's logits, an evaluation chunk) is a fresh
+    mapping of pages each time it is allocated, and every page faults when first written: on
+    the CPUs this book is built on that made the chapter's matrix products two to four times
+    slower inside a training step than alone (``benchmarks/training_speed.py``). Arrays up to
+    the largest mapping threshold glibc accepts (32 MiB) now come from the heap, which is not
+    trimmed; the process keeps the memory its largest step needed. Numbers do not change.
+
+    >>> isinstance(keep_freed_memory(), bool)
+    True
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    trim, mmap = -1, -3  # M_TRIM_THRESHOLD, M_MMAP_THRESHOLD of malloc.h
+    return bool(mallopt(mmap, 32 * 2**20)) and bool(mallopt(trim, 2**30))
 
 
 @contextlib.contextmanager
@@ -319,6 +354,18 @@ def ensemble_forward(
     >>> bool(torch.allclose(together[1], models[1](x[1]), atol=1e-6))
     True
     """
+    return _padded_forward(layout, weights, tokens, probes)[..., : layout.classes]
+
+
+def _padded_forward(
+    layout: Layout,
+    weights: dict[str, torch.Tensor],
+    tokens: torch.Tensor,
+    probes: list[tuple[torch.Tensor, ...]] | None = None,
+) -> torch.Tensor:
+    """:func:`ensemble_forward` with the classes padded to a multiple of 8 whose logits are
+    -inf (which no maximum, softmax or gradient sees): rows of 104 floats instead of 101 are
+    what the matrix product and the vectorized kernels after it handle fastest."""
     m, batch, length = tokens.shape
     width, heads = layout.d_model, layout.n_heads
     which = torch.arange(m, device=tokens.device)[:, None, None]
@@ -346,12 +393,12 @@ def ensemble_forward(
         weight = torch.cat([weights[f"{name}.{p}.weight"] for p in parts], dim=1)
         bias = torch.cat([weights[f"{name}.{p}.bias"] for p in parts], dim=1)
         q, k, v = (split(t) for t in _linear(inputs, weight, bias).split(width, dim=-1))
-        dots = q @ k.transpose(-2, -1)
-        scaled = [
-            _scale(forms[layer], f"{name}.scaling", weights, a, b, dots[a:b], q[a:b], k[a:b])
+        factors = [
+            _factors(forms[layer], f"{name}.scaling", weights, a, b, q[a:b], k[a:b])
             for a, b, forms in layout.segments
         ]
-        logits = scaled[0] if len(scaled) == 1 else torch.cat(scaled)
+        on_q, on_k = (torch.cat(f) if len(f) > 1 else f[0] for f in zip(*factors, strict=True))
+        logits = (q * on_q[..., None]) @ (k * on_k[..., None]).transpose(-2, -1)
         attention = torch.softmax(logits, dim=-1)
         if probes is not None:
             probes.append((inputs, q, logits, attention))
@@ -360,8 +407,16 @@ def ensemble_forward(
         if post:
             x = norm(f"norms.{layer}", x)
     out = x if post else norm("final_norm", x)
-    out = _linear(out, weights["classifier.weight"], weights["classifier.bias"])
-    return out.view(m, batch, length, layout.classes)
+    weight, bias = weights["classifier.weight"], weights["classifier.bias"]
+    padding = -layout.classes % _CLASS_MULTIPLE
+    if padding:
+        weight = torch.cat([weight, weight.new_zeros(m, padding, width)], dim=1)
+        bias = torch.cat([bias, bias.new_full((m, padding), -math.inf)], dim=1)
+    return _linear(out, weight, bias).view(m, batch, length, layout.classes + padding)
+
+
+_CLASS_MULTIPLE = 8
+"""The classes of the logits are padded to a multiple of this (a vector of floats in AVX2)."""
 
 
 def _linear(inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
@@ -370,42 +425,57 @@ def _linear(inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> t
     return inputs @ weight.transpose(1, 2) + bias[:, None]
 
 
-def _scale(
+def _factors(
     form: ScalingForm,
     name: str,
     weights: dict[str, torch.Tensor],
     start: int,
     stop: int,
-    dots: torch.Tensor,
     q: torch.Tensor,
     k: torch.Tensor,
-) -> torch.Tensor:
-    """The scaled logits of models ``start`` to ``stop - 1``, whose scaling ``name`` has the
-    form ``form``, from their ``q . k`` (``dots``), queries and keys."""
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The factors on the queries and on the keys (each ``models x batch x heads x length``)
+    that turn ``q . k`` into the scaled logits of models ``start`` to ``stop - 1``, whose scaling
+    ``name`` has the form ``form``: every form is ``(a_i q_i) . (b_j k_j)``, so the logits of all
+    models are one product and the softmax after it is alike for all."""
+    shape = q.shape[:-1]
+    ones = q.new_ones(shape)
     if form.kind == "fixed":
-        return weights[f"{name}.scale"][start:stop, None, None, None, None] * dots
+        return weights[f"{name}.scale"][start:stop, None, None, None].expand(shape), ones
     if form.kind == "learned":
-        return weights[f"{name}.log_beta"][start:stop].exp()[:, None, :, None, None] * dots
+        return weights[f"{name}.log_beta"][start:stop, None, :, None].exp().expand(shape), ones
     if form.kind == "keys":
         size = KEY_NORMS[form.norm](k.norm(dim=-1), **dict(form.params))
-        return dots / size.clamp_min(torch.finfo(k.dtype).tiny)[..., None, None]
-    # cosine: q.k / (|q| |k|), each length floored as F.normalize floors it
+        return (1.0 / size.clamp_min(torch.finfo(k.dtype).tiny))[..., None].expand(shape), ones
+    # cosine: g q.k / (|q| |k|), each length floored as F.normalize floors it
     tiny = 1e-12
-    lengths = (
-        q.norm(dim=-1).clamp_min(tiny)[..., :, None] * k.norm(dim=-1).clamp_min(tiny)[..., None, :]
-    )
-    return weights[f"{name}.gain"][start:stop, None, :, None, None] * (dots / lengths)
+    gain = weights[f"{name}.gain"][start:stop, None, :, None]
+    return gain / q.norm(dim=-1).clamp_min(tiny), 1.0 / k.norm(dim=-1).clamp_min(tiny)
+
+
+def _save_exponentials(_context: Any, operation: Any, *_args: Any, **_kwargs: Any) -> Any:
+    """Keep the exponentials (the softmax's numerators) for the backward pass, recompute the
+    rest: the compiler would otherwise compute ``exp`` of every logit twice, and on these CPUs
+    an exponential costs as much as a dozen multiplications."""
+    if operation == torch.ops.aten.exp.default:
+        return CheckpointPolicy.MUST_SAVE
+    return CheckpointPolicy.PREFER_RECOMPUTE
+
+
+_keep_exponentials = functools.partial(create_selective_checkpoint_contexts, _save_exponentials)
 
 
 def _token_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Per-token cross-entropy of ``logits`` (rows x classes) against ``targets``, in the form a
     compiled step fuses best: the log of the summed exponentials shifted by the row maximum,
-    minus the target's logit picked by a comparison (no gather and scatter), so the gradient is
-    ``softmax - one_hot`` from elementwise work only."""
+    minus the target's logit picked by a comparison (no gather and scatter; 32-bit integers,
+    twice as many to a vector as 64-bit ones), so the gradient is ``softmax - one_hot`` from
+    elementwise work only."""
     top = logits.detach().amax(dim=-1, keepdim=True)
     total = (logits - top).exp().sum(dim=-1).log() + top[:, 0]
-    classes = torch.arange(logits.shape[-1], device=logits.device)
-    return total - torch.where(targets[:, None] == classes, logits, 0.0).sum(dim=-1)
+    classes = torch.arange(logits.shape[-1], device=logits.device, dtype=torch.int32)
+    picked = targets.to(torch.int32)[:, None] == classes
+    return total - torch.where(picked, logits, 0.0).sum(dim=-1)
 
 
 class _CrossEntropy(torch.autograd.Function):
@@ -448,10 +518,13 @@ def _losses(
     targets: torch.Tensor,
 ) -> torch.Tensor:
     """The mean token loss of every model (``M``) on its own batch, over its scored positions."""
-    logits = ensemble_forward(layout, weights, tokens).reshape(-1, layout.classes)
+    logits = _padded_forward(layout, weights, tokens)
+    logits = logits.reshape(-1, logits.shape[-1])
     flat = targets.reshape(-1)
-    if compiled:
-        per_token = _token_losses(logits, flat)
+    if compiled:  # the exponentials of the forward pass kept for the backward one
+        per_token = checkpoint(
+            _token_losses, logits, flat, use_reentrant=False, context_fn=_keep_exponentials
+        )
     else:
         per_token = _CrossEntropy.apply(logits, flat.clamp_min(0))
     scored = (targets != IGNORE).to(per_token.dtype).view(layout.models, -1)
@@ -473,7 +546,7 @@ def _measure_chunk(
     columns of :data:`_MEASURES`)."""
     m = layout.models
     probes: list[tuple[torch.Tensor, ...]] = []
-    logits = ensemble_forward(layout, weights, tokens.expand(m, -1, -1), probes)
+    logits = _padded_forward(layout, weights, tokens.expand(m, -1, -1), probes)
     columns = _scores(logits, targets, valid, compiled)
     length = tokens.shape[-1]
     for inputs, q, scaled, attention in probes:
@@ -498,7 +571,7 @@ def _hits_chunk(
     valid: torch.Tensor,
 ) -> torch.Tensor:
     """Right tokens, right strings and scored tokens of one chunk, per model (``M x 3``)."""
-    logits = ensemble_forward(layout, weights, tokens.expand(layout.models, -1, -1))
+    logits = _padded_forward(layout, weights, tokens.expand(layout.models, -1, -1))
     return torch.stack(_scores(logits, targets, valid, compiled), dim=1)
 
 
@@ -544,15 +617,28 @@ def _function(name: str, layout: Layout, compiled: bool) -> Callable[..., torch.
         _COMPILED[key] = torch.compile(
             functools.partial(_FUNCTIONS[name], layout, True), fullgraph=True, dynamic=False
         )
-    compiled_function = _COMPILED[key]
+    return _COMPILED[key]
 
-    def call(*args: Any) -> torch.Tensor:
-        with torch._dynamo.config.patch(
-            recompile_limit=_RECOMPILE_LIMIT, fail_on_recompile_limit_hit=True
-        ):
-            return compiled_function(*args)
 
-    return call
+@contextlib.contextmanager
+def _compiling() -> Iterator[None]:
+    """The settings under which compiled functions run (and compile, forward and backward):
+    room for many variants, a compile that fails raises, and no warnings from torch's compiler
+    about its own deprecated internals, which say nothing about this code and would land in a
+    chapter's output."""
+    limits = {"recompile_limit": _RECOMPILE_LIMIT, "fail_on_recompile_limit_hit": True}
+    # torch logs a reminder that a checkpointed region must not compute in place (ours does
+    # not: _token_losses)
+    reminder = logging.getLogger("torch._higher_order_ops.wrap")
+    level = reminder.level
+    reminder.setLevel(logging.ERROR)
+    try:
+        with torch._dynamo.config.patch(**limits), warnings.catch_warnings():
+            for category in (FutureWarning, DeprecationWarning):
+                warnings.filterwarnings("ignore", category=category, module=r"torch\.")
+            yield
+    finally:
+        reminder.setLevel(level)
 
 
 _CHUNK_TOKENS = 2_048
@@ -583,6 +669,7 @@ class Engine:
     def __init__(
         self, models: Sequence[ReversalTransformer], *, lr: float, engine: str = "eager"
     ) -> None:
+        keep_freed_memory()
         self.stack = Stack(models)
         self.layout = self.stack.layout
         self.compiled = resolve_engine(engine) == "compiled"
@@ -591,11 +678,15 @@ class Engine:
 
     def step(self, tokens: torch.Tensor, targets: torch.Tensor) -> list[float]:
         """One Adam step of every model on its batch; the losses before the step."""
-        losses = self._losses(self.stack.params | self.stack.buffers, tokens, targets)
-        self.optimizer.zero_grad(set_to_none=True)
-        losses.sum().backward()  # model i's weights get the gradient of its own loss only
+        with self._context():
+            losses = self._losses(self.stack.params | self.stack.buffers, tokens, targets)
+            self.optimizer.zero_grad(set_to_none=True)
+            losses.sum().backward()  # model i's weights get the gradient of its own loss only
         self.optimizer.step()
         return losses.tolist()
+
+    def _context(self) -> contextlib.AbstractContextManager[None]:
+        return _compiling() if self.compiled else contextlib.nullcontext()
 
     def measure(
         self, inputs: torch.Tensor, targets: torch.Tensor, sd_strings: int
@@ -609,7 +700,7 @@ class Engine:
         function = _function("measure", layout, self.compiled)
         sums = np.zeros((layout.models, 3 + layout.n_layers * (4 + layout.n_heads)))
         weights = self.stack.weights
-        with torch.no_grad():
+        with torch.no_grad(), self._context():
             for offset, tokens, labels, valid in _chunks(inputs, targets, chunk):
                 place = offset + torch.arange(chunk, device=valid.device)
                 sd_rows = valid * (place < sd_strings).to(valid.dtype)
@@ -625,7 +716,7 @@ class Engine:
         strings, length = inputs.shape
         function = _function("hits", layout, self.compiled)
         sums = np.zeros((len(indices), 3))
-        with torch.no_grad():
+        with torch.no_grad(), self._context():
             chunk = _chunk(length, strings)
             for _, tokens, labels, valid in _chunks(inputs, targets, chunk):
                 sums += function(weights, tokens, labels, valid).double().cpu().numpy()
