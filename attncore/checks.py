@@ -2,7 +2,8 @@
 
 Every public function of :mod:`attncore` validates its inputs with these helpers, so
 bad input gives a :class:`ParameterError` naming the parameter and the allowed range,
-never a traceback from deep inside numpy or a silent NaN.
+never a traceback from deep inside numpy or a silent NaN. A failure the code recovers from
+(a damaged cache entry, a cache that cannot be written) is said in one line by :func:`warn`.
 
 >>> positive_int("d", 16)
 16
@@ -16,14 +17,34 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
-__all__ = ["ParameterError", "finite_array", "finite_real", "positive_int", "positive_real"]
+__all__ = [
+    "ParameterError",
+    "finite_array",
+    "finite_real",
+    "positive_int",
+    "positive_real",
+    "warn",
+]
 
 
 class ParameterError(ValueError):
     """A parameter is outside its allowed range; the message names both."""
+
+
+def warn(text: str) -> None:
+    r"""Say ``text`` in one line on stderr: something went wrong that the caller recovered from.
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     warn("the cache is read-only; continuing without it")
+    >>> err.getvalue()
+    'attncore: warning: the cache is read-only; continuing without it\n'
+    """
+    print(f"attncore: warning: {text}", file=sys.stderr, flush=True)
 
 
 def positive_int(name: str, value: object, minimum: int = 1) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import jupytext
+import nbformat
 import pytest
 
 from attncore.book.build import build_book
@@ -14,6 +16,19 @@ REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks"]
 CACHE = ".cache/chapters"
 """Where a scratch copy's build keeps its cache (not the repository's)."""
+
+
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def write_chapter(path: Path, prose: str = "A chapter.", body: str = "x = n + 1") -> Path:
+    """Write a one-parameter toy chapter to ``path`` (fast to run: no imports)."""
+    parameters = nbformat.v4.new_code_cell("n: int = 1  # a number, in [0, 10]")
+    parameters.metadata["tags"] = ["parameters", "remove-cell"]
+    cells = [nbformat.v4.new_markdown_cell(prose), parameters, nbformat.v4.new_code_cell(body)]
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNEL})
+    jupytext.write(nb, path, fmt="md:myst")
+    return path
 
 
 def copy_book_sources(destination: Path) -> Path:

@@ -1,7 +1,7 @@
 """The package's layers: which part of attncore may import which.
 
-- core (checks, random, softmax, rescalings, distributions, measures, density, fingerprint)
-  imports only core;
+- core (checks, random, softmax, rescalings, distributions, measures, density, fingerprint,
+  scratch, untrusted) imports only core;
 - simulate, sources, symbolic and training import core and each other, never claims or book;
 - claims imports only core and claims;
 - book may import anything, and nothing outside book imports it.
@@ -24,6 +24,8 @@ CORE = {
     "measures",
     "density",
     "fingerprint",
+    "scratch",
+    "untrusted",
 }
 MODELS = {"simulate", "sources", "symbolic", "training"}
 ALLOWED = {

@@ -6,9 +6,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from attncore.checks import ParameterError
 from attncore.softmax import jacobian, jacobian_frobenius, softmax
 from attncore.sources.blog import BLOG_WORKED_EXAMPLE as blog
-from attncore.sources.blog import digit_matches, worked_example
+from attncore.sources.blog import (
+    digit_matches,
+    example_factors,
+    factor_sweep,
+    worked_example,
+)
 
 
 def test_softmax_matches_printed_digits():
@@ -99,3 +105,40 @@ def test_scaled_variance_identity_for_several_sizes():
     from attncore.sources.blog import scaled_variance_identity
 
     assert scaled_variance_identity(2) and scaled_variance_identity(5)
+
+
+@pytest.mark.parametrize("factor", [8.0, 1.0, 0.3, 3.7, 1000.0])
+def test_the_factor_grid_holds_one_and_the_factor_and_spans_three_doublings_beyond(factor):
+    grid = example_factors(factor)
+    assert 1.0 in grid and factor in grid and np.all(np.diff(grid) > 0)
+    assert grid[0] <= min(1.0, factor) / 8 and grid[-1] >= max(1.0, factor) * 8
+    steps = np.diff(np.log2(grid))
+    assert steps.max() <= 0.25 + 1e-12  # a quarter of a doubling at most
+
+
+@pytest.mark.parametrize("factor", [8.0, 3.7])
+def test_the_sweep_is_the_worked_example_at_one_and_at_the_factor(factor):
+    sweep = factor_sweep(blog.y, example_factors(factor))
+    for c, key in [(1.0, "s"), (factor, "s_scaled")]:
+        row = sweep.index(c)
+        expected = worked_example(blog.y, factor)[key]
+        assert np.array_equal(sweep.probabilities[row], expected)
+        assert sweep.jacobian_norm[row] == jacobian_frobenius(expected)
+        assert sweep.max_probability[row] == expected.max()
+        assert math.isclose(
+            sweep.entropy_ratio[row], -np.sum(expected * np.log(expected)) / np.log(4)
+        )
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: example_factors(0.0), "factor must be a finite real number > 0"),
+        (lambda: factor_sweep([1.0], [1.0]), "y must hold at least 2 logits"),
+        (lambda: factor_sweep([1.0, 2.0], [1.0, -2.0]), "factor must be a finite real number > 0"),
+        (lambda: factor_sweep([1.0, 2.0], [1.0]).index(2.0), "factor must be one of the sweep's"),
+    ],
+)
+def test_bad_sweep_input_is_a_one_line_error(call, message):
+    with pytest.raises(ParameterError, match=message):
+        call()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+import numpy as np
 import pytest
 import yaml
 from conftest import CACHE
@@ -23,6 +24,7 @@ from matplotlib.colors import to_rgb
 
 from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
 from attncore.book.cache import RunCache
+from attncore.book.explorable import DATA_BUDGET, MARKER, data_bytes, datasets, read_specs
 from attncore.book.kit import MIN_TEXT_PX, VERDICT_COLOURS, ledger_target
 from attncore.claims import CLAIMS
 
@@ -86,16 +88,19 @@ def served(built_book):
     server.shutdown()
 
 
-def probe(base_url: str, html_root: Path, page: Path) -> dict:
-    """Open ``page`` in headless Chromium and report its resources, images and typeset math."""
+def probe(
+    base_url: str, html_root: Path, page: Path, script: str = PROBE, budget_ms: int = 10000
+) -> dict:
+    """Open ``page`` in headless Chromium with ``script`` added and return what it reports
+    (by default its resources, images and typeset math), ``budget_ms`` of virtual time on."""
     probe_page = page.with_name(f".probe-{page.name}")
-    probe_page.write_text(page.read_text().replace("</body>", PROBE))
+    probe_page.write_text(page.read_text().replace("</body>", script))
     try:
         with tempfile.TemporaryDirectory() as profile:
             flags = [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom",
+                f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", "--dump-dom",
                 "--window-size=1400,1000",
             ]  # fmt: skip
             url = f"{base_url}/{probe_page.relative_to(html_root).as_posix()}"
@@ -104,7 +109,7 @@ def probe(base_url: str, html_root: Path, page: Path) -> dict:
             ).stdout
     finally:
         probe_page.unlink()
-    found = re.search(r'<pre id="attncore-probe">(.*?)</pre>', dom, flags=re.S)
+    found = re.search(r'<pre id="attncore-probe"[^>]*>(.*?)</pre>', dom, flags=re.S)
     assert found, f"the probe did not run on {page.name}"
     return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
 
@@ -284,3 +289,184 @@ def test_negative_numbers_carry_a_minus_sign_not_a_hyphen(built_book):
         text = re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S))
         found = re.search(r"(?<![\w.\-−])-\.?\d.{0,30}|\d[eE]-\d", text)
         assert not found, f"{page.name}: {found.group(0)}"
+
+
+MOVE_SLIDERS = """<script>
+window.addEventListener("load", () => setTimeout(async () => {
+  // the data of every named mark of a Vega view, as plotted
+  const marks = (view) => {
+    const found = {};
+    (function walk(node) {
+      if (node.marktype && node.marktype !== "group" && node.name) {
+        found[node.name] = (node.items || []).map((item) => ({...item.datum}));
+      }
+      (node.items || []).forEach(walk);
+    })(view.scenegraph().root);
+    return found;
+  };
+  const explorables = [];
+  let error = null;
+  try {
+  for (const figure of document.querySelectorAll(".attncore-explorable")) {
+    for (let i = 0; i < 100 && !figure.dataset.ready; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    const entry = {ready: figure.dataset.ready || "never", sliders: [], moves: []};
+    explorables.push(entry);
+    if (entry.ready !== "true") continue;
+    const view = figure.attncoreView;
+    const inputs = Array.from(figure.querySelectorAll(".vega-bind input"));
+    const state = () => Object.fromEntries(inputs.map((i) => [i.name, Number(i.value)]));
+    entry.sliders = inputs.map((i) => ({
+      name: i.name, type: i.type, min: Number(i.min), max: Number(i.max),
+      label: i.closest("label") ? i.closest("label").textContent : null,
+      valuetext: i.getAttribute("aria-valuetext"), focusable: i.tabIndex >= 0,
+    }));
+    entry.start = {state: state(), marks: marks(view)};
+    for (const input of inputs) {  // each slider to the other end of its grid, in turn
+      input.value = Number(input.value) === Number(input.max) ? input.min : input.max;
+      input.dispatchEvent(new Event("input", {bubbles: true}));
+      await view.runAsync();
+      entry.moves.push({slider: input.name, state: state(), marks: marks(view),
+                        valuetext: input.getAttribute("aria-valuetext"),
+                        shown: input.nextElementSibling.textContent});
+    }
+  }
+  } catch (e) {
+    error = String(e) + " " + e.stack;
+  }
+  const pre = document.createElement("pre");
+  pre.id = "attncore-probe";
+  const resources = performance.getEntriesByType("resource").map((e) => e.name);
+  try {
+    pre.textContent = JSON.stringify({explorables, error, resources});
+  } catch (e) {
+    pre.textContent = JSON.stringify({explorables: [], error: String(e), resources});
+  }
+  document.body.appendChild(pre);
+}, 1500));
+</script></body>"""
+
+
+def _rows(table, state, *sliders):
+    """The rows of ``table`` at the sliders' selected grid indices."""
+    chosen = table
+    for name in sliders:
+        chosen = chosen[chosen[name] == state[name]]
+    return chosen
+
+
+def _mark(marks, name):
+    """The items of the unit ``name`` (Vega-Lite names its marks ``name_marks``, with the
+    unit's place added inside a layer: ``name_0_marks``)."""
+    found = [m for m in marks if re.fullmatch(rf"{name}(_\d+)?_marks", m)]
+    assert len(found) == 1, (name, sorted(marks))
+    return marks[found[0]]
+
+
+def _plotted(marks, name, columns):
+    return sorted(tuple(round(float(item[c]), 12) for c in columns) for item in _mark(marks, name))
+
+
+def _expected(table, columns):
+    return sorted(tuple(round(float(v), 12) for v in row) for row in table[columns].to_numpy())
+
+
+def _check_frontier(data, state, marks):
+    curve = _rows(data["curve_data"], state, "d_index", "n_index")
+    curve = curve[(curve["selectivity"] > 0) & (curve["wasserstein"] > 0)]
+    xy = ["selectivity", "wasserstein"]
+    assert _plotted(marks, "curve", xy) == _expected(curve, xy)
+    chosen = _rows(curve, state, "f_index")
+    assert _plotted(marks, "factor", xy) == _expected(chosen, xy)
+    points = _rows(data["rescaling_data"], state, "d_index", "n_index")
+    shown = _mark(marks, "rescalings") + _mark(marks, "references")
+    assert sorted(item["rescaling"] for item in shown) == sorted(points["rescaling"])
+    assert _plotted({"all_marks": shown}, "all", xy) == _expected(points, xy)
+    text = _mark(marks, "readout")[0]["text"]
+    assert f"W₁ {chosen['wasserstein'].iloc[0]:.3f}" in text, text
+
+
+def _check_worked_example(data, state, marks):
+    rows = _rows(data["probabilities"], state, "c_index")
+    columns = ["key", "probability"]
+    assert _plotted(marks, "probabilities", columns) == _expected(rows, columns)
+    measures = _rows(data["measures"], state, "c_index")
+    assert _plotted(marks, "measures", ["c", "value"]) == _expected(measures, ["c", "value"])
+
+
+def _check_panels(data, state, marks):
+    for panel, row in (
+        _rows(data["panels"], state, "n_index", "d_index").set_index("panel").iterrows()
+    ):
+        density = [float(v) for v in row["density"].split(" ")]
+        items = _mark(marks, f"panel_{panel}")
+        assert [item["density"] for item in items] == density, panel
+        x = np.linspace(row["lo"], row["hi"], len(density))
+        np.testing.assert_allclose([item["x"] for item in items], x, rtol=1e-9, atol=1e-12)
+        text = _mark(marks, f"readout_{panel}")[0]["text"].replace("−", "-")  # d3's minus
+        shown = float(re.search(r"skewness (\S+)", text).group(1))
+        assert abs(shown - row["skewness"]) <= 0.005 + 1e-12, (panel, text)
+
+
+_CHECKS = {"curve_data": _check_frontier, "probabilities": _check_worked_example,
+           "panels": _check_panels}  # fmt: skip
+"""How the plotted values of each kind of explorable are read, by the name of its data."""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="chromium is not installed (make test installs it; under CI its absence fails)",
+)
+def test_moving_each_slider_plots_the_precomputed_values_and_loads_nothing_else(served):
+    """Every explorable of every page: its sliders are labelled range inputs a keyboard can
+    reach; moving each to another grid value plots exactly the values the page carries for
+    that setting, which are the chapter run's; and no request leaves the book's host."""
+    assert CHROMIUM, "chromium is not installed: make test installs Debian's chromium"
+    base_url, root = served
+    html = root / "_build" / "html"
+    checked = []
+    for page in html_pages(root):
+        specs = read_specs(page.read_text())
+        if not specs:
+            continue
+        runs = root / RUNS / page.stem / "explorables"
+        saved = [json.loads(p.read_text()) for p in sorted(runs.glob("*.json"))]
+        assert sorted(map(json.dumps, specs)) == sorted(map(json.dumps, saved)), page.name
+        report = probe(base_url, html, page, MOVE_SLIDERS, budget_ms=40000)
+        assert report["error"] is None, f"{page.name}: {report['error']}"
+        assert not [r for r in report["resources"] if not r.startswith(base_url)], page.name
+        assert len(report["explorables"]) == len(specs), page.name
+        for spec, shown in zip(specs, report["explorables"], strict=True):
+            data = datasets(spec)
+            check = next(_CHECKS[name] for name in data if name in _CHECKS)
+            labels = spec["usermeta"]["attncore"]["sliders"]
+            assert shown["ready"] == "true", page.name
+            assert [s["name"] for s in shown["sliders"]] == list(labels)
+            for slider in shown["sliders"]:
+                assert slider["type"] == "range" and slider["focusable"], slider
+                assert slider["label"].strip() and slider["max"] == len(labels[slider["name"]]) - 1
+            check(data, shown["start"]["state"], shown["start"]["marks"])
+            for move in shown["moves"]:
+                assert move["state"] != shown["start"]["state"]
+                text = labels[move["slider"]][move["state"][move["slider"]]]
+                assert move["valuetext"] == move["shown"] == text
+                check(data, move["state"], move["marks"])
+            assert shown["moves"][-1]["marks"] != shown["start"]["marks"]
+            checked.append(check.__name__)
+    assert sorted(checked) == sorted(_CHECKS[name].__name__ for name in _CHECKS)
+
+
+def test_every_page_carries_less_explorable_data_than_its_budget(built_book):
+    """The data of a page's explorables, as the manifests record them, stay under
+    DATA_BUDGET; pages without one load no Vega."""
+    for page in html_pages(built_book):
+        text = page.read_text()
+        specs = read_specs(text)
+        assert sum(data_bytes(spec) for spec in specs) < DATA_BUDGET, page.name
+        assert ("vega-bundle-" in text) == (MARKER in text), page.name
+        manifest = built_book / RUNS / page.stem / "manifest.json"
+        if manifest.is_file():
+            recorded = json.loads(manifest.read_text())["explorables"]
+            assert sorted(e["data_bytes"] for e in recorded) == sorted(map(data_bytes, specs))

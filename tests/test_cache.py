@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import shutil
 
-import jupytext
-import nbformat
 import pytest
+from conftest import write_chapter
 
 from attncore.book import cache as cache_module
 from attncore.book.cache import RunCache, code_fingerprint, run_key
 from attncore.book.runner import run_chapter
 
 pytestmark = pytest.mark.notebooks
-
-KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
-
-
-def write_chapter(path, prose="A chapter.", body="x = n + 1"):
-    parameters = nbformat.v4.new_code_cell("n: int = 1  # a number, in [0, 10]")
-    parameters.metadata["tags"] = ["parameters", "remove-cell"]
-    cells = [nbformat.v4.new_markdown_cell(prose), parameters, nbformat.v4.new_code_cell(body)]
-    nb = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNEL})
-    jupytext.write(nb, path, fmt="md:myst")
-    return path
 
 
 def test_a_run_is_reused_until_its_source_or_parameters_change(tmp_path):

@@ -63,7 +63,11 @@ def test_run_reruns_the_chapter_with_new_parameters(tmp_path):
     assert (out / "softmax_saturation" / "figures" / "saturation_curves.png").is_file()
     manifest = json.loads((out / "softmax_saturation" / "manifest.json").read_text())
     assert manifest["parameters"]["n_rows"] == 50 and manifest["parameters"]["n_spreads"] == 5
-    assert [f["file"] for f in manifest["figures"]] == ["figures/saturation_curves.png"]
+    shown = ["figures/worked_example.png", "figures/saturation_curves.png"]
+    assert [f["file"] for f in manifest["figures"]] == shown
+    assert [e["file"] for e in manifest["explorables"]] == [
+        "explorables/worked_example_explore.json"
+    ]
     assert all(f["width_px"] > 0 and f["min_text_px"] > 0 for f in manifest["figures"])
     assert {r["claim"] for r in manifest["verdicts"]} >= {"blog-softmax-example"}
     outputs = json.dumps([c.get("outputs", []) for c in nb.cells])

@@ -8,8 +8,17 @@ import pandas as pd
 import pytest
 
 from attncore.book import figures_every_rescaling as figures
+from attncore.book.explorable import datasets, read_spec
 from attncore.book.plotting import method_style
 from attncore.rescalings import get_rescaling
+from attncore.simulate.study import (
+    NORMAL,
+    frontier_grid,
+    frontier_points,
+    run_study,
+    study_families,
+    study_rescalings,
+)
 
 NAMES = ["none", "sqrt_d", "k_total"]
 
@@ -126,3 +135,55 @@ def test_gradients_draw_the_references_as_rings_under_the_other_markers(grid):
     handles = {h.get_label(): h for h in fig.legends[0].legend_handles}
     assert handles[styles["k_total"]["label"]].get_markerfacecolor() == "none"
     plt.close(fig)
+
+
+@pytest.fixture(scope="module")
+def explored():
+    """A small study and the explorable grid of its standard normal curve, one seed."""
+    families, rescalings, multipliers = study_families(), study_rescalings(), [0.05, 1.0, 20.0]
+    sizes = dict(n_queries=60, n_seeds=2, seed=3, threshold=0.9)
+    study = run_study(families, rescalings, multipliers, d_main=8, n_main=4, family_settings=[],
+                      d_values=[8], n_values=[4], grid_queries=50, **sizes)  # fmt: skip
+    grid = frontier_grid(families[NORMAL], rescalings, multipliers, [4, 8], [4, 16], **sizes)
+    return study, grid, rescalings, multipliers
+
+
+def test_the_explorable_grid_at_the_main_setting_is_the_static_frontiers_draws(explored):
+    study, grid, rescalings, multipliers = explored
+    main_summary = study.summaries()[0]
+    curves, points = frontier_points(main_summary[main_summary["family"] == NORMAL])
+    at = grid[(grid["d"] == 8) & (grid["n"] == 4)].set_index("rescaling")
+    columns = ["selectivity", "wasserstein", "effective_share", "jacobian_norm", "factor"]
+    for table in (curves, points):
+        for _, row in table.iterrows():
+            assert at.loc[row["rescaling"], columns].tolist() == row[columns].tolist()
+    fig = figures.frontier_figure(curves, points, figures.rescaling_styles(rescalings),
+                                  multipliers, "t")  # fmt: skip
+    line = fig.axes[0].get_lines()[0]  # the grey curve, sorted by selectivity
+    shown = at.loc[curves["rescaling"]].sort_values("selectivity")
+    assert np.array_equal(line.get_xdata(), shown["selectivity"])
+    assert np.array_equal(line.get_ydata(), shown["wasserstein"])
+    plt.close(fig)
+
+
+def test_the_explorable_frontier_carries_the_grid_and_starts_at_the_main_setting(explored):
+    _, grid, rescalings, multipliers = explored
+    styles = figures.rescaling_styles(rescalings)
+    spec = read_spec(
+        figures.frontier_explorable(grid, styles, multipliers, d_main=8, n_main=4).html()
+    )
+    sliders = spec["usermeta"]["attncore"]["sliders"]
+    assert sliders == {"d_index": ["4", "8"], "n_index": ["4", "16"],
+                       "f_index": ["0.05", "1", "20"]}  # fmt: skip
+    assert [p["value"] for p in spec["params"]] == [1, 0, 1]
+    data = datasets(spec)
+    curve, marked = data["curve_data"], data["rescaling_data"]
+    assert len(curve) == 2 * 2 * len(multipliers) and len(marked) == 2 * 2 * len(rescalings)
+    for _, row in curve.iterrows():
+        d, n = [4, 8][int(row["d_index"])], [4, 16][int(row["n_index"])]
+        name = f"curve_{int(row['f_index']):03d}"
+        expected = grid.set_index(["d", "n", "rescaling"]).loc[(d, n, name)]
+        for column in ["selectivity", "wasserstein", "effective_share", "jacobian_norm"]:
+            assert row[column] == pytest.approx(expected[column], rel=1e-5, abs=1e-12)
+        assert row["f"] == pytest.approx(multipliers[int(row["f_index"])], rel=1e-6)
+    assert set(marked["rescaling"]) == {style["label"] for style in styles.values()}

@@ -58,7 +58,7 @@ def test_unknown_claim_or_untyped_verdict_is_refused():
 @pytest.mark.notebooks
 def test_every_claim_of_a_built_chapter_has_a_verdict(built_book):
     from attncore.book.build import RUNS, toc_chapters
-    from attncore.book.manifest import read_runs
+    from attncore.book.run_folders import read_runs
 
     runs = read_runs(built_book / RUNS)
     for manifest in runs.values():

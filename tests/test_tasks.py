@@ -17,7 +17,7 @@ import pytest
 from attncore.checks import ParameterError
 from attncore.distributions import Independent
 from attncore.random import spawn, stream
-from attncore.simulate import montecarlo, saturation, sweep
+from attncore.simulate import montecarlo, saturation, simplex, sweep
 from attncore.simulate.tasks import (
     ENVIRONMENT_VARIABLE,
     TaskFailed,
@@ -57,7 +57,10 @@ def tables(scheduler: object) -> list[pd.DataFrame]:
     case = {"sample_or_model": Independent(), "mean": 0.0}
     cases = {d: {**case, "var": d, "d": d} for d in (2, 8)}
     moments = montecarlo.comparison_table(cases, 2000, iter(spawn(5, 2)), scheduler=scheduler)
-    return [panels, costs, grid, curves, moments]
+    critical = simplex.critical_sweep(
+        [16, 32], [0.3, 0.7], [0.5, 2.0], d=8, n_draws=2, n_probes=4, seed=5, scheduler=scheduler
+    )
+    return [panels, costs, grid, curves, moments, critical]
 
 
 def assert_identical(first: list[pd.DataFrame], second: list[pd.DataFrame]) -> None:
@@ -104,21 +107,18 @@ def remote_cluster(tmp_path_factory):
     address_file = folder / "scheduler.json"
     env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
     common = {"cwd": folder, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = [BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0"]
-    processes = [
-        subprocess.Popen(
-            [*scheduler, "--no-dashboard", "--scheduler-file", str(address_file)], **common
-        )
-    ]
+    loopback = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"]
+    scheduler = [BIN / "dask", "scheduler", *loopback, "--port", "0"]
+    processes = [subprocess.Popen([*scheduler, "--scheduler-file", str(address_file)], **common)]
     try:
         deadline = time.monotonic() + 60
         while not address_file.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         address = json.loads(address_file.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:")
-        worker = [BIN / "dask", "worker", address, "--nthreads", "1", "--no-dashboard"]
+        worker = [BIN / "dask", "worker", address, "--nthreads", "1", *loopback]
         for _ in range(2):
-            processes.append(subprocess.Popen([*worker, "--host", "127.0.0.1"], **common))
+            processes.append(subprocess.Popen(worker, **common))
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
         yield address
@@ -222,12 +222,12 @@ def test_a_failing_task_on_a_cluster_names_itself(local_cluster):
         )
 
 
-def test_the_command_passes_the_scheduler_to_the_kernels(monkeypatch, capsys):
+def test_the_command_passes_the_scheduler_to_the_kernels(remote_cluster, monkeypatch, capsys):
     from attncore.book import cli
 
     monkeypatch.setenv(ENVIRONMENT_VARIABLE, "auto")  # restored after the test
-    cli._set_scheduler("tcp://127.0.0.1:8786")
-    assert os.environ[ENVIRONMENT_VARIABLE] == "tcp://127.0.0.1:8786"
+    cli._set_scheduler(remote_cluster)
+    assert os.environ[ENVIRONMENT_VARIABLE] == remote_cluster
     assert cli.main(["run", "softmax_saturation", "--scheduler", "elsewhere"]) == 2
     assert "scheduler must be" in capsys.readouterr().err
 

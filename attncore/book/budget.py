@@ -84,10 +84,12 @@ def _size(size: float) -> str:
 
 
 def _softmax_saturation(p: Mapping[str, Any]) -> Estimate:
-    # one matrix of n_rows x n_keys logits per spread, then n_rows x n at three spreads for
-    # every n of n_values; a few float64 arrays of the widest at once
+    # one matrix of n_rows x n_keys logits per spread, the last decade of spreads again for
+    # every slope seed, then n_rows x n at three spreads for every n of n_values; a few
+    # float64 arrays of the widest at once
     widest = max(p["n_keys"], *p["n_values"])
-    entries = p["n_rows"] * (p["n_spreads"] * p["n_keys"] + 3 * sum(p["n_values"]))
+    spreads = p["n_spreads"] * (1 + p["n_slope_seeds"] / 4)
+    entries = p["n_rows"] * (spreads * p["n_keys"] + 3 * sum(p["n_values"]))
     return Estimate(_START + 1.5e-7 * entries, _BASE_BYTES + 6 * 8 * p["n_rows"] * widest)
 
 
@@ -116,8 +118,15 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     logits = p["n_queries"] * p["n_keys"] * (p["d_small"] + p["d_large"]) * 3
     densities = p["n_queries"] * p["kde_points"] * 6
     seconds = _START + 2e-8 * (p["n_seeds"] + 1) * (logits + densities)
+    # the explorable panels: two draws of the six panels per (n, d) of their grid
+    ns = {*p["explore_n_values"], p["n_keys"]}
+    ds = {*p["explore_d_values"], p["d_small"], p["d_large"]}
+    cells = len(ns) * len(ds)
+    explore = p["n_queries"] * sum(ns) * sum(6 * d + 3 * (p["d_small"] + p["d_large"]) for d in ds)
+    seconds += 1.5e-9 * explore + 2e-8 * 2 * cells * densities  # 1.5 ns a term, measured
     panel = 8 * p["n_queries"] * p["n_keys"] * max(p["d_small"], p["d_large"])
-    return Estimate(seconds, _BASE_BYTES + 4 * panel)
+    widest = 12 * 8 * (p["n_queries"] + max(ns)) * max(ds) + 12 * 8 * p["n_queries"] * max(ns)
+    return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
 
 
 _RESCALINGS, _FAMILIES = 14, 8
@@ -128,8 +137,13 @@ def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
     families = _FAMILIES * settings * p["n_queries"] * p["n_main"] * (p["d_main"] + _RESCALINGS)
     grid = p["grid_queries"] * sum(p["n_values"]) * (sum(p["d_values"]) + _RESCALINGS)
     frontier = p["n_frontier"] * p["n_queries"] * p["n_main"]
-    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier)
+    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
+    ds, ns = {*p["explore_d_values"], p["d_main"]}, {*p["explore_n_values"], p["n_main"]}
+    curves = _RESCALINGS + p["n_frontier"]
+    explore = p["n_queries"] * sum(ns) * (sum(ds) + len(ds) * curves) / 3
+    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier + explore)
     widest = max(p["n_values"]) * max(p["d_values"]) + p["grid_queries"] * max(p["n_values"])
+    widest = max(widest, max(ns) * max(ds) + p["n_queries"] * max(ns) * 4)
     return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
 
 
@@ -191,7 +205,8 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     runs = setups * methods * p["n_seeds"]
     width = 2 * p["search_max_exponent"] + 1  # the rounds of a search, each padded to the scan
     narrowing = math.log(1 / p["search_tolerance"]) / math.log(p["search_max_exponent"] + 1)
-    slots = setups * width * (1 + max(0, math.ceil(narrowing - 1e-9)))
+    rounds = 1 + max(0, math.ceil(narrowing - 1e-9))
+    slots = setups * p["search_seeds"] * width * rounds
     train = step * (runs * p["long_steps"] + slots * sum(p["search_steps"]))
     val = (runs * (p["long_steps"] // p["eval_every"] + 3) + 2 * slots) * p["n_val"]
     test = setups * 2 * p["n_seeds"] * 2 * p["n_test"]
@@ -199,8 +214,21 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     cores = min(available_cores(), 2)  # one ensemble per setup, the two spread over the cores
     seconds = _START + _COMPILE[engine] * 5 * setups / cores + work / cores
     data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
-    batch = 4 * 102 * p["length"] * methods * p["n_seeds"] * (p["vocab"] + 4 * p["length"])
+    attention = 4 * p["length"] * p["n_heads"]
+    batch = 4 * 102 * p["length"] * methods * p["n_seeds"] * (p["vocab"] + attention)
     return Estimate(seconds, _BASE_BYTES + 2**29 + 3 * (data + batch))
+
+
+def _critical_scale(p: Mapping[str, Any]) -> Estimate:
+    # per draw, n and rho: one softmax row of n and one product of n_probes x n by d for every
+    # gamma of the grid and the two rescalings; then the rules, whose thresholds are stressed
+    # over their bands on the whole table, and the sympy limits
+    layers = p["n_draws"] * sum(p["n_values"]) * len(p["rho_values"]) * (p["n_gamma"] + 2)
+    work = layers * p["n_probes"] * (p["d"] + 20)
+    curves = p["n_draws"] * len(p["n_values"]) * len(p["rho_values"]) * p["n_gamma"]
+    seconds = _START + 5 + 6e-10 * work + 2e-4 * curves
+    widest = max(p["n_values"]) * (3 * p["d"] + 4 * p["n_probes"])
+    return Estimate(seconds, _BASE_BYTES + 8 * widest + 16 * 8 * curves)
 
 
 def _fixed(p: Mapping[str, Any]) -> Estimate:
@@ -215,6 +243,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "every_rescaling": _every_rescaling,
     "beyond_initialization": _beyond_initialization,
     "string_reversal": _string_reversal,
+    "critical_scale": _critical_scale,
     "introduction": _fixed,
     "claims_ledger": _fixed,
 }

@@ -15,10 +15,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,13 @@ from attncore.book.runner import (
     RUN_FOLDER,
     NotebookFailed,
     RunResult,
+    WriteFailed,
     chapter_parameters,
     is_cached,
     run_chapter,
 )
 from attncore.checks import ParameterError
+from attncore.scratch import remove_orphans, scratch_folder
 from attncore.simulate.tasks import resolve_scheduler, shared_local_cluster
 
 __all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
@@ -98,7 +100,8 @@ def _execute_chapters(
 ) -> list[tuple[str, RunResult]]:
     chapters = toc_chapters(root)
     readers = _readers(chapters, root)
-    staging = Path(tempfile.mkdtemp(prefix=".generated-", dir=root / "book"))
+    remove_orphans(root / "book")
+    staging = scratch_folder(root / "book", "generated")
     results: dict[str, RunResult] = {}
     runs = staging / "runs"
 
@@ -127,8 +130,13 @@ def _execute_chapters(
             shutil.copy2(runs / chapter / f"{chapter}.ipynb", generated / f"{chapter}.ipynb")
         publish(generated, root / GENERATED)
         publish(runs, root / RUNS)
-    except (NotebookFailed, ParameterError) as error:
+    except (NotebookFailed, WriteFailed, ParameterError) as error:
         raise BuildFailed(f"{error}\nThe last good book in _build/html is untouched.") from None
+    except OSError as error:
+        raise BuildFailed(
+            f"the executed chapters could not be written: {error.strerror or error}\n"
+            "The last good book in _build/html is untouched."
+        ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [(chapter, results[chapter]) for chapter in chapters]
@@ -151,9 +159,10 @@ def _shared_workers(executing: int, jobs: int) -> AbstractContextManager:
 
 def _run_sphinx(root: Path) -> None:
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
-    with tempfile.TemporaryDirectory(prefix=".build-", dir=root) as scratch:
+    remove_orphans(root)
+    with _scratch(root, "sphinx") as scratch:
         command = [str(jupyter_book), "build", str(root), "-W", "-n", "--keep-going"]
-        command += ["--path-output", scratch]
+        command += ["--path-output", str(scratch)]
         print("[sphinx] jupyter-book build -W -n --keep-going", flush=True)
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
@@ -167,7 +176,22 @@ def _run_sphinx(root: Path) -> None:
                 + "\n".join(problems[-20:] or (done.stdout + done.stderr).splitlines()[-20:])
                 + "\nThe last good book in _build/html is untouched."
             )
-        publish(Path(scratch) / "_build" / "html", root / "_build" / "html")
+        try:
+            publish(scratch / "_build" / "html", root / "_build" / "html")
+        except OSError as error:
+            raise BuildFailed(
+                f"the built pages could not be published: {error.strerror or error}\n"
+                "The last good book in _build/html is untouched."
+            ) from None
+
+
+@contextmanager
+def _scratch(parent: Path, kind: str) -> Iterator[Path]:
+    folder = scratch_folder(parent, kind)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def build_book(

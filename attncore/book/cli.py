@@ -1,14 +1,18 @@
 """The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
 
     attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [--profile smoke] [-o OUT] [--no-cache]
-                 [--scheduler tcp://HOST:PORT] [--yes] [--timeout SECONDS]
+                 [--scheduler tcp://HOST:PORT] [--worker-wait SECONDS] [--yes]
+                 [--timeout SECONDS]
     attncore params CHAPTER
     attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
+                   [--worker-wait SECONDS]
 
 ``--scheduler`` sends the chapters' sweeps to a Dask cluster (or names ``synchronous``,
 ``local`` or ``auto``, see :mod:`attncore.simulate.tasks`): it sets ``ATTNCORE_SCHEDULER``
-for the kernels, which inherit the environment. The results are the same wherever the
-sweeps run, so the scheduler is not part of a run's cache key.
+for the kernels, which inherit the environment; an address where nothing listens is refused
+at once. ``--worker-wait`` (``ATTNCORE_WORKER_WAIT``, 30 s by default) bounds how long a sweep
+waits for the cluster to have a worker, at the start or after its workers died. The results
+are the same wherever the sweeps run, so the scheduler is not part of a run's cache key.
 
 Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
 with ``-p`` replaces the same name's value from ``-f``. Before a run starts, its time and memory
@@ -30,9 +34,25 @@ from attncore.book.budget import TIME_BUDGET, check_budget
 from attncore.book.build import PROFILES, BuildFailed, build_book, load_profile
 from attncore.book.cache import RunCache
 from attncore.book.parameters import MAX_TEXT, Parameter, load_yaml, validate_parameters
-from attncore.book.runner import NotebookFailed, chapter_parameters, find_chapter, run_chapter
+from attncore.book.runner import (
+    NotebookFailed,
+    WriteFailed,
+    chapter_parameters,
+    check_output_path,
+    find_chapter,
+    run_chapter,
+    stop_kernels,
+)
 from attncore.checks import ParameterError
-from attncore.simulate.tasks import ENVIRONMENT_VARIABLE, resolve_scheduler
+from attncore.simulate.tasks import (
+    ENVIRONMENT_VARIABLE,
+    WAIT_VARIABLE,
+    WORKER_WAIT,
+    ClusterUnavailable,
+    check_listening,
+    resolve_scheduler,
+    resolve_worker_wait,
+)
 
 __all__ = ["main"]
 
@@ -102,12 +122,29 @@ def _scheduler_option(parser: argparse.ArgumentParser) -> None:
         help="where the chapters' sweeps run: a Dask scheduler's address, or synchronous, "
         f"local or auto (default: ${ENVIRONMENT_VARIABLE}, else auto)",
     )
+    parser.add_argument(
+        "--worker-wait",
+        default=None,
+        metavar="SECONDS",
+        help="how long a sweep waits for a cluster to have a worker before it fails "
+        f"(default: ${WAIT_VARIABLE}, else {WORKER_WAIT:g})",
+    )
 
 
-def _set_scheduler(scheduler: str | None) -> None:
-    """Check ``--scheduler`` and pass it to the kernels through the environment."""
+def _set_scheduler(scheduler: str | None, wait: str | None = None) -> None:
+    """Check ``--scheduler`` and ``--worker-wait`` and pass them to the kernels through the
+    environment; a scheduler address where nothing listens is refused at once."""
+    if wait is not None:
+        os.environ[WAIT_VARIABLE] = f"{resolve_worker_wait(wait.strip()):g}"
+    seconds = resolve_worker_wait()  # checks $ATTNCORE_WORKER_WAIT too
     if scheduler is not None:
-        os.environ[ENVIRONMENT_VARIABLE] = str(resolve_scheduler(scheduler.strip()))
+        resolved = resolve_scheduler(scheduler.strip())
+        if isinstance(resolved, str) and "://" in resolved:
+            try:
+                check_listening(resolved, min(seconds, 10.0))
+            except ClusterUnavailable as error:
+                raise ParameterError(f"--scheduler: {error}") from None
+        os.environ[ENVIRONMENT_VARIABLE] = str(resolved)
 
 
 def _read_file(path: Path) -> dict[str, object]:
@@ -143,8 +180,9 @@ def _collect(args: argparse.Namespace) -> tuple[dict[str, Parameter], dict[str, 
 
 
 def _check_output(output: Path) -> None:
-    """Refuse an output that is a file, or a folder (or its nearest existing parent) that
-    cannot be written, before anything runs."""
+    """Refuse an output that is a file, a folder (or its nearest existing parent) that
+    cannot be written, or a path too long for the file system, before anything runs."""
+    check_output_path(output)
     if output.exists() and not output.is_dir():
         raise ParameterError(f"output {output} exists and is not a folder")
     existing = next(p for p in [output, *output.absolute().parents] if p.exists())
@@ -185,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "run":
             declared, values = _collect(args)
             _check_output(args.output)
-            _set_scheduler(args.scheduler)
+            _set_scheduler(args.scheduler, args.worker_wait)
             need = check_budget(
                 args.chapter, validate_parameters(declared, values), confirmed=args.yes
             )
@@ -205,12 +243,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.jobs is not None and args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer >= 1, got {args.jobs}")
-            _set_scheduler(args.scheduler)
+            _set_scheduler(args.scheduler, args.worker_wait)
             build_book(args.profile, jobs=args.jobs, force=args.force)
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
         return 2
-    except (NotebookFailed, BuildFailed) as error:
+    except (NotebookFailed, WriteFailed, BuildFailed) as error:
         print(f"attncore: failed: {error}", file=sys.stderr)
         return 1
     except TimedOut as error:
@@ -237,6 +275,7 @@ def _start_timer(seconds: float | None) -> None:
     limit = math.ceil(seconds)
 
     def expired(signum: int, frame: object) -> None:
+        stop_kernels()  # first, so no interrupt reaches the kernel and its workers
         raise TimedOut(f"the run passed --timeout {limit} s")
 
     signal.signal(signal.SIGALRM, expired)

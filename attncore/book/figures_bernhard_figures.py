@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import altair as alt
 import matplotlib.figure
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,16 +19,21 @@ from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
 from matplotlib.transforms import blended_transform_factory
 from scipy import stats
 
+from attncore.book.explorable import Explorable, Slider, inline_data, readout, selects
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.density import kde_curve
-from attncore.sources.bernhard import PanelDraw, linearization
+from attncore.distributions import QueryKeyModel
+from attncore.sources.bernhard import PanelDraw, grid_panels, linearization
 
 __all__ = [
+    "EXPLORABLE_TITLES",
     "PANEL_TITLES",
     "SAMPLE_STYLE",
     "distortion_pairs_figure",
     "linearization_figure",
     "panel_figure",
+    "panel_grid_table",
+    "panels_explorable",
     "sample_comparison_table",
     "scaling_label",
     "seed_spread_figure",
@@ -43,6 +49,16 @@ PANEL_TITLES = {
     "2b": r"(b) softmax of $q\cdot k/\sqrt{d}$",
     "2c": r"(c) softmax of $q\cdot k/k_\mathrm{total}$",
 }
+EXPLORABLE_TITLES = {
+    "1a": "(a) raw q·k₁",
+    "1b": "(b) softmax, no scaling",
+    "1c": "(c) softmax of q·k/√d",
+    "2a": "(a) raw q·k₁",
+    "2b": "(b) softmax of q·k/√d",
+    "2c": "(c) softmax of q·k/k_total",
+}
+"""The panel titles of :data:`PANEL_TITLES` in plain text, for the explorable figure."""
+
 SAMPLE_STYLE = {
     "intended": dict(color=CONTRAST[0], ls="-"),
     "published": dict(color=CONTRAST[1], ls="--"),
@@ -409,3 +425,139 @@ def tradeoff_figure(
     ]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     return fig
+
+
+def panel_grid_table(
+    seed: int,
+    n_values: Sequence[int],
+    d_values: Sequence[int],
+    *,
+    n_keys: int,
+    n_queries: int,
+    d_small: int,
+    d_large: int,
+    model: QueryKeyModel | None = None,
+    kde_points: int = 512,
+) -> pd.DataFrame:
+    """The top row of :func:`panel_figure` (the density of each panel's intended sample, by
+    :func:`~attncore.density.kde_curve`) at every ``(n, d)`` of the grid of
+    :func:`~attncore.sources.bernhard.grid_panels` over ``n_values`` and ``n_keys`` and over
+    ``d_values``, ``d_small`` and ``d_large`` (the figures' settings): one row per setting
+    and panel, with ``n``, ``d`` and their indices ``n_index`` and ``d_index`` in the sorted
+    grid, the ends ``lo`` and ``hi`` of the density's equally spaced points, the ``density``
+    there (an array), the ``skewness`` and the ``width`` (maximum minus minimum) of the sample.
+
+    >>> table = panel_grid_table(1000, [8], [4], n_keys=8, n_queries=50, d_small=4,
+    ...                          d_large=16, kde_points=16)
+    >>> len(table), sorted(set(table["d"])), table["density"].iloc[0].shape
+    (12, [4, 16], (16,))
+    """
+    ns, ds = sorted({*n_values, n_keys}), sorted({*d_values, d_small, d_large})
+    rows = []
+    draws = grid_panels(
+        seed, ns, ds, n_queries=n_queries, d_small=d_small, d_large=d_large, model=model
+    )
+    for n, d, panels in draws:
+        for panel, draw in panels.items():
+            grid, density = kde_curve(draw.values.intended, n_points=kde_points)
+            rows.append(
+                {
+                    "n": n,
+                    "d": d,
+                    "n_index": ns.index(n),
+                    "d_index": ds.index(d),
+                    "panel": panel,
+                    "lo": grid[0],
+                    "hi": grid[-1],
+                    "density": density,
+                    "skewness": float(stats.skew(draw.values.intended)),
+                    "width": float(np.ptp(draw.values.intended)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+_DENSITY_LABEL = "datum.value >= 10000 ? format(datum.value, '.0e') : format(datum.value, '~r')"
+"""Density ticks: plain up to 10,000, powers of ten above (a spike of the unscaled panel at
+large d reaches 1e23)."""
+
+DENSITY_DIGITS = 4
+"""Significant digits of the densities the page carries: a thousandth of a panel's height
+is far below a pixel, and the page stays light."""
+
+
+def panels_explorable(
+    table: pd.DataFrame, *, n_keys: int, d_small: int, n_queries: int
+) -> Explorable:
+    """Bernhard's six panels with sliders on ``n`` and ``d`` over the grid of ``table``
+    (:func:`panel_grid_table`): Figure 1's row and Figure 2's row at the selected ``(n, d)``,
+    each panel on its own axes as in the paper, with the range and the skewness of its
+    sample. The sliders start at ``n_keys`` and ``d_small``."""
+    n_values, d_values = sorted(set(table["n"])), sorted(set(table["d"]))
+    n_slider = Slider("n_index", "keys n", [f"{n}" for n in n_values], list(n_values).index(n_keys))
+    d_slider = Slider(
+        "d_index", "dimension d", [f"{d}" for d in d_values], list(d_values).index(d_small)
+    )
+    points = len(table["density"].iloc[0])
+    data = inline_data(
+        table.drop(columns=["n", "d"]).assign(
+            density=[" ".join(f"{v:.{DENSITY_DIGITS}g}" for v in row) for row in table["density"]]
+        ),
+        "panels",
+    )
+    rows = []
+    figures = {"1": "Figure 1: no scaling against 1/√d", "2": "Figure 2: 1/√d against 1/k_total"}
+    for figure, name in figures.items():
+        panels = []
+        for panel in [p for p in EXPLORABLE_TITLES if p.startswith(figure)]:
+            base = alt.Chart(data).transform_filter(
+                f"{selects([n_slider, d_slider])} && datum.panel == '{panel}'"
+            )
+            curve = (
+                base.transform_calculate(value="split(datum.density, ' ')")
+                .transform_flatten(["value"])
+                .transform_window(j="row_number()")
+                .transform_calculate(
+                    x=f"datum.lo + (datum.j - 1) * (datum.hi - datum.lo) / {points - 1}",
+                    density="toNumber(datum.value)",
+                )
+                .mark_line(color=CONTRAST[0])
+                .encode(
+                    x=alt.X(
+                        "x:Q",
+                        title=None,
+                        scale=alt.Scale(zero=False, nice=False),
+                        axis=alt.Axis(format="~r", tickCount=3),
+                    ),
+                    y=alt.Y(
+                        "density:Q",
+                        title="density" if panel.endswith("a") else None,
+                        axis=alt.Axis(labelExpr=_DENSITY_LABEL, tickCount=4, minExtent=36),
+                    ),
+                )
+                .properties(name=f"panel_{panel}")
+            )
+            numbers = (
+                base.transform_calculate(
+                    text="'range ' + (datum.width < 0.01 ? format(datum.width, '.1e')"
+                    " : format(datum.width, '.2~r')) + ', '"
+                    f" + {readout(('skewness ', 'skewness', '.2f'))}"
+                )
+                .mark_text(align="left", baseline="bottom", dy=-4, fontSize=11)
+                .encode(x=alt.value(0), y=alt.value(0), text="text:N")
+                .properties(name=f"readout_{panel}")
+            )
+            panels.append(
+                alt.layer(curve, numbers).properties(
+                    width=175,
+                    height=120,
+                    title=alt.Title(EXPLORABLE_TITLES[panel], offset=20),
+                )
+            )
+        rows.append(alt.hconcat(*panels, spacing=12).properties(title=name))
+    return Explorable(
+        alt.vconcat(*rows, spacing=16),
+        [n_slider, d_slider],
+        f"Bernhard's six panels, densities of the first attention component over {n_queries} "
+        "queries, for the number of keys n and the dimension d chosen with the sliders.",
+    )

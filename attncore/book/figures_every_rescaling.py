@@ -17,16 +17,26 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import altair as alt
 import matplotlib.figure
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import LogNorm
+from matplotlib.colors import LogNorm, to_hex
 from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from attncore.book.explorable import (
+    Explorable,
+    Slider,
+    inline_data,
+    log_ticks,
+    readout,
+    selects,
+    vega_shape,
+)
 from attncore.book.plotting import method_style
 from attncore.rescalings import Rescaling
 
@@ -35,6 +45,7 @@ __all__ = [
     "d_spread_sentence",
     "families_figure",
     "family_frontiers_figure",
+    "frontier_explorable",
     "frontier_figure",
     "gradients_figure",
     "grid_matrix",
@@ -185,6 +196,133 @@ def frontier_figure(
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
     return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+
+
+_EXPLORED = ["selectivity", "wasserstein", "effective_share", "jacobian_norm", "factor"]
+"""The columns of a frontier grid that the explorable frontier carries."""
+
+
+def frontier_explorable(
+    grid: pd.DataFrame,
+    styles: Mapping[str, dict[str, Any]],
+    multipliers: Sequence[float],
+    *,
+    d_main: int,
+    n_main: int,
+) -> Explorable:
+    """The left panel of :func:`frontier_figure` with sliders on ``d``, ``n`` and the
+    constant factor ``f / sqrt(d)``, over a grid of
+    :func:`attncore.simulate.study.frontier_grid`: the grey curve and every rescaling of
+    ``styles`` at the selected ``(d, n)``, the selected factor as a black ring, and its
+    numbers read out above. The axes keep one range over the grid; the sliders start at
+    ``(d_main, n_main)`` and ``f = 1`` (or the multiplier nearest it)."""
+    d_values, n_values = sorted(set(grid["d"])), sorted(set(grid["n"]))
+    f_start = int(np.argmin(np.abs(np.log(np.asarray(multipliers)))))
+    factors = [f"{f:.3g}" for f in multipliers]
+    sliders = [
+        Slider("d_index", "dimension d", [f"{d}" for d in d_values], d_values.index(d_main)),
+        Slider("n_index", "keys n", [f"{n}" for n in n_values], n_values.index(n_main)),
+        Slider("f_index", "constant factor f (c = f/√d)", factors, f_start),
+    ]
+    setting, factor = sliders[:2], sliders[2]
+    table = grid.assign(
+        d_index=grid["d"].map(d_values.index), n_index=grid["n"].map(n_values.index)
+    )
+    names = [f"curve_{i:03d}" for i in range(len(multipliers))]
+    curve = table[table["rescaling"].isin(names)]
+    curve = curve.assign(f_index=curve["rescaling"].map(names.index), f=0.0)
+    curve["f"] = np.asarray(multipliers)[curve["f_index"]]
+    points = table[table["rescaling"].isin(list(styles))]
+    points = points.assign(rescaling=points["rescaling"].map(lambda r: styles[r]["label"]))
+    shown = table[(table["selectivity"] > 0) & (table["wasserstein"] > 0)]
+    x_axis, y_axis = (
+        channel(
+            f"{column}:Q",
+            title=title,
+            scale=alt.Scale(type="log", domain=_log_domain(shown[column])),
+            axis=alt.Axis(values=log_ticks(*_log_domain(shown[column])), labelExpr=_LOG_LABEL),
+        )
+        for channel, column, title in [
+            (alt.X, "selectivity", "selectivity 1 − H / ln n"),
+            (alt.Y, "wasserstein", "W₁, distortion of the shape"),
+        ]
+    )
+    visible = "datum.selectivity > 0 && datum.wasserstein > 0"
+    columns = ["d_index", "n_index"]
+    grey = alt.Chart(inline_data(curve[[*columns, "f_index", "f", *_EXPLORED]], "curve_data"))
+    on_curve = grey.transform_filter(f"{selects(setting)} && {visible}")
+    grey_ink = to_hex(_CURVE)
+    line = on_curve.mark_line(color=grey_ink, point=alt.OverlayMarkDef(color=grey_ink, size=14))
+    line = line.encode(x=x_axis, y=y_axis, order="f:Q").properties(name="curve")
+    labels = [styles[name]["label"] for name in styles]
+    colour = alt.Color(
+        "rescaling:N",
+        title="rescaling",
+        scale=alt.Scale(domain=labels, range=[styles[name]["color"] for name in styles]),
+    )
+    shape = alt.Shape(
+        "rescaling:N",
+        scale=alt.Scale(domain=labels, range=[vega_shape(styles[n]["marker"]) for n in styles]),
+    )
+    marked = alt.Chart(inline_data(points[[*columns, "rescaling", *_EXPLORED]], "rescaling_data"))
+    marked = marked.transform_filter(f"{selects(setting)} && {visible}")
+    tooltip = [
+        "rescaling:N",
+        alt.Tooltip("factor:Q", title="c", format=".3g"),
+        alt.Tooltip("selectivity:Q", format=".3g"),
+        alt.Tooltip("wasserstein:Q", title="W₁", format=".3f"),
+    ]
+    rings = " || ".join(f"datum.rescaling == '{styles[name]['label']}'" for name in _RING)
+    dots = (
+        marked.transform_filter(f"!({rings})")
+        .mark_point(filled=True, size=70, opacity=0.9, stroke="white", strokeWidth=0.6)
+        .encode(x=x_axis, y=y_axis, color=colour, shape=shape, tooltip=tooltip)
+        .properties(name="rescalings")
+    )
+    hollow = (
+        marked.transform_filter(rings)
+        .mark_point(filled=False, size=160, strokeWidth=2)
+        .encode(x=x_axis, y=y_axis, color=colour, shape=shape, tooltip=tooltip)
+        .properties(name="references")
+    )
+    ring = on_curve.transform_filter(factor.selects()).mark_point(
+        shape="circle", size=420, filled=False, color="black", strokeWidth=2.5
+    )
+    ring = ring.encode(x=x_axis, y=y_axis).properties(name="factor")
+    numbers = (
+        grey.transform_filter(f"{selects(sliders)}")
+        .transform_calculate(
+            text=readout(
+                ("f = ", "f", ".3g"),
+                (", c = ", "factor", ".3g"),
+                (": selectivity ", "selectivity", ".3g"),
+                (", W₁ ", "wasserstein", ".3f"),
+                (", keys / n ", "effective_share", ".3f"),
+                (", ‖J‖ ", "jacobian_norm", ".3g"),
+            )
+        )
+        .mark_text(align="left", baseline="bottom", dy=-8)
+        .encode(x=alt.value(0), y=alt.value(0), text="text:N")
+        .properties(name="readout")
+    )
+    chart = alt.layer(line, dots, hollow, ring, numbers).properties(width=430, height=330)
+    return Explorable(
+        chart,
+        sliders,
+        "Distortion W₁ against selectivity for standard normal queries and keys: the curve of "
+        "constant factors f/√d and every rescaling, for the dimension d, the number of keys n "
+        "and the factor f chosen with the sliders.",
+    )
+
+
+_LOG_LABEL = "datum.value >= 0.001 ? format(datum.value, '~g') : format(datum.value, '.0e')"
+"""Tick labels of a logarithmic axis: plain down to 0.001, powers of ten below."""
+
+
+def _log_domain(values: pd.Series) -> list[float]:
+    """A logarithmic axis range around ``values``, a tenth of a decade beyond each end."""
+    low, high = float(values.min()), float(values.max())
+    return [low / 10**0.1, high * 10**0.1]
 
 
 def _finish(

@@ -10,16 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import altair as alt
 import matplotlib.figure
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
+from attncore.book.explorable import Explorable, Slider, inline_data, readout
 from attncore.book.plotting import method_style
 from attncore.simulate.saturation import ROW_METRICS
+from attncore.sources.blog import FactorSweep
 
 __all__ = [
     "curve_table",
+    "example_explorable",
+    "example_figure",
     "matrix_frame",
     "probability_table",
     "saturation_figure",
@@ -127,3 +133,145 @@ def saturation_figure(
         f"Softmax of n = {n_keys} logits drawn iid N(0, $\\sigma^2$), mean over {n_rows} rows"
     )
     return fig
+
+
+REFERENCE = "#8C8C8C"
+"""Colour of the logits at factor 1, the reference the scaled row is compared with."""
+
+_MEASURES = {"jacobian_norm": "‖J‖_F, Jacobian norm", "entropy_ratio": "entropy / ln n"}
+
+
+def example_figure(sweep: FactorSweep, factor: float) -> matplotlib.figure.Figure:
+    """The worked example as its logits are multiplied by a growing factor c: left, the
+    softmax of y and of ``factor`` y per key; right, the Jacobian norm and the normalized
+    entropy of the softmax of c y over every factor of ``sweep``, with 1 and ``factor``
+    marked."""
+    one, scaled = sweep.index(1.0), sweep.index(factor)
+    keys = np.arange(1, sweep.y.size + 1)
+    fig, (bars, curves) = plt.subplots(
+        1, 2, figsize=(10, 4.2), layout="constrained", width_ratios=[1, 1.3]
+    )
+    width = 0.4
+    bars.bar(keys - width / 2, sweep.probabilities[one], width, color=REFERENCE, label="c = 1: y")
+    bars.bar(
+        keys + width / 2,
+        sweep.probabilities[scaled],
+        width,
+        color=CURVE,
+        label=f"c = {factor:g}: {factor:g} y",
+    )
+    bars.set(xticks=keys, xlabel="key i", ylabel="softmax(c y)ᵢ", ylim=(0, 1))
+    bars.legend(loc="upper left", frameon=False)
+    for (key, label), style in zip(_MEASURES.items(), ["-", "--"], strict=True):
+        curves.plot(sweep.factors, getattr(sweep, key), color=CURVE, ls=style, label=label)
+    for at, colour in ((one, REFERENCE), (scaled, CURVE)):
+        curves.axvline(sweep.factors[at], color=colour, lw=1, ls=":")
+        for key in _MEASURES:
+            curves.plot(sweep.factors[at], getattr(sweep, key)[at], "o", color=colour, ms=6)
+    curves.set(xscale="log", xlabel="factor c on the logits", ylim=(0, 1.02))
+    curves.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    curves.legend(loc="center left", frameon=False)
+    fig.suptitle(f"The post's logits y times a factor c, softmax over n = {sweep.y.size} keys")
+    return fig
+
+
+def example_explorable(sweep: FactorSweep, factor: float) -> Explorable:
+    """:func:`example_figure` with a slider on the factor c over every factor of ``sweep``:
+    the softmax of c y per key (grey ticks: c = 1), and where c puts the Jacobian norm and
+    the normalized entropy, read out above the curves."""
+    slider = Slider(
+        "c_index", "factor c on the logits", [f"{c:.3g}" for c in sweep.factors], sweep.index(1.0)
+    )
+    n_keys = sweep.y.size
+    rows = pd.DataFrame(
+        {
+            "c_index": np.repeat(np.arange(sweep.factors.size), n_keys),
+            "key": np.tile(np.arange(1, n_keys + 1), sweep.factors.size),
+            "probability": sweep.probabilities.ravel(),
+        }
+    )
+    measures = pd.DataFrame(
+        {
+            "c_index": np.tile(np.arange(sweep.factors.size), len(_MEASURES)),
+            "c": np.tile(sweep.factors, len(_MEASURES)),
+            "measure": np.repeat(list(_MEASURES.values()), sweep.factors.size),
+            "value": np.concatenate([getattr(sweep, key) for key in _MEASURES]),
+        }
+    )
+    readouts = pd.DataFrame(
+        {
+            "c_index": np.arange(sweep.factors.size),
+            "c": sweep.factors,
+            "max_probability": sweep.max_probability,
+            **{key: getattr(sweep, key) for key in _MEASURES},
+        }
+    )
+    probabilities = alt.Chart(inline_data(rows, "probabilities"))
+    key_axis = alt.X("key:O", title="key i", axis=alt.Axis(labelAngle=0))
+    p_axis = alt.Y("probability:Q", title="softmax(c y)ᵢ", scale=alt.Scale(domain=[0, 1]))
+    shown = (
+        probabilities.transform_filter(slider.selects())
+        .mark_bar(color=CURVE, size=22)
+        .encode(x=key_axis, y=p_axis, tooltip=["key:O", alt.Tooltip("probability:Q", format=".3f")])
+        .properties(name="probabilities")
+    )
+    reference = (
+        probabilities.transform_filter(f"datum.c_index == {sweep.index(1.0)}")
+        .mark_tick(color=REFERENCE, thickness=3, size=30)
+        .encode(x=key_axis, y=p_axis)
+    )
+    low, high = sweep.factors[0], sweep.factors[-1]
+    ticks = [t for t in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000) if low <= t <= high]
+    c_axis = alt.X(
+        "c:Q",
+        title="factor c on the logits",
+        scale=alt.Scale(type="log", domain=[sweep.factors[0], sweep.factors[-1]]),
+        axis=alt.Axis(values=ticks, format="~g"),
+    )
+    value_axis = alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1]))
+    style = alt.StrokeDash(
+        "measure:N",
+        scale=alt.Scale(domain=list(_MEASURES.values()), range=[[1, 0], [6, 4]]),
+        legend=alt.Legend(title=None, orient="bottom", symbolType="stroke", symbolStrokeWidth=2),
+    )
+    lines = (
+        alt.Chart(inline_data(measures, "measures"))
+        .mark_line(color=CURVE)
+        .encode(x=c_axis, y=value_axis, strokeDash=style)
+    )
+    current = alt.Chart(inline_data(readouts, "readouts")).transform_filter(slider.selects())
+    rule = current.mark_rule(color=CURVE, strokeDash=[2, 2]).encode(x="c:Q")
+    dots = (
+        lines.transform_filter(slider.selects())
+        .mark_point(filled=True, color=CURVE, size=60)
+        .encode(x=c_axis, y=value_axis)
+        .properties(name="measures")
+    )
+    numbers = (
+        current.transform_calculate(
+            text=readout(
+                ("c = ", "c", ".3g"),
+                (": largest probability ", "max_probability", ".3f"),
+                (", entropy / ln n ", "entropy_ratio", ".3f"),
+                (", ‖J‖_F ", "jacobian_norm", ".3g"),
+            )
+        )
+        .mark_text(align="left", baseline="bottom", dy=-8)
+        .encode(x=alt.value(0), y=alt.value(0), text="text:N")
+        .properties(name="readout")
+    )
+    chart = alt.hconcat(
+        alt.layer(reference, shown).properties(width=220, height=220),
+        alt.layer(lines, rule, dots).properties(width=300, height=220),
+    )
+    chart = alt.vconcat(
+        numbers.properties(width=560, height=1, view=alt.ViewBackground(stroke=None)),
+        chart,
+        spacing=4,
+    )
+    return Explorable(
+        chart,
+        [slider],
+        f"The softmax of the post's {n_keys} logits times a factor c chosen with the slider, "
+        "and the Jacobian norm and normalized entropy at that factor.",
+    )

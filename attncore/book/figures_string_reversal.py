@@ -13,6 +13,7 @@ marker; a learned scaling is dashed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from matplotlib.ticker import FuncFormatter
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import fraction, numbered_table
-from attncore.claims.rules.training import LEARNED
+from attncore.claims.rules.training import LEARNED, interval, steps_text
 
 __all__ = [
     "attention_figure",
@@ -249,13 +250,42 @@ def attention_figure(
     return fig
 
 
+def _with_intervals(
+    summary: pd.DataFrame, runs: pd.DataFrame, budgets: Sequence[int]
+) -> pd.DataFrame:
+    """``summary`` with its mean accuracies replaced by the mean and 95 % interval over seeds
+    (:func:`attncore.claims.rules.training.interval`) and its median steps to the target by
+    the median and range over the seeds that got there, from the per-run table ``runs``."""
+    columns = [f"{kind}accuracy at {b} steps" for b in budgets for kind in ("", "test ")]
+    columns = [c for c in columns if c in summary]
+    summary = summary.reset_index(drop=True)
+    summary = summary.astype({c: object for c in [*columns, "steps to target (median)"]})
+    for row, line in summary.iterrows():
+        part = runs[(runs["setup"] == line["setup"]) & (runs["method"] == line["method"])]
+        for column in columns:
+            if column in part and part[column].notna().all() and len(part):
+                # a cell that starts with ">" would be read as a quotation by Markdown
+                summary.loc[row, column] = re.sub(r"^>", r"\\>", interval(part[column]))
+        if len(part):
+            summary.loc[row, "steps to target (median)"] = steps_text(part["steps to target"])
+    return summary
+
+
 def summary_tables(
-    summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
+    summary: pd.DataFrame,
+    short_steps: int,
+    long_steps: int,
+    searched_beta: Mapping[str, float],
+    runs: pd.DataFrame | None = None,
 ) -> list[str]:
     """The accuracy tables, then the attention tables, one per setup, as numbered tables
     ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup);
-    an accuracy below 1 never reads as 1 (:func:`attncore.book.tables.fraction`)."""
+    an accuracy below 1 never reads as 1 (:func:`attncore.book.tables.fraction`). With the
+    per-run table ``runs``, every mean accuracy carries its 95 % interval over seeds and the
+    steps to the target their median and range."""
     target = f"{100 * LEARNED:g} %"
+    if runs is not None:
+        summary = _with_intervals(summary, runs, [short_steps, long_steps])
     accuracy_names = {
         f"accuracy at {short_steps} steps": f"acc. {short_steps}",
         f"worst seed at {short_steps} steps": f"worst {short_steps}",
@@ -277,7 +307,7 @@ def summary_tables(
         "seconds per run": "s per run",
     }
     special = {
-        f"{target} at step": "{:.0f}",
+        f"{target} at step": "{}" if runs is not None else "{:.0f}",
         f"seeds at {target}": "{}",
         "s per run": "{:.1f}",
         "mirrored, init": "{:.3f}",
@@ -293,7 +323,9 @@ def summary_tables(
             part = summary[summary["setup"] == setup].copy()
             part["method"] = [method_label(m, searched_beta[setup]) for m in part["method"]]
             part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
-            formats = {c: special.get(c, digits) for c in part.columns}
+            formats = {
+                c: "{}" if part[c].dtype == object else special.get(c, digits) for c in part.columns
+            }
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
             tables.append(
                 numbered_table(

@@ -3,7 +3,8 @@
 Each run of a chapter writes one folder ``<output>/<chapter>/`` holding the executed
 notebook, ``figures/*.png`` and ``manifest.json``; a new run of the chapter replaces the
 whole folder, so no figure or verdict of an earlier run survives it. The claims ledger
-reads the manifests of the runs in one output folder (:func:`read_runs`).
+reads the manifests of the runs in one output folder
+(:func:`attncore.book.run_folders.read_runs`).
 
 >>> rev = Revision("0123456789abcdef0123456789abcdef01234567", dirty=False)
 >>> rev.short
@@ -23,7 +24,7 @@ from typing import Any
 
 from attncore.book.paths import MANIFEST, ROOT
 
-__all__ = ["Revision", "parameters_hash", "read_runs", "source_revision", "write_manifest"]
+__all__ = ["Revision", "parameters_hash", "source_revision", "write_manifest"]
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,3 @@ def write_manifest(
     path = folder / MANIFEST
     path.write_text(json.dumps(record, indent=1))
     return path
-
-
-def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
-    """The manifests of the chapter runs in ``folder``, by chapter name."""
-    runs = {}
-    for path in sorted(Path(folder).glob(f"*/{MANIFEST}")):
-        record = json.loads(path.read_text())
-        runs[record["chapter"]] = record
-    return runs

@@ -12,17 +12,20 @@ A chapter that reads other chapters' runs (the claims ledger) declares a string 
 ``run_folder``; left empty, it is set to the output folder of this run.
 
 With a :class:`~attncore.book.cache.RunCache`, a run whose key is stored is copied from the
-cache instead of executed, and a new run is stored.
+cache instead of executed (a damaged entry is reported, removed and executed again), and a
+new run is stored, replacing any entry of its key (a cache that cannot be written costs a
+warning, never the run).
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import shlex
 import shutil
-import tempfile
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,37 +34,47 @@ from typing import Any
 import jupytext
 import nbformat
 import papermill
+from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 import attncore
-from attncore.book.cache import RunCache, code_fingerprint, run_key
+from attncore.book.cache import DamagedEntry, RunCache, code_fingerprint, run_key
+from attncore.book.explorable import EXPLORABLE_MIME, read_spec
 from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
-from attncore.book.paths import FIGURES, NOTEBOOKS, ROOT
+from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT
 from attncore.book.publish import publish
-from attncore.checks import ParameterError
+from attncore.checks import ParameterError, warn
+from attncore.scratch import remove_orphans, scratch_folder
 
 __all__ = [
     "NotebookFailed",
     "RunResult",
+    "WriteFailed",
     "chapter_parameters",
+    "check_output_path",
     "find_chapter",
     "is_cached",
     "rerun_command",
     "run_chapter",
+    "shown",
+    "stop_kernels",
 ]
 
 RUN_FOLDER = "run_folder"
 """The parameter through which a chapter asks for the folder of the runs it reads."""
 
 _GLUE_PREFIX = "application/papermill.record/"
-_SCRATCH = ".attncore-run-"
-"""Prefix of a run's scratch folder in the output folder, followed by the process id."""
 
 
 class NotebookFailed(RuntimeError):
     """A cell of a chapter raised; the message names the chapter, the cell and the error."""
+
+
+class WriteFailed(RuntimeError):
+    """The operating system refused to write a run (a full disk, say); nothing was published
+    and the earlier run of the chapter is as it was."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +211,26 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
     return figures
 
 
+def _write_explorables(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, Any]]:
+    """Write the specification of every glued explorable of ``nb`` to ``folder/<key>.json``;
+    return, per explorable, its file and the bytes of data it adds to its page."""
+    sizes = {
+        facts["name"]: facts["data_bytes"]
+        for out in _outputs(nb)
+        if (facts := out.get("data", {}).get(EXPLORABLE_MIME))
+    }
+    explorables = []
+    for out in _outputs(nb):
+        key = out.get("metadata", {}).get("scrapbook", {}).get("name")
+        page_html = out.get("data", {}).get(_GLUE_PREFIX + "text/html")
+        if key in sizes and page_html:
+            folder.mkdir(parents=True, exist_ok=True)
+            spec = read_spec(page_html)
+            (folder / f"{key}.json").write_text(json.dumps(spec, ensure_ascii=False))
+            explorables.append({"file": f"{EXPLORABLES}/{key}.json", "data_bytes": sizes[key]})
+    return explorables
+
+
 def _records(nb: nbformat.NotebookNode, mime: str, key: str) -> list[dict[str, Any]]:
     """The records of type ``mime`` the chapter displayed (verdicts, headlines), in order;
     a later one with the same ``key`` field wins."""
@@ -223,38 +256,136 @@ def run_chapter(
     records the complete set it ran with. With ``cache``, a stored run of the same key is
     reused (unless ``reuse`` is false) and a new run is stored. Raises
     :class:`ParameterError` before any kernel starts if a parameter is unknown or out of
-    range, :class:`NotebookFailed` if a cell raises.
+    range, :class:`NotebookFailed` if a cell raises, :class:`WriteFailed` if the operating
+    system refuses to write the run (a full disk, say); in every failure the earlier run
+    folder stays as it was and nothing else is left behind.
     """
-    source, nb, declared, values, key = _plan(chapter, parameters, Path(output_dir))
-    name = source.stem
     output_dir = Path(output_dir)
-    stored = cache.get(key) if cache and reuse else None
-    created = [p for p in [output_dir, *output_dir.parents] if not p.exists()]
+    check_output_path(output_dir)
+    source, nb, declared, values, key = _plan(chapter, parameters, output_dir)
+    name = source.stem
+    created = _missing_folders(output_dir)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ParameterError(f"output {output_dir} cannot be created: {error.strerror}") from None
+        _remove_empty(created)
+        raise ParameterError(
+            f"output {shown(output_dir)} cannot be created: {error.strerror or error}"
+        ) from None
     start = time.perf_counter()
     try:
-        _remove_orphans(output_dir)
-        prefix = f"{_SCRATCH}{os.getpid()}-{name}-"
-        with tempfile.TemporaryDirectory(prefix=prefix, dir=output_dir) as scratch:
-            folder = Path(scratch) / name
-            if stored:
-                shutil.copytree(stored, folder)
-            else:
+        remove_orphans(output_dir)
+        scratch = scratch_folder(output_dir, "run", name)
+        try:
+            folder = scratch / name
+            cached = bool(cache and reuse and _restore(cache, key, folder, name))
+            if not cached:
                 _run_into(folder, source, nb, declared, values, key, progress)
                 if cache:
-                    cache.put(key, folder)
+                    _store(cache, key, folder, name)
             publish(folder, output_dir / name)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     except (NotebookFailed, KeyboardInterrupt):
-        for folder in created:  # a failed first run leaves no empty folder behind
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
+        _remove_empty(created)  # a failed first run leaves no empty folder behind
         raise
+    except OSError as error:
+        _remove_empty(created)
+        raise WriteFailed(
+            f"{name}: the run could not be written to {shown(output_dir)}: "
+            f"{error.strerror or error}; nothing was published"
+        ) from None
     target = output_dir / name
     seconds = time.perf_counter() - start
-    return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=bool(stored))
+    return RunResult(target, target / f"{name}.ipynb", values, seconds, cached=cached)
+
+
+def _restore(cache: RunCache, key: str, folder: Path, name: str) -> bool:
+    """Copy the cached run of ``key`` to ``folder``; a damaged entry is reported, removed and
+    the chapter executed again (False)."""
+    try:
+        return cache.restore(key, folder)
+    except DamagedEntry as damage:
+        warn(f"{name}: {damage}; removed it, executing the chapter again")
+        return False
+
+
+def _store(cache: RunCache, key: str, folder: Path, name: str) -> None:
+    """Store the finished run in the cache; a cache that cannot be written (read-only, a full
+    disk) costs a warning, never the run."""
+    try:
+        cache.put(key, folder)
+    except OSError as error:
+        warn(
+            f"{name}: the run could not be stored in the cache {shown(cache.folder)} "
+            f"({error.strerror or error}); publishing it uncached"
+        )
+
+
+_ROOM = 256
+"""Bytes a run's own names add below its output folder (scratch folder, chapter, figures)."""
+
+
+def check_output_path(output: Path) -> None:
+    """Refuse, with a :class:`ParameterError`, an output folder whose path the file system
+    cannot hold together with the names a run creates below it.
+
+    >>> check_output_path(Path("runs") / ("x" * 300))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: output runs/x...x has a name of 300 bytes; the file system ...
+    """
+    path = Path(os.path.abspath(output))
+    longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
+    name_max, path_max = _limits(path)
+    if longest > name_max:
+        raise ParameterError(
+            f"output {shown(output)} has a name of {longest} bytes; the file system allows "
+            f"{name_max}"
+        )
+    if len(os.fsencode(path)) + _ROOM > path_max:
+        raise ParameterError(
+            f"output {shown(output)} is a path of {len(os.fsencode(path))} bytes; a run "
+            f"needs it below {path_max - _ROOM} (the file system allows {path_max})"
+        )
+
+
+def _limits(path: Path) -> tuple[int, int]:
+    """The longest name and path the file system of ``path``'s nearest existing folder allows."""
+    for folder in path.parents:
+        try:
+            return os.pathconf(folder, "PC_NAME_MAX"), os.pathconf(folder, "PC_PATH_MAX")
+        except OSError:  # not there (yet), or its own path is too long
+            continue
+    return 255, 4096
+
+
+def shown(path: Path, width: int = 60) -> str:
+    """``path`` as text for a one-line message: a long one keeps its first and last characters.
+
+    >>> shown(Path("a" * 100), 20)
+    'aaaaaaaaaaaaaaaaaaaa…aaaaaaaaaa'
+    """
+    text = str(path)
+    return text if len(text) <= width + 10 else f"{text[:width]}…{text[-10:]}"
+
+
+def _missing_folders(output_dir: Path) -> list[Path]:
+    """``output_dir`` and those of its parents that do not exist yet, deepest first."""
+    missing = []
+    for folder in [output_dir, *output_dir.parents]:
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or not there
+            return
 
 
 def _plan(
@@ -283,7 +414,7 @@ def is_cached(
     chapter: str | Path, parameters: dict[str, Any], output_dir: Path, cache: RunCache
 ) -> bool:
     """Whether :func:`run_chapter` with these arguments would reuse a run of ``cache``."""
-    return cache.get(_plan(chapter, parameters, Path(output_dir))[-1]) is not None
+    return cache.contains(_plan(chapter, parameters, Path(output_dir))[-1])
 
 
 def _is_folder(text: str) -> bool:
@@ -291,18 +422,6 @@ def _is_folder(text: str) -> bool:
         return Path(text).is_dir()
     except OSError:  # a name too long for the file system
         return False
-
-
-def _remove_orphans(output_dir: Path) -> None:
-    """Remove scratch folders left in ``output_dir`` by runs that were killed (SIGKILL)."""
-    for scratch in output_dir.glob(f"{_SCRATCH}*"):
-        pid = scratch.name.removeprefix(_SCRATCH).split("-", 1)[0]
-        try:
-            os.kill(int(pid), 0)
-        except (ValueError, ProcessLookupError):
-            shutil.rmtree(scratch, ignore_errors=True)
-        except PermissionError:  # alive, another user's
-            pass
 
 
 def _run_into(
@@ -333,14 +452,54 @@ def _run_into(
         key=key,
         seconds=round(time.perf_counter() - start, 3),
         figures=_write_figures(executed, folder / FIGURES),
+        explorables=_write_explorables(executed, folder / EXPLORABLES),
         verdicts=_records(executed, VERDICT_MIME, "claim"),
         headlines=_records(executed, HEADLINE_MIME, "name"),
     )
 
 
+_RUNNING: set[AsyncKernelManager] = set()
+"""The kernels this process's runs are executing now."""
+
+
+def _kernel_class(started: list[AsyncKernelManager]) -> type[AsyncKernelManager]:
+    """The kernel manager of one run, which lists its kernel in ``started`` and
+    :data:`_RUNNING`, so that a run stopped by Ctrl-C or ``--timeout`` can end the kernel and
+    everything it started (a Dask cluster's worker processes) at once (:func:`stop_kernels`)."""
+
+    class Kernel(AsyncKernelManager):
+        async def start_kernel(self, **kwargs: Any) -> None:
+            await super()._async_start_kernel(**kwargs)
+            started.append(self)
+            _RUNNING.add(self)
+
+    return Kernel
+
+
+def _kill(kernel: AsyncKernelManager) -> None:
+    """SIGKILL the process group of ``kernel`` (it runs in a session of its own): the kernel
+    and its workers end without the interrupt jupyter_client would send first, on which
+    those processes print their tracebacks and warnings."""
+    pgid = getattr(kernel.provisioner, "pgid", None)
+    try:
+        if pgid:
+            os.killpg(pgid, signal.SIGKILL)
+    except OSError:  # gone already
+        pass
+
+
+def stop_kernels() -> None:
+    """End every kernel this process is running a chapter in, with the processes each
+    started, at once and quietly (``attncore run --timeout`` calls it before it unwinds)."""
+    for kernel in list(_RUNNING):
+        _kill(kernel)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # the abandoned cells' tasks
+
+
 def _execute(
     name: str, nb: nbformat.NotebookNode, values: dict, cwd: Path, progress: bool
 ) -> nbformat.NotebookNode:
+    started: list[AsyncKernelManager] = []
     try:
         return papermill.execute_notebook(
             nb,
@@ -354,6 +513,14 @@ def _execute(
             # the kernel's own log would print ipykernel's notice about its local TCP transport
             # into every run; its errors still reach the terminal
             extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            kernel_manager_class=_kernel_class(started),
         )
     except (papermill.PapermillExecutionError, DeadKernelError, CellTimeoutError) as error:
         raise _failure(name, nb, error) from None
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or --timeout: end the kernel and its workers
+        for kernel in started:
+            _kill(kernel)
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # the abandoned cell's task
+        raise
+    finally:
+        _RUNNING.difference_update(started)

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.book.kit import chip, claim_opening
+from attncore.book.markup import shown_length
 from attncore.checks import ParameterError
 from attncore.claims import CLAIMS, Finding
 
@@ -48,7 +49,7 @@ and 3 for its padding."""
 
 def _width(table: pd.DataFrame, header: str) -> int:
     def longest(texts: Iterable[object]) -> int:
-        return max((len(w) for t in texts for w in str(t).split()), default=0)
+        return max((shown_length(w) for t in texts for w in str(t).split()), default=0)
 
     index = longest([header, *table.index]) + 3
     return index + sum(longest([c, *table[c]]) + 3 for c in table.columns)
@@ -268,10 +269,10 @@ LABEL_WORDS = 8
 
 def claim_label(claim: str) -> str:
     """A reader's name for ``claim``: the source's author, the section (§ when numbered) and
-    the claim's first :data:`LABEL_WORDS` words, Markdown escaped.
+    the first :data:`LABEL_WORDS` words of its quote, as MyST.
 
     >>> claim_label("chuang-perfect-accuracy")
-    'Chuang, §3: “A 100% accuracy is also achievable within the …”'
+    'Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”'
     """
     found = CLAIMS[claim]
     author = re.match(r"[a-z]+", found.source)[0].capitalize()
@@ -286,7 +287,7 @@ def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
     >>> from attncore.claims import Verdict
     >>> found = Finding("chuang-perfect-accuracy", Verdict.UNTESTABLE, "best 99.93%", "exact")
     >>> print(verdict_table([found], "tbl-v", "Verdicts.").splitlines()[7:10])
-    ['* - Chuang, §3: “A 100% accuracy is also achievable within the …”', \
+    ['* - Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”', \
 '  - {bdg-info}`not testable here`', '  - best 99.93%']
     """
     rows = {claim_label(f.claim): [chip(f.verdict.value), f.measured] for f in findings}

@@ -61,6 +61,7 @@ __all__ = [
     "constant_factor_rescalings",
     "curve_steps",
     "family_moments",
+    "frontier_grid",
     "frontier_points",
     "nearest",
     "prescaled_softmax_gap",
@@ -281,6 +282,48 @@ def run_study(
         grid_queries=grid_queries,
     )
     return Study(main, table, grid, int(d_ref), int(n_ref), settings)
+
+
+def frontier_grid(
+    model: QueryKeyModel,
+    rescalings: Mapping[str, Rescaling],
+    multipliers: Sequence[float],
+    d_values: Sequence[int],
+    n_values: Sequence[int],
+    *,
+    n_queries: int,
+    n_seeds: int,
+    seed: int,
+    threshold: float,
+    family: str = NORMAL,
+    scheduler: object = None,
+) -> pd.DataFrame:
+    """The main setting's sweep of :func:`run_study` (every rescaling and the curve of
+    constant factors ``multipliers / sqrt(d)``), for one family, at every ``(d, n)`` of the
+    grid of the distinct ``d_values`` and ``n_values``: means over replicates with standard
+    errors (:func:`summarize`). The draws are the
+    study's (:func:`~attncore.simulate.sweep.draw_generator` keys them by family, ``d``,
+    ``n`` and replicate), so at ``(d_main, n_main)`` the rows are those of the main sweep;
+    no gradient reaching the query is computed (the softmax's own Jacobian is).
+
+    >>> grid = frontier_grid(study_families()[NORMAL], study_rescalings(), [0.1, 10.0],
+    ...     [16, 8, 16], [4], n_queries=50, n_seeds=2, seed=0, threshold=0.9)
+    >>> sorted(set(zip(grid["d"], grid["n"]))), len(grid) == 2 * (len(study_rescalings()) + 2)
+    ([(8, 4), (16, 4)], True)
+    """
+    curve = {**rescalings, **constant_factor_rescalings(multipliers)}
+    table = rescaling_sweep(
+        {family: model},
+        curve,
+        sorted(set(d_values)),
+        sorted(set(n_values)),
+        n_queries=n_queries,
+        n_seeds=n_seeds,
+        seed=seed,
+        threshold=threshold,
+        scheduler=scheduler,
+    )
+    return summarize(table)
 
 
 def frontier_points(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

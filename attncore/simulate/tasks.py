@@ -20,6 +20,12 @@ chapters' kernels), else ``"auto"``:
 * ``"auto"``: synchronous below :data:`AUTO_THRESHOLD` tasks, else ``"local"``;
 * a :class:`distributed.Client`, used as it is.
 
+No wait on a cluster is unbounded (:func:`resolve_worker_wait`, 30 s unless ``worker_wait`` or
+``ATTNCORE_WORKER_WAIT`` says otherwise): an address where nothing listens fails at once, and a
+scheduler that has no worker for that long, at the start or after its workers died, fails the
+sweep; each with one :class:`ClusterUnavailable` line. Every cluster this module starts
+listens on loopback only, its dashboard included.
+
 A task that raises stops the sweep with one :class:`TaskFailed` naming the task (its index
 and key) and the original error's first line; the error is not retried (it would fail the
 same way); a :class:`~attncore.checks.ParameterError` (the sweep's arguments are wrong) is
@@ -41,13 +47,16 @@ import atexit
 import math
 import os
 import pickle
+import socket
 import sys
 import threading
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from attncore.checks import ParameterError
 from attncore.simulate.threads import available_cores
@@ -56,9 +65,14 @@ __all__ = [
     "AUTO_THRESHOLD",
     "ENVIRONMENT_VARIABLE",
     "SHARED_CLUSTER_VARIABLE",
+    "WAIT_VARIABLE",
+    "WORKER_WAIT",
+    "ClusterUnavailable",
     "TaskFailed",
+    "check_listening",
     "close_local_cluster",
     "resolve_scheduler",
+    "resolve_worker_wait",
     "run_tasks",
     "shared_local_cluster",
     "start_local_cluster",
@@ -83,6 +97,46 @@ chapters side by side already uses every core. Larger reruns (thousands of draws
 start once and then use every core."""
 
 _NAMED = ("auto", "synchronous", "local")
+
+WAIT_VARIABLE = "ATTNCORE_WORKER_WAIT"
+"""The environment variable holding the seconds a sweep waits for a cluster's worker."""
+
+WORKER_WAIT = 30.0
+"""Seconds a sweep waits, by default, for a scheduler to have a worker (at the start, or after
+its workers died) before it fails: a local worker starts in 2 to 5 s, a remote one that is
+restarting reconnects within seconds."""
+
+_POLL = 1.0
+"""Seconds between two looks at a cluster's workers while a sweep waits for its results."""
+
+
+class ClusterUnavailable(RuntimeError):
+    """A cluster cannot run a sweep: nothing listens at its address, it does not answer, or it
+    has had no worker for :func:`resolve_worker_wait` seconds."""
+
+
+def resolve_worker_wait(seconds: object = None) -> float:
+    """Seconds a sweep waits for a cluster's worker: ``seconds`` if given, else
+    ``$ATTNCORE_WORKER_WAIT``, else :data:`WORKER_WAIT`.
+
+    >>> resolve_worker_wait(5), resolve_worker_wait()
+    (5.0, 30.0)
+    >>> resolve_worker_wait("soon")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: worker_wait must be a number of seconds in (0, 86400], got ...
+    """
+    name = "worker_wait"
+    if seconds is None:
+        seconds = os.environ.get(WAIT_VARIABLE, "").strip() or WORKER_WAIT
+        name = WAIT_VARIABLE
+    try:
+        value = float(seconds)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if isinstance(seconds, bool) or not 0 < value <= 86400:
+        raise ParameterError(f"{name} must be a number of seconds in (0, 86400], got {seconds!r}")
+    return value
 
 
 class TaskFailed(RuntimeError):
@@ -202,20 +256,22 @@ def start_local_cluster(workers: int | None = None, threads: int = 1) -> Any:
             threads_per_worker=threads,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=":0",  # no fixed port: two clusters on one machine do not clash
+            # loopback, no fixed port: two clusters on one machine do not clash
+            dashboard_address="127.0.0.1:0",
         )
 
 
-def _local_client() -> Any:
+def _local_client(wait: float | None = None) -> Any:
     """The client of the shared cluster (``$ATTNCORE_LOCAL_CLUSTER``) or of the embedded
-    one, started on first use."""
+    one, started on first use; connecting to the shared one waits at most ``wait`` seconds
+    (:func:`resolve_worker_wait`)."""
     with _local_lock:
         if "client" not in _local:
             from distributed import Client
 
             shared = os.environ.get(SHARED_CLUSTER_VARIABLE, "").strip()
             if shared:
-                _local["client"] = Client(shared, timeout=30)
+                _local["client"] = _connect(shared, resolve_worker_wait(wait))
             else:
                 _local["cluster"] = start_local_cluster()
                 _local["client"] = Client(_local["cluster"])
@@ -257,15 +313,56 @@ def close_local_cluster() -> None:
         cluster.close(timeout=10)
 
 
-def _client_for(scheduler: object) -> tuple[Any, bool]:
+def _client_for(scheduler: object, wait: float) -> tuple[Any, bool]:
     """A client for ``scheduler`` and whether it must be closed after the sweep."""
     if scheduler == "local":
-        return _local_client(), False
+        return _local_client(wait), False
     if isinstance(scheduler, str):
-        from distributed import Client
-
-        return Client(scheduler, timeout=30), True
+        return _connect(scheduler, wait), True
     return scheduler, False
+
+
+def check_listening(address: str, wait: float) -> None:
+    """Raise :class:`ClusterUnavailable` at once if nothing listens at the scheduler address
+    ``address`` (``tcp://HOST:PORT``), or if it does not answer within ``wait`` seconds.
+
+    >>> check_listening("tcp://127.0.0.1:1", 5)
+    Traceback (most recent call last):
+    ...
+    attncore.simulate.tasks.ClusterUnavailable: scheduler tcp://127.0.0.1:1: nothing listens ...
+    """
+    parts = urlsplit(address)
+    if parts.scheme not in ("tcp", "tls"):
+        return
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if not parts.hostname or port is None:
+        raise ParameterError(f"scheduler must be tcp://HOST:PORT, got {address!r}")
+    try:
+        socket.create_connection((parts.hostname, port), timeout=wait).close()
+    except ConnectionRefusedError:
+        raise ClusterUnavailable(
+            f"scheduler {address}: nothing listens there (connection refused)"
+        ) from None
+    except TimeoutError:
+        raise ClusterUnavailable(f"scheduler {address}: no answer in {wait:g} s") from None
+    except OSError as error:
+        raise ClusterUnavailable(f"scheduler {address}: {error.strerror or error}") from None
+
+
+def _connect(address: str, wait: float) -> Any:
+    """A client of the scheduler at ``address``, failing in one line, never hanging."""
+    from distributed import Client
+
+    check_listening(address, wait)
+    try:
+        return Client(address, timeout=wait)
+    except (OSError, TimeoutError) as error:  # it listens, but is not a Dask scheduler
+        raise ClusterUnavailable(
+            f"scheduler {address}: no Dask scheduler answered in {wait:g} s ({_first_line(error)})"
+        ) from None
 
 
 def run_tasks(
@@ -277,6 +374,7 @@ def run_tasks(
     progress: bool = False,
     retries: int = 2,
     batch_size: int | None = None,
+    worker_wait: float | None = None,
 ) -> list[R]:
     """``[fn(task) for task in tasks]``, run where :func:`resolve_scheduler` says.
 
@@ -286,6 +384,8 @@ def run_tasks(
     eight batches per worker thread, at most 1000 tasks a batch), so that short tasks do not
     pay a message each; a worker that dies costs the batches it held, which are run again.
     ``progress`` shows a bar (tasks done / total, time left) when stderr is a terminal.
+    On a cluster, ``worker_wait`` seconds (:func:`resolve_worker_wait`) bound every wait for a
+    worker.
 
     >>> run_tasks(len, ["a", "bb"], scheduler="synchronous", progress=True)
     [1, 2]
@@ -314,7 +414,8 @@ def run_tasks(
                 if bar is not None:
                     bar.update(1)
             return results
-        return _run_on_cluster(fn, indexed, resolved, retries, batch_size, bar)
+        wait = resolve_worker_wait(worker_wait)
+        return _run_on_cluster(fn, indexed, resolved, retries, batch_size, bar, wait)
     finally:
         if bar is not None:
             bar.close()
@@ -327,11 +428,11 @@ def _run_on_cluster(
     retries: int,
     batch_size: int | None,
     bar: Any,
+    wait: float,
 ) -> list[Any]:
-    from distributed import as_completed
-
-    client, close = _client_for(scheduler)
+    client, close = _client_for(scheduler, wait)
     try:
+        _wait_for_a_worker(client, wait)
         if batch_size is None:
             threads = max(1, sum(client.nthreads().values()))
             batch_size = min(1000, max(1, math.ceil(len(indexed) / (8 * threads))))
@@ -347,17 +448,58 @@ def _run_on_cluster(
                 client.submit(_run_batch, fn, batch, pure=False, retries=retries)
                 for batch in batches
             ]
-        order = {future.key: i for i, future in enumerate(futures)}
-        done: list[Any] = [None] * len(batches)
-        for future in as_completed(futures):
+        try:
+            return _gather(client, futures, bar, wait)
+        except BaseException:  # a failed task, no worker left, Ctrl-C, --timeout
+            client.cancel(futures)
+            raise
+    finally:
+        if close:
+            client.close(timeout=10)
+
+
+def _scheduler_name(client: Any) -> str:
+    return str(getattr(client.scheduler, "address", None) or "the cluster's scheduler")
+
+
+def _wait_for_a_worker(client: Any, wait: float) -> None:
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except TimeoutError:
+        raise ClusterUnavailable(
+            f"scheduler {_scheduler_name(client)} has no worker; waited {wait:g} s "
+            f"(${WAIT_VARIABLE} sets how long)"
+        ) from None
+
+
+def _gather(client: Any, futures: list[Any], bar: Any, wait: float) -> list[Any]:
+    """The batches' results in order; fails when a task fails, or when the cluster has had no
+    worker for ``wait`` seconds (its tasks would wait for one forever)."""
+    from distributed import wait as wait_for
+
+    order = {future.key: i for i, future in enumerate(futures)}
+    done: list[Any] = [None] * len(futures)
+    pending = set(futures)
+    alone_since = None
+    while pending:
+        try:
+            finished, pending = wait_for(pending, timeout=_POLL, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            finished = set()
+        for future in finished:
             ok, out = future.result()
             if not ok:
-                client.cancel(futures)
                 _raise_failure(*out)
             done[order[future.key]] = out
             if bar is not None:
                 bar.update(len(out))
-        return [result for part in done for result in part]
-    finally:
-        if close:
-            client.close(timeout=10)
+        if finished or client.nthreads():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > wait:
+            raise ClusterUnavailable(
+                f"scheduler {_scheduler_name(client)} lost every worker during the sweep; "
+                f"waited {wait:g} s for one (${WAIT_VARIABLE} sets how long)"
+            )
+    return [result for part in done for result in part]

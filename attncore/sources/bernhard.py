@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,11 +40,11 @@ from attncore.distributions import (
     StudentT,
     Uniform,
 )
-from attncore.measures import distortion, max_probability
+from attncore.measures import distortion, extreme_share, max_probability
 from attncore.random import SeedLike, make_rng
 from attncore.rescalings import get_rescaling
 from attncore.simulate.tasks import run_tasks
-from attncore.softmax import entropy, softmax
+from attncore.softmax import entropy, jacobian_frobenius, softmax
 from attncore.sources.bernhard_refill import BERNHARD_PANELS, FirstComponent, first_component
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "bandwidth_ratios",
     "component_law",
     "draw_panels",
+    "grid_panels",
     "ks_critical",
     "linearization",
     "panel_records",
@@ -170,6 +171,41 @@ def draw_panels(
     return draws
 
 
+def grid_panels(
+    seed: int,
+    n_values: Iterable[int],
+    d_values: Iterable[int],
+    *,
+    n_queries: int = 500,
+    d_small: int = 16,
+    d_large: int = 256,
+    model: QueryKeyModel | None = None,
+) -> Iterator[tuple[int, int, dict[str, PanelDraw]]]:
+    """Bernhard's six panels at every ``(n, d)`` of a grid, one ``(n, d, panels)`` at a time
+    (the draws of one setting are dropped before the next is drawn).
+
+    Figure 1's panels (1a to 1c) are those of :func:`draw_panels` seeded with ``seed``, with
+    ``n`` keys and ``d_small = d``; Figure 2's (2a to 2c) those with ``n`` keys, the given
+    ``d_small`` and ``d_large = d``. So at ``n`` = the figures' number of keys the grid's
+    Figure 1 at ``d_small`` and its Figure 2 at ``d_large`` are the figures' own draws.
+
+    >>> first = dict(((n, d), p) for n, d, p in grid_panels(1000, [32], [16, 256]))
+    >>> figures = draw_panels(1000)
+    >>> bool(np.array_equal(first[32, 16]["1b"].values.intended, figures["1b"].values.intended))
+    True
+    >>> bool(np.array_equal(first[32, 256]["2c"].values.intended, figures["2c"].values.intended))
+    True
+    """
+    seed = positive_int("seed", seed, minimum=0)
+    sizes = dict(n_queries=n_queries, model=model)
+    for n in [positive_int("n_values", v, minimum=2) for v in n_values]:
+        for d in [positive_int("d_values", v) for v in d_values]:
+            first = draw_panels(seed, n_keys=n, d_small=d, d_large=d_large, **sizes)
+            second = draw_panels(seed, n_keys=n, d_small=d_small, d_large=d, **sizes)
+            panels = {p: (first if p.startswith("1") else second)[p] for p in BERNHARD_PANELS}
+            yield n, d, panels
+
+
 def summary_statistics(x: ArrayLike) -> dict[str, float]:
     """Mean, standard deviation (denominator n - 1, as R's ``sd``), the 5, 25, 50, 75 and
     95 % quantiles (R's default type 7) and the sample skewness ``g1``.
@@ -246,9 +282,11 @@ def rescaling_records(
     """For each draw of raw dot products (panels 1a and 2a) and each rescaling: the
     distortion of the first component (intended sample) by that rescaling's softmax, how
     selective the rows are (mean largest probability, mean normalized entropy), the mean
-    within-row standard deviation of the scaled logits, and ``r2_raw``, the squared
-    correlation between ``q_i . k_1`` and the softmax output: 1 when the softmax acts as
-    an affine map of the logit.
+    within-row standard deviation of the scaled logits, ``r2_raw``, the squared
+    correlation between ``q_i . k_1`` and the softmax output (1 when the softmax acts as
+    an affine map of the logit), and the softmax's own gradient: the mean Frobenius norm of
+    its Jacobian over the rows (``jacobian_norm``) and the share of first components near 0
+    or 1 (``extreme_share``, :func:`attncore.measures.extreme_share`).
 
     >>> draws = draw_panels(2, n_queries=50, n_keys=4, d_small=8, d_large=64)
     >>> rows = rescaling_records(draws, ["sqrt_d", "k_total"])
@@ -286,6 +324,8 @@ def rescaling_records(
                     "ks_statistic": change.ks_statistic,
                     **_selectivity(attention),
                     "r2_raw": float(np.corrcoef(draw.raw.intended, s1)[0, 1] ** 2),
+                    "jacobian_norm": float(jacobian_frobenius(attention).mean()),
+                    "extreme_share": extreme_share(s1, attention.shape[1]),
                 }
             )
     return rows

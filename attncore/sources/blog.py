@@ -9,19 +9,23 @@ the tests check that the recomputed value rounds to the printed digits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from attncore.checks import finite_array, finite_real
-from attncore.softmax import jacobian, softmax
+from attncore.checks import ParameterError, finite_array, finite_real, positive_int, positive_real
+from attncore.softmax import entropy, jacobian, jacobian_frobenius, softmax
 
 __all__ = [
     "BLOG_WORKED_EXAMPLE",
+    "FactorSweep",
     "WorkedExample",
     "digit_matches",
+    "example_factors",
+    "factor_sweep",
     "scaled_variance_identity",
     "variance_ratio",
     "worked_example",
@@ -153,3 +157,68 @@ def scaled_variance_identity(n_values: int = 4) -> bool:
 
     residual = variance([c * v for v in values]) - c**2 * variance(list(values))
     return bool(sp.expand(residual) == 0)
+
+
+def example_factors(factor: float, per_octave: int = 4, octaves: int = 3) -> np.ndarray:
+    """The factors on which the worked example is followed as its spread grows: powers of 2
+    with ``per_octave`` steps per doubling, covering at least ``octaves`` doublings below the
+    smaller of 1 and ``factor`` and above the larger, with 1 and ``factor`` themselves.
+
+    >>> example_factors(8.0, per_octave=1, octaves=1).tolist()
+    [0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
+    >>> example_factors(3.0, per_octave=1, octaves=0).tolist()
+    [1.0, 2.0, 3.0, 4.0]
+    """
+    c = positive_real("factor", factor)
+    steps = positive_int("per_octave", per_octave)
+    octaves = positive_int("octaves", octaves, minimum=0)
+    low = math.floor(steps * (math.log2(min(1.0, c)) - octaves) + 1e-9)
+    high = math.ceil(steps * (math.log2(max(1.0, c)) + octaves) - 1e-9)
+    powers = np.exp2(np.arange(low, high + 1) / steps)
+    return np.unique(np.concatenate([powers, [1.0, c]]))
+
+
+@dataclass(frozen=True)
+class FactorSweep:
+    """The softmax of ``factor * y`` for every factor of ``factors``: one row of
+    ``probabilities`` per factor, with the Frobenius norm of its Jacobian, its entropy over
+    ``ln n`` and its largest probability."""
+
+    y: np.ndarray
+    factors: np.ndarray
+    probabilities: np.ndarray
+    jacobian_norm: np.ndarray
+    entropy_ratio: np.ndarray
+    max_probability: np.ndarray
+
+    def index(self, factor: float) -> int:
+        """The row of ``factor``, which must be one of the sweep's factors."""
+        found = np.flatnonzero(self.factors == factor)
+        if not found.size:
+            raise ParameterError(f"factor must be one of the sweep's factors, got {factor!r}")
+        return int(found[0])
+
+
+def factor_sweep(y: Sequence[float], factors: Sequence[float]) -> FactorSweep:
+    """The worked example for every factor of ``factors`` (each > 0).
+
+    >>> sweep = factor_sweep([0.2, 0.4, 0.1, 0.8], example_factors(8.0))
+    >>> row = sweep.index(8.0)
+    >>> sweep.probabilities[row].round(3).tolist(), round(float(sweep.jacobian_norm[row]), 4)
+    ([0.008, 0.039, 0.004, 0.95], 0.081)
+    """
+    logits = finite_array("y", y, ndim=1)
+    if logits.size < 2:
+        raise ParameterError(f"y must hold at least 2 logits, got {logits.size}")
+    grid = np.array([positive_real("factor", f) for f in factors], dtype=float)
+    if not grid.size:
+        raise ParameterError("factors must hold at least one factor")
+    s = softmax(grid[:, None] * logits[None, :])
+    return FactorSweep(
+        y=logits,
+        factors=grid,
+        probabilities=s,
+        jacobian_norm=jacobian_frobenius(s),
+        entropy_ratio=entropy(s, normalized=True),
+        max_probability=s.max(axis=1),
+    )

@@ -28,7 +28,8 @@ everything that defines it (the spec, a fingerprint of the data and the engine, 
 of ``attncore.training`` and of the registry of rescalings, the torch version, the device type
 and the thread count); a later call with the same key reads it instead of training, so adding
 a method trains only that method. ``seconds`` of a run trained together is the ensemble's
-wall time divided by its models.
+wall time divided by its models. An entry carries the SHA-256 of its text: one that does not
+match is reported by its file name, removed and trained again (:class:`_Cache`).
 
 >>> from attncore.training.data import reversal_data
 >>> from attncore.training.model import ModelConfig
@@ -43,8 +44,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import math
+import os
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,8 +58,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from attncore.checks import ParameterError, positive_int, positive_real
+from attncore.checks import ParameterError, positive_int, positive_real, warn
 from attncore.fingerprint import digest, files_fingerprint
+from attncore.scratch import remove_orphans, scratch_file
 from attncore.simulate.tasks import resolve_scheduler, run_tasks
 from attncore.simulate.threads import available_cores
 from attncore.training.data import SequenceData
@@ -70,6 +75,7 @@ from attncore.training.train import (
     check_matches,
     resolve_device,
 )
+from attncore.untrusted import Refused, read_file
 
 __all__ = [
     "AUTO_MODEL_STEPS",
@@ -176,8 +182,33 @@ def _from_json(stored: dict[str, Any], spec: RunSpec) -> TrainResult | None:
     return TrainResult(config=spec.config, **values)
 
 
+_ENTRY_LIMIT = 64 * 2**20
+"""Bytes a cached run may hold (a long run's losses take a few hundred KiB)."""
+
+
+def _read_entry(path: Path, spec: RunSpec) -> TrainResult | None:
+    """The run stored in ``path``; :class:`~attncore.untrusted.Refused` if the file is not a
+    regular file, is cut short or edited (its text does not match its SHA-256), or does not
+    hold a training run."""
+    try:
+        entry = json.loads(read_file(path.parent, path.name, limit=_ENTRY_LIMIT))
+        text, sha = entry["result"], entry["sha256"]
+        if hashlib.sha256(text.encode()).hexdigest() != sha:
+            raise Refused("its text does not match its SHA-256")
+        return _from_json(json.loads(text), spec)
+    except Refused:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError):  # not JSON, or not a run
+        raise Refused("it does not hold a training run") from None
+
+
 @dataclass
 class _Cache:
+    """Finished runs as files ``<key>.json`` in ``folder``: the run's JSON text and its
+    SHA-256. A file that does not match (cut short, edited, a link, not a run) is reported
+    by name, removed and its run trained again; a run that cannot be stored (a read-only or
+    full disk) costs a warning, not the run."""
+
     folder: Path | None
     fingerprint: str
     device: torch.device
@@ -194,18 +225,43 @@ class _Cache:
         if self.folder is None:
             return False, None
         path = self.path(index, spec)
-        if not path.is_file():
+        if not os.path.lexists(path):
             return False, None
-        return True, _from_json(json.loads(path.read_text()), spec)
+        try:
+            return True, _read_entry(path, spec)
+        except Refused as damage:
+            warn(
+                f"training cache entry {path} was damaged ({damage}); "
+                "removed it, training the run again"
+            )
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            return False, None
 
     def store(self, index: int, spec: RunSpec, result: TrainResult | None) -> None:
         if self.folder is None:
             return
         path = self.path(index, spec)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(_to_json(result), allow_nan=True))
-        partial.replace(path)
+        text = json.dumps(_to_json(result), allow_nan=True)
+        entry = json.dumps({"sha256": hashlib.sha256(text.encode()).hexdigest(), "result": text})
+        scratch = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            remove_orphans(path.parent)
+            handle, scratch = scratch_file(path.parent, "training", path.stem[:12])
+            with os.fdopen(handle, "w") as file:
+                file.write(entry)
+            os.replace(scratch, path)
+        except OSError as error:
+            warn(
+                f"a finished run could not be stored in the training cache {path.parent} "
+                f"({error.strerror or error}); continuing without it"
+            )
+        finally:
+            if scratch is not None:
+                scratch.unlink(missing_ok=True)
 
 
 def train_runs(

@@ -1,0 +1,323 @@
+"""A run folder from a stranger cannot run code in your browser or read your files.
+
+The introduction and the claims ledger read the manifests of a run folder (``-p run_folder
+DIR``). Their texts reach the pages escaped, their evidence references only when they name a
+section of the chapter, their figures only as regular PNG files inside the folder, and a
+manifest that is not a run's (a FIFO, a folder, a link, too large, another chapter's, a field
+a run does not write) is refused in one line before any kernel starts.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from attncore.book import cli
+from attncore.book.cache import current_fingerprints, run_key
+from attncore.book.intro_page import beyond_sources, key_findings
+from attncore.book.ledger_page import ledger_tables
+from attncore.book.markup import literal
+from attncore.book.run_folders import RunFolderRefused, read_runs, run_figure
+from attncore.book.runner import find_chapter, run_chapter
+from attncore.claims import ledger
+
+CHROMIUM = shutil.which("chromium")
+PAYLOAD = (
+    '<script>document.documentElement.dataset.pwned="script"</script>'
+    '<img src=x onerror="document.documentElement.dataset.pwned=1" id="payload-img">'
+    '\n```{raw} html\n<div id="payload-fence">fence</div>\n```\n'
+    '{raw}`html <b id="payload-role">role</b>` :::{raw} html\n<i id="payload-colon">c</i>\n:::\n'
+    "[link](javascript:alert(1)) <https://example.org> $x$ *em* &amp; \u202e% comment"
+)
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
+
+
+def manifest(chapter: str, **fields: object) -> dict:
+    return {
+        "chapter": chapter,
+        "parameters": {},
+        "parameters_hash": "0123456789ab",
+        "revision": {"commit": "a" * 40, "dirty": False},
+        "code": "c0de",
+        "source": "/etc/passwd",
+        "verdicts": [],
+        "headlines": [],
+        "figures": [],
+        **fields,
+    }
+
+
+def hostile(folder: Path, payload: str = PAYLOAD) -> Path:
+    """A run folder whose every text is ``payload``."""
+    threshold = {"name": payload, "value": 2.0, "reason": payload, "band": [1.0, 4.0]}
+    flip = {"threshold": payload, "value": 3.0, "verdict": "does not hold"}
+    record = {"claim": "vaswani-variance", "verdict": "holds", "measured": payload}
+    record |= {"thresholds": [threshold], "fragile": [flip]}
+    verdicts = [{**record, "check": payload, "evidence": payload}]
+    headline = {"name": "x", "chapter": "every_rescaling", "text": payload, "evidence": payload}
+    write(folder, manifest("why_sqrt_d", verdicts=verdicts))
+    write(folder, manifest("every_rescaling", headlines=[headline]))
+    return folder
+
+
+def write(folder: Path, run: dict) -> Path:
+    (folder / run["chapter"]).mkdir(parents=True, exist_ok=True)
+    path = folder / run["chapter"] / "manifest.json"
+    path.write_text(json.dumps(run))
+    return path
+
+
+def render(myst: str) -> str:
+    """``myst`` as HTML, by the MyST parser and docutils (no Sphinx)."""
+    from docutils.core import publish_string
+    from myst_parser.parsers.docutils_ import Parser
+
+    settings = {
+        "report_level": 5,
+        "halt_level": 5,
+        "raw_enabled": True,
+        "output_encoding": "unicode",
+    }
+    body = publish_string(myst, parser=Parser(), writer_name="html5", settings_overrides=settings)
+    return body.split("<main>", 1)[-1] if "<main>" in body else body.split("<body>", 1)[-1]
+
+
+MARKERS = ["<script", "<img", 'id="payload', 'href="javascript', 'href="https', "math"]
+
+
+def markup_left(page: str, emphasis: bool = True, own: str = "") -> list[str]:
+    """What in ``page`` came from the payload as markup rather than text (``emphasis``: count
+    emphasis too, where the page has none of its own): a marker found more often than in
+    ``own``, the same page built from harmless text (the catalogue's quotes hold math)."""
+    markers = MARKERS + ["<em"] * emphasis
+    return [m for m in markers if page.count(m) > own.count(m)]
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["{}", "- {}", "  {}", "* - a\n  - {}", "```{{note}}\n{}\n```"],
+    ids=["paragraph", "list item", "indented", "table cell", "directive"],
+)
+def test_escaped_text_renders_as_written_and_as_nothing_else(where):
+    page = render(where.format(literal(PAYLOAD)))
+    assert not markup_left(page), markup_left(page)
+    shown = " ".join(html.unescape(page).split())
+    expected = " ".join(PAYLOAD.replace("\u202e", " ").split())
+    assert expected.replace("&amp;", "&") in shown.replace("&amp;", "&")
+
+
+def pages(folder: Path) -> list[str]:
+    """The introduction's findings and headlines and the ledger's tables built from the runs
+    in ``folder``, as MyST."""
+    runs = read_runs(folder)
+    rows = ledger(runs, current_fingerprints(runs))
+    return [key_findings(rows), beyond_sources(runs), ledger_tables(rows)]
+
+
+def test_every_text_of_a_hostile_run_reaches_the_page_escaped(tmp_path):
+    harmless = pages(hostile(tmp_path / "harmless", payload="plain words"))
+    for myst, own in zip(pages(hostile(tmp_path / "hostile")), harmless, strict=True):
+        assert PAYLOAD not in myst and "<script" not in myst and "```{raw}" not in myst
+        assert "the run's evidence reference names no section of this chapter" in myst
+        page = render(myst.replace("{", "("))  # the book's roles and directives aside
+        left = markup_left(page, emphasis=False, own=render(own.replace("{", "(")))
+        assert not left, left
+
+
+def refused(folder: Path, match: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(RunFolderRefused, match=match):
+        read_runs(folder)
+    assert time.perf_counter() - start < 1.0
+
+
+CASES = {
+    "a FIFO": (lambda f: os.mkfifo(f / "why_sqrt_d" / "manifest.json"), "is a FIFO"),
+    "a folder": (lambda f: (f / "why_sqrt_d" / "manifest.json").mkdir(), "is a folder"),
+    "a link": (
+        lambda f: (f / "why_sqrt_d" / "manifest.json").symlink_to("/etc/passwd"),
+        "manifest.json is a symbolic link",
+    ),
+    "too large": (
+        lambda f: write(f, manifest("why_sqrt_d", pad="x" * 3_000_000)),
+        "more than the 2,000,000 allowed",
+    ),
+    "not JSON": (
+        lambda f: (f / "why_sqrt_d" / "manifest.json").write_bytes(b"\xff{"),
+        "is not JSON",
+    ),
+    "another chapter's": (
+        lambda f: write(f, manifest("why_sqrt_d")).rename(f / "zzz" / "manifest.json"),
+        "names chapter 'why_sqrt_d', not its folder's, zzz",
+    ),
+    "a long text": (
+        lambda f: write(f, manifest("why_sqrt_d", verdicts=[long_text()])),
+        r"verdicts\[0\].measured holds 5,000 characters, more than 4,000",
+    ),
+    "an unknown verdict": (
+        lambda f: write(f, manifest("why_sqrt_d", verdicts=[{**verdict(), "verdict": "x"}])),
+        r"verdicts\[0\].verdict must be one of",
+    ),
+    "a commit with markup": (
+        lambda f: write(f, manifest("why_sqrt_d", revision={"commit": "`<b>`", "dirty": 0})),
+        "revision must hold a hexadecimal commit",
+    ),
+    "no code fingerprint": (
+        lambda f: write(f, {k: v for k, v in manifest("why_sqrt_d").items() if k != "code"}),
+        "code must be text",
+    ),
+    "a headline of another chapter": (
+        lambda f: write(f, manifest("why_sqrt_d", headlines=[{**headline(), "chapter": "x"}])),
+        r"headlines\[0\].chapter must be its folder's",
+    ),
+    "a figure linked to /etc/passwd": (
+        lambda f: figure(f, lambda path: path.symlink_to("/etc/passwd")),
+        "figures/frontier.png is a symbolic link",
+    ),
+    "a figure folder linked elsewhere": (
+        lambda f: figure(f, lambda path: path.parent.rmdir() or path.parent.symlink_to(f / "zzz")),
+        "why_sqrt_d/figures is a symbolic link",
+    ),
+    "a figure that is not a PNG": (
+        lambda f: figure(f, lambda path: path.write_text("#!/bin/sh")),
+        "is not a PNG image",
+    ),
+    "a huge figure": (
+        lambda f: figure(f, lambda path: path.touch() or os.truncate(path, 3 * 10**9)),
+        "more than the 20,000,000 allowed",
+    ),
+    "a figure path outside": (
+        lambda f: write(f, manifest("why_sqrt_d", figures=[{"file": "../../etc/passwd"}])),
+        r"figures\[0\].file must be figures/NAME.png",
+    ),
+    "a linked chapter folder": (
+        lambda f: (f / "why_sqrt_d").rmdir() or (f / "why_sqrt_d").symlink_to("/etc"),
+        "why_sqrt_d is a symbolic link",
+    ),
+}
+
+
+def verdict() -> dict:
+    return {"claim": "c", "verdict": "holds", "measured": "m", "check": "", "evidence": ""}
+
+
+def long_text() -> dict:
+    return {**verdict(), "measured": "x" * 5000}
+
+
+def headline() -> dict:
+    return {"name": "n", "chapter": "why_sqrt_d", "text": "t", "evidence": "sec-x"}
+
+
+def figure(folder: Path, damage) -> None:
+    write(folder, manifest("why_sqrt_d", figures=[{"file": "figures/frontier.png"}]))
+    path = folder / "why_sqrt_d" / "figures" / "frontier.png"
+    path.parent.mkdir()
+    damage(path)
+
+
+@pytest.mark.parametrize(("make", "match"), CASES.values(), ids=CASES.keys())
+def test_a_manifest_that_is_not_a_runs_is_refused_in_one_line(tmp_path, make, match):
+    (tmp_path / "why_sqrt_d").mkdir()
+    (tmp_path / "zzz").mkdir()
+    make(tmp_path)
+    refused(tmp_path, match)
+
+
+def test_the_command_refuses_a_hostile_run_folder_before_a_kernel_starts(tmp_path, capsys):
+    (tmp_path / "runs" / "why_sqrt_d").mkdir(parents=True)
+    os.mkfifo(tmp_path / "runs" / "why_sqrt_d" / "manifest.json")  # used to hang the ledger
+    start = time.perf_counter()
+    status = cli.main(
+        ["run", "claims_ledger", "-p", "run_folder", str(tmp_path / "runs"), "-o", str(tmp_path)]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and time.perf_counter() - start < 2.0
+    assert err.count("\n") == 1 and "why_sqrt_d/manifest.json is a FIFO" in err
+
+
+def test_nothing_a_manifest_names_is_opened(tmp_path):
+    """Its ``source`` used to be read to fingerprint the chapter: a FIFO hung the ledger and
+    a 3 GB file was read whole; the chapter's own source in the repository is used instead."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "huge").touch()
+    os.truncate(tmp_path / "huge", 3 * 10**9)
+    runs = tmp_path / "runs"
+    write(runs, manifest("why_sqrt_d", source=str(tmp_path / "fifo")))
+    write(runs, manifest("softmax_saturation", source=str(tmp_path / "huge")))
+    start = time.perf_counter()
+    fingerprints = current_fingerprints(read_runs(runs))
+    run_key(find_chapter("claims_ledger"), {}, runs)
+    assert time.perf_counter() - start < 1.0
+    assert fingerprints["why_sqrt_d"] == current_fingerprints({"why_sqrt_d": {}})["why_sqrt_d"]
+
+
+def test_a_figure_is_read_from_inside_the_folder_only(tmp_path):
+    write(tmp_path, manifest("every_rescaling", figures=[{"file": "figures/frontier.png"}]))
+    (tmp_path / "every_rescaling" / "figures").mkdir()
+    (tmp_path / "every_rescaling" / "figures" / "frontier.png").write_bytes(PNG)
+    assert run_figure(tmp_path, "every_rescaling", "frontier") == PNG
+    assert run_figure(tmp_path, "why_sqrt_d", "frontier") is None  # not run
+    with pytest.raises(RunFolderRefused, match="do not name a figure"):
+        run_figure(tmp_path, "..", "passwd")
+
+
+def mini_book(root: Path, notebooks: list[Path]) -> Path:
+    """A book of the given executed notebooks (the introduction first), built by Sphinx."""
+    root.mkdir()
+    shutil.copy2(REPO / "_config.yml", root / "_config.yml")
+    shutil.copytree(REPO / "_static", root / "_static")
+    (root / "book" / "generated").mkdir(parents=True)
+    shutil.copy2(REPO / "book" / "references.bib", root / "book" / "references.bib")
+    for notebook in notebooks:
+        shutil.copy2(notebook, root / "book" / "generated" / notebook.name)
+    chapters = "".join(f"  - file: book/generated/{n.stem}\n" for n in notebooks[1:])
+    (root / "_toc.yml").write_text(
+        f"format: jb-book\nroot: book/generated/{notebooks[0].stem}\nchapters:\n{chapters}"
+    )
+    jupyter_book = Path(sys.executable).with_name("jupyter-book")
+    subprocess.run(
+        [str(jupyter_book), "build", str(root)], capture_output=True, check=True, timeout=300
+    )
+    return root / "_build" / "html" / "book" / "generated"
+
+
+@pytest.mark.notebooks
+@pytest.mark.browser
+@pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="chromium is not installed (make test installs it; under CI its absence fails)",
+)
+def test_pages_built_from_a_hostile_run_folder_run_none_of_it(tmp_path):
+    runs = hostile(tmp_path / "hostile")
+    out = tmp_path / "out"
+    notebooks = [
+        run_chapter(chapter, {"run_folder": str(runs)}, out).notebook
+        for chapter in ("introduction", "claims_ledger")
+    ]
+    pages = mini_book(tmp_path / "book", notebooks)
+    for page in ("introduction.html", "claims_ledger.html"):
+        with tempfile.TemporaryDirectory() as profile:
+            flags = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom",
+            ]  # fmt: skip
+            dom = subprocess.run(
+                [CHROMIUM, *flags, (pages / page).as_uri()],
+                capture_output=True, text=True, timeout=120, check=True,
+            ).stdout  # fmt: skip
+        assert "payload-fence" in dom, f"{page}: the payload is not shown as text"
+        assert "data-pwned" not in dom, f"{page}: a script from the run folder ran"
+        assert 'id="payload' not in dom, f"{page}: an element from the run folder exists"
+        assert 'src="x"' not in dom and "javascript:" not in dom.replace("(javascript:", "")
