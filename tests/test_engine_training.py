@@ -93,3 +93,17 @@ def test_engines_are_named_and_checked():
     assert resolve_engine("auto") == ("compiled" if compiler_available() else "eager")
     with pytest.raises(ParameterError, match="engine must be one of auto, compiled, eager"):
         resolve_engine("jit")
+
+
+def test_without_a_compiler_auto_falls_back_to_eager_and_trains(monkeypatch, tiny_data):
+    """Where inductor finds no C++ compiler, ``auto`` is eager and trains; ``compiled`` is
+    refused in one line naming the parameter."""
+    from attncore.training import engine
+
+    monkeypatch.setattr(engine, "compiler_available", lambda: False)
+    assert resolve_engine("auto") == "eager"
+    with pytest.raises(ParameterError, match="engine compiled needs a C\\+\\+ compiler"):
+        resolve_engine("compiled")
+    auto = train_runs(specs(("sqrt_d",)), tiny_data, scheduler="synchronous", engine="auto")
+    eager = train_runs(specs(("sqrt_d",)), tiny_data, scheduler="synchronous", engine="eager")
+    assert timeless(auto) == timeless(eager)

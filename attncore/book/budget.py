@@ -183,14 +183,14 @@ def reversal_step_flops(
     return 3 * batch_size * length * reversal_token_flops(length, d_model, n_layers, vocab)
 
 
-_RATES = {"compiled": (13e9, 11e9), "eager": (7e9, 8e9)}
+_RATES = {"compiled": (14e9, 12e9), "eager": (9.5e9, 7e9)}
 """Training: floating-point operations per second of one core, for a model's step and for the
 forward pass of an evaluation, by engine (``benchmarks/training_speed.py`` prints both with the
 chapter's model in an ensemble of 21)."""
 
-_COMPILE = {"compiled": 3.0, "eager": 0.0}
+_COMPILE = {"compiled": 3.5, "eager": 0.0}
 """Seconds to read one compiled function from the cache (compiling it the first time takes some
-30 s more; the chapter has five per setup)."""
+15 to 30 s more; the chapter has five per setup)."""
 
 
 def _string_reversal(p: Mapping[str, Any]) -> Estimate:
