@@ -7,10 +7,9 @@ the same process: one run after another with :func:`train_reversal`, then with
 :func:`train_runs` (runs of one shape trained together) in this process, then one
 :func:`train_runs` per method (an ensemble per scaling, as before the scalings of one setup
 shared one), then with its groups spread over a local Dask cluster of one worker per core
-(started before the clock runs), and prints the times, their ratios,
-the largest loss difference between a run alone and trained together, and an estimate of the
-chapter's training with the full profile. With ``--search`` it also times Chuang's search
-(the decade scan trained together) against the search run one candidate at a time.
+(started before the clock runs), and prints the times, their ratios and the largest loss
+difference between a run alone and trained together. The groups train with the eager engine;
+the compiled one and Chuang's search are timed by ``benchmarks/training_speed.py``.
 
 Run ``.venv/bin/python benchmarks/training_ensemble.py`` (a few minutes on 2 cores). Times
 depend on what else the machine is doing; compare the two lines of one run, not runs.
@@ -24,15 +23,12 @@ import time
 import numpy as np
 import torch
 
-from attncore.sources.chuang import chuang_beta_search
 from attncore.training import (
     METHODS,
     SETUPS,
-    ModelConfig,
     RunSpec,
     method_configs,
     reversal_data,
-    search_beta,
     train_reversal,
     train_runs,
 )
@@ -66,7 +62,6 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=50)
     parser.add_argument("--n-test", type=int, default=100_000, help="test strings")
     parser.add_argument("--rounds", type=int, default=2, help="alternations of the two ways")
-    parser.add_argument("--search", action="store_true", help="also time the beta search")
     args = parser.parse_args()
     torch.set_num_threads(1)
     data = reversal_data(20231004, n_test=args.n_test)
@@ -108,27 +103,6 @@ def main() -> None:
     print(f"every round, alone/together/per method/every core: {rounds} s")
     print("the groups on the cluster give the same losses, bit for bit, as in one process")
     print(f"largest loss difference of a run alone and together: {gap:.2e}")
-    if args.search:
-        config = ModelConfig()
-        options = {"steps": 469, "seed": 20231004, "tolerance": 0.1, "max_exponent": 3}
-        start = time.perf_counter()
-        run = search_beta(config, data, **options)
-        searched = time.perf_counter() - start
-
-        def objective(beta: float) -> float:
-            trial = ModelConfig(scaling="constant", beta=beta)
-            result = train_reversal(trial, data, steps=469, seed=20231004, eval_every=469)
-            return result.token_accuracy
-
-        start = time.perf_counter()
-        alone_search = chuang_beta_search(objective, max_exponent=3, tolerance=0.1)
-        sequential = time.perf_counter() - start
-        same = run.beta == alone_search.beta
-        print(
-            f"search (469 steps per run): one candidate at a time {sequential:.1f} s, "
-            f"decade scan together {searched:.1f} s, ratio {sequential / searched:.2f}x, "
-            f"same beta: {same} ({run.beta:.4g} vs {alone_search.beta:.4g})"
-        )
 
 
 if __name__ == "__main__":

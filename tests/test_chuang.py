@@ -1,4 +1,5 @@
-"""Chuang's beta search: the scan order, the optimum it finds, and its guards."""
+"""Chuang's beta search, golden-section and in rounds: the scan order, the optimum each finds,
+and their guards."""
 
 import math
 
@@ -7,13 +8,77 @@ import pytest
 
 from attncore.checks import ParameterError
 from attncore.softmax import softmax
-from attncore.sources.chuang import CalibrationProblem, chuang_beta_search, noisy_search_errors
+from attncore.sources.chuang import (
+    CalibrationProblem,
+    chuang_beta_search,
+    chuang_grid_search,
+    noisy_search_errors,
+)
 
 
 @pytest.mark.parametrize("best", [0.003, 0.2, 1.0, 5.0, 70.0, 4000.0])
 def test_finds_the_maximum_of_a_unimodal_objective(best):
     result = chuang_beta_search(lambda b: -abs(math.log10(b / best)), tolerance=0.01)
     assert abs(math.log10(result.beta / best)) <= 0.01
+
+
+def batched(objective):
+    """The objective of many betas at once, as :func:`chuang_grid_search` asks for it."""
+    return lambda betas: [objective(b) for b in betas]
+
+
+@pytest.mark.parametrize("best", [0.003, 0.2, 1.0, 5.0, 70.0, 4000.0])
+@pytest.mark.parametrize("tolerance", [0.01, 0.1])
+def test_the_rounds_find_what_the_golden_section_finds_within_the_tolerance(best, tolerance):
+    def objective(beta):
+        return -abs(math.log10(beta / best))
+
+    rounds = chuang_grid_search(batched(objective), tolerance=tolerance)
+    golden = chuang_beta_search(objective, tolerance=tolerance)
+    assert abs(math.log10(rounds.beta / best)) <= tolerance
+    assert abs(math.log10(rounds.beta / golden.beta)) <= 2 * tolerance
+
+
+def test_rounds_scan_the_decades_at_once_then_narrow_around_the_best():
+    asked = []
+
+    def objective(betas):
+        asked.append(list(betas))
+        return [-((math.log10(b) - 0.7) ** 2) for b in betas]
+
+    result = chuang_grid_search(objective, max_exponent=3, tolerance=0.1)
+    assert asked[0] == [1.0, 10.0, 0.1, 100.0, 0.01, 1000.0, 0.001]
+    assert [len(a) for a in asked] == [7, 6, 6]  # spacing 1, 1/4, 1/16 decade
+    second = sorted(math.log10(b) for b in asked[1])
+    np.testing.assert_allclose(second, [0.25, 0.5, 0.75, 1.25, 1.5, 1.75])
+    assert result.scan_evaluations == 7 and result.evaluations == 19
+    assert abs(math.log10(result.beta) - 0.7) <= 1 / 16
+
+
+def test_rounds_keep_the_first_of_equal_values_and_respect_the_overflow_bound():
+    flat = chuang_grid_search(lambda betas: [1.0] * len(betas), tolerance=0.5)
+    assert flat.beta == 1.0  # a plateau: the first evaluated, as the decade scan's rule has it
+    seen = []
+
+    def objective(betas):
+        seen.extend(betas)
+        return [math.log10(b) - 0.001 * b for b in betas]
+
+    chuang_grid_search(objective, max_logit=5.0)
+    assert max(seen) * 5.0 <= 709.79
+
+
+@pytest.mark.parametrize(
+    ("objective", "kwargs", "message"),
+    [
+        (lambda betas: [0.0], {}, r"objective must return one value per beta \(13\), got 1"),
+        (lambda betas: [0.0] * len(betas), {"max_exponent": 0}, "max_exponent must be"),
+        (lambda betas: [math.nan] * len(betas), {}, r"objective\(beta\) must be a finite"),
+    ],
+)
+def test_rounds_refuse_bad_objectives_and_parameters(objective, kwargs, message):
+    with pytest.raises(ParameterError, match=message):
+        chuang_grid_search(objective, **kwargs)
 
 
 def test_matches_a_fine_grid_on_a_smooth_objective():
@@ -93,9 +158,13 @@ def test_calibration_draw_is_reproducible():
     assert np.array_equal(a.labels, b.labels) and np.array_equal(a.logits, b.logits)
 
 
-def test_search_on_the_calibration_problem_matches_its_grid(problem):
+@pytest.mark.parametrize("search", ["golden", "rounds"])
+def test_search_on_the_calibration_problem_matches_its_grid(problem, search):
     betas, values = problem.grid()
-    result = chuang_beta_search(problem.log_likelihood, max_logit=problem.max_logit)
+    if search == "golden":
+        result = chuang_beta_search(problem.log_likelihood, max_logit=problem.max_logit)
+    else:
+        result = chuang_grid_search(batched(problem.log_likelihood), max_logit=problem.max_logit)
     assert abs(math.log10(result.beta / betas[np.argmax(values)])) <= 0.01
 
 

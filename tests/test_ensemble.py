@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -18,6 +19,7 @@ from attncore.training import (  # noqa: E402
     search_betas,
     train_reversal,
 )
+from attncore.training.data import IGNORE, SequenceData  # noqa: E402
 from attncore.training.ensemble import TRAINED, RunSpec, train_runs  # noqa: E402
 from attncore.training.experiment import run_methods  # noqa: E402
 from attncore.training.train import resolve_device  # noqa: E402
@@ -86,6 +88,64 @@ def test_models_trained_together_follow_their_runs_alone(tiny_data):
     assert together[6].scales_end != together[7].scales_end
 
 
+def first_task(seed, strings, length):
+    """Chiang and Cholak's FIRST as a sequence task: bits, the label (the first bit) scored at
+    position 0 and no other position."""
+    rng = np.random.default_rng(seed)
+    inputs = rng.integers(0, 2, size=(strings, length))
+    targets = np.full_like(inputs, IGNORE)
+    targets[:, 0] = inputs[:, 0]
+    return inputs, targets
+
+
+def test_a_task_that_labels_whole_strings_trains_together_as_alone():
+    """The engine is not tied to reversal: two classes read at one position (the others
+    ignored), post-LayerNorm, two layers of one head, and position features that do not
+    depend on the length, so that the trained models read longer strings too."""
+    splits = [first_task(seed, n, 6) for seed, n in ((0, 128), (1, 40), (2, 40))]
+    data = SequenceData(*(a for split in splits for a in split), vocab=2, length=6, classes=2)
+    config = ModelConfig(
+        vocab=2,
+        length=6,
+        classes=2,
+        d_model=8,
+        n_heads=1,
+        n_layers=2,
+        layer_norm=True,
+        norm_position="post",
+        position_buckets=3,
+        init="pytorch",
+    )
+    specs = [
+        RunSpec(
+            replace(config, scaling=name),
+            seed=seed,
+            steps=30,
+            batch_size=8,
+            lr=1e-2,
+            eval_every=10,
+            test_at=(30,),
+        )
+        for name in ("sqrt_d", "log_n", "qk_norm_learned")
+        for seed in (0, 1)
+    ]
+    together = train_runs(specs, data)
+    for run, s in zip(together, specs, strict=True):
+        alone = train_reversal(s.config, data, **s.options())
+        np.testing.assert_allclose(run.losses, alone.losses, atol=LOSS_TOLERANCE)
+        np.testing.assert_allclose(run.val_accuracy, alone.val_accuracy, atol=1 / 40)
+        assert run.test_scores[0][1] == pytest.approx(alone.test_scores[0][1], abs=1 / 40)
+    # the trained models read strings twice as long, alone and stacked alike
+    from attncore.training.engine import Engine
+    from attncore.training.train import accuracy, build_model
+
+    long_x, long_y = (torch.from_numpy(a) for a in first_task(3, 50, 12))
+    models = [build_model(s.config, s.seed) for s in specs[:2]]
+    stacked = Engine(models, lr=1e-2).hits([0, 1], long_x, long_y)
+    for model, score in zip(models, stacked, strict=True):
+        assert score == pytest.approx(accuracy(model, long_x, long_y))
+
+
 def test_every_scaling_of_one_model_shape_trains_in_one_ensemble(tiny_data):
     """Scalings differ only inside the attention, so one shape key covers them all; a fixed
     QK-norm gain beside a learned one stays where it started."""
@@ -93,11 +153,11 @@ def test_every_scaling_of_one_model_shape_trains_in_one_ensemble(tiny_data):
 
     names = ("sqrt_d", "mup", "learned", "k_total", "key_rss", "qk_norm", "qk_norm_learned")
     assert len({_shape_key(spec(name, 0))[0] for name in names}) == 1
-    from attncore.training.ensemble import _stacked
+    from attncore.training.engine import Stack
     from attncore.training.train import build_model
 
     models = [build_model(spec(name, 0).config, 0) for name in ("qk_norm", "qk_norm_learned")]
-    gain = _stacked(models)[0]["attention.0.scaling.gain"]
+    gain = Stack(models).params["attention.0.scaling.gain"]
     gain.sum().backward()
     assert not gain.grad[0].any() and gain.grad[1].all()  # the fixed gain gets no gradient
     specs = [spec("qk_norm", 0), spec("qk_norm_learned", 0)]
@@ -125,10 +185,10 @@ def test_adding_a_method_trains_only_that_method(tiny_data, tmp_path):
     assert TRAINED["runs"] - before == 6  # another budget is another run
 
 
-def test_the_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
+def test_the_golden_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
     options = {"steps": 8, "batch_size": 16, "tolerance": 0.5, "max_exponent": 2}
     config = spec("sqrt_d", 0).config
-    run = search_beta(config, tiny_data, **options)
+    run = search_beta(config, tiny_data, strategy="golden", **options)
 
     def objective(beta):
         trial = replace(config, scaling="constant", beta=beta)
@@ -140,6 +200,23 @@ def test_the_search_is_the_search_run_one_candidate_at_a_time(tiny_data):
         [v for _, v in run.result.history], [v for _, v in alone.history], atol=one_token(tiny_data)
     )
     assert run.beta == alone.beta and run.evaluations == len(run.runs)
+
+
+def test_the_search_in_rounds_against_the_golden_section_on_the_same_seed(tiny_data):
+    """Both scan the decades (the same runs, bit for bit: one ensemble of the whole scan in both,
+    though the golden section reads only as far as its scan goes); the rounds then train their
+    candidates together. They return the same beta within the tolerance, or,
+    where they do not, a beta that scores at least as well on a plateau the golden section
+    stopped on: the difference is where each stops among betas that score alike."""
+    config = spec("sqrt_d", 0).config
+    options = {"steps": 40, "batch_size": 16, "lr": 1e-2, "tolerance": 0.25, "max_exponent": 2}
+    rounds = search_beta(config, tiny_data, strategy="rounds", **options)
+    golden = search_beta(config, tiny_data, strategy="golden", **options)
+    scan = golden.result.scan_evaluations
+    assert rounds.result.history[:scan] == golden.result.history[:scan]
+    apart = abs(math.log10(rounds.beta / golden.beta))
+    assert apart <= options["tolerance"] or rounds.result.value >= golden.result.value
+    assert all(r is not None for r in rounds.runs) and rounds.evaluations == len(rounds.runs)
 
 
 def test_a_diverging_run_gives_none_or_raises(tiny_data):

@@ -18,7 +18,9 @@ True
 
 from __future__ import annotations
 
+import math
 import os
+import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +30,15 @@ from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.checks import ParameterError
 from attncore.simulate.threads import available_cores
 
-__all__ = ["TIME_BUDGET", "Estimate", "available_memory", "check_budget", "estimate"]
+__all__ = [
+    "TIME_BUDGET",
+    "Estimate",
+    "available_memory",
+    "check_budget",
+    "estimate",
+    "reversal_step_flops",
+    "reversal_token_flops",
+]
 
 TIME_BUDGET = 30 * 60.0
 """Seconds a run may be estimated to take before ``attncore run`` asks for ``--yes``."""
@@ -150,24 +160,63 @@ def _beyond_initialization(p: Mapping[str, Any]) -> Estimate:
     return Estimate(seconds, _BASE_BYTES + 8 * 6 * widest)
 
 
-_SECONDS_PER_TOKEN_STEP = 2.5e-6 / 117
-"""Training: seconds per token and unit of width per model step, from 2 ms per step of the
-book's model (32 strings of 20 tokens, width 16, 101 classes) in ensembles on one core."""
+def reversal_token_flops(length: int, d_model: int, n_layers: int, vocab: int) -> float:
+    """Floating-point operations of the training chapter's forward pass for one token, matrix
+    products only: per layer the query, key, value and output products (``8 d^2``) and ``q . k``
+    and the mixing over ``length`` keys (``4 L d``), then the classifier (``2 d V``).
+
+    >>> reversal_token_flops(20, 16, 1, 101)
+    6560
+    """
+    return n_layers * (8 * d_model**2 + 4 * length * d_model) + 2 * d_model * vocab
+
+
+def reversal_step_flops(
+    batch_size: int, length: int, d_model: int, n_layers: int, vocab: int
+) -> float:
+    """Floating-point operations of one training step of one model: the forward pass of its
+    batch and the backward pass, counted as twice the forward (two products per product).
+
+    >>> round(reversal_step_flops(32, 20, 16, 1, 101) / 1e6, 1)  # MFLOP
+    12.6
+    """
+    return 3 * batch_size * length * reversal_token_flops(length, d_model, n_layers, vocab)
+
+
+_RATES = {"compiled": (14e9, 12e9), "eager": (9.5e9, 7e9)}
+"""Training: floating-point operations per second of one core, for a model's step and for the
+forward pass of an evaluation, by engine (``benchmarks/training_speed.py`` prints both with the
+chapter's model in an ensemble of 21)."""
+
+_COMPILE = {"compiled": 3.5, "eager": 0.0}
+"""Seconds to read one compiled function from the cache (compiling it the first time takes some
+15 to 30 s more; the chapter has five per setup)."""
 
 
 def _string_reversal(p: Mapping[str, Any]) -> Estimate:
-    methods = 7 if p["methods"] == "all" else 3
-    runs = 2 * methods * p["n_seeds"]
-    width = p["d_model"] * (4 * p["n_layers"] + 1) + p["vocab"]
-    step = p["batch_size"] * p["length"] * width * _SECONDS_PER_TOKEN_STEP
-    search = 2 * 20 * sum(p["search_steps"]) * p["search_seeds"]
-    evaluations = runs * (p["long_steps"] // p["eval_every"] + 3)
-    tokens = evaluations * p["n_val"] * p["length"] + 4 * p["n_seeds"] * p["n_test"] * p["length"]
-    work = step * (runs * p["long_steps"] + search) + 2 * tokens * width * 4e-9
-    data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
-    batch = 4 * p["n_val"] * p["length"] * (p["vocab"] + 4 * p["length"] * p["n_heads"])
+    engine = p.get("engine", "eager")
+    if engine == "auto":
+        engine = "compiled" if shutil.which("g++") else "eager"
+    step_rate, eval_rate = _RATES[engine]
+    shape = (p["length"], p["d_model"], p["n_layers"], p["vocab"])
+    step = reversal_step_flops(p["batch_size"], *shape) / step_rate
+    token = reversal_token_flops(*shape) / eval_rate
+    methods, setups = (7 if p["methods"] == "all" else 3), 2
+    runs = setups * methods * p["n_seeds"]
+    width = 2 * p["search_max_exponent"] + 1  # the rounds of a search, each padded to the scan
+    narrowing = math.log(1 / p["search_tolerance"]) / math.log(p["search_max_exponent"] + 1)
+    rounds = 1 + max(0, math.ceil(narrowing - 1e-9))
+    slots = setups * p["search_seeds"] * width * rounds
+    train = step * (runs * p["long_steps"] + slots * sum(p["search_steps"]))
+    val = (runs * (p["long_steps"] // p["eval_every"] + 3) + 2 * slots) * p["n_val"]
+    test = setups * 2 * p["n_seeds"] * 2 * p["n_test"]
+    work = train + token * p["length"] * (val + test)
     cores = min(available_cores(), 2)  # one ensemble per setup, the two spread over the cores
-    return Estimate(_START + work / cores, _BASE_BYTES + 2**29 + 3 * (data + batch))
+    seconds = _START + _COMPILE[engine] * 5 * setups / cores + work / cores
+    data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
+    attention = 4 * p["length"] * p["n_heads"]
+    batch = 4 * 102 * p["length"] * methods * p["n_seeds"] * (p["vocab"] + attention)
+    return Estimate(seconds, _BASE_BYTES + 2**29 + 3 * (data + batch))
 
 
 def _critical_scale(p: Mapping[str, Any]) -> Estimate:

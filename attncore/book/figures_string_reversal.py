@@ -105,7 +105,7 @@ def search_figure(
         )
     axes[0, 0].set_ylabel("validation token accuracy\nafter the budget")
     axes[0, 0].set_ylim(-0.02, 1.05)
-    fig.suptitle("Chuang's search: squares the decade scan, dots the bisection")
+    fig.suptitle("Chuang's search: squares the decade scan, dots the rounds around the best")
     return fig
 
 

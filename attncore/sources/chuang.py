@@ -20,6 +20,14 @@ The objective is maximized (e.g. a validation accuracy); each evaluation is coun
 runs the search "during the training after either each iteration or batch"; reading each
 evaluation as one training run per candidate beta is the book's interpretation.
 
+:func:`chuang_grid_search` reads "narrow down the range" for a machine that evaluates many
+candidates at once (the training chapter trains them together): the decade scan is one round,
+then each round puts a grid of points inside the bracket around the best so far, a grid that
+shrinks by ``max_exponent + 1`` per round, until its spacing is below the tolerance. On an
+objective with one maximum both searches land within the tolerance of it
+(``tests/test_chuang.py``); on a plateau or a noisy objective they can stop at different
+points of equal value.
+
 To see whether the search finds the best beta, the book adds a problem whose best beta is
 known (:class:`CalibrationProblem`: labels drawn from ``softmax(beta* z)``, objective the
 mean log-likelihood) and a noisy version of it, where every evaluation sees a fresh
@@ -48,6 +56,7 @@ __all__ = [
     "BetaSearchResult",
     "CalibrationProblem",
     "chuang_beta_search",
+    "chuang_grid_search",
     "noisy_search_errors",
 ]
 
@@ -126,6 +135,71 @@ def chuang_beta_search(
     beta_log = left if f_left >= f_right else right
     value = max(f_left, f_right)
     return BetaSearchResult(10.0**beta_log, value, tuple(history), scan)
+
+
+def chuang_grid_search(
+    objective: Callable[[Sequence[float]], Sequence[float]],
+    *,
+    max_exponent: int = 6,
+    tolerance: float = 0.01,
+    max_logit: float | None = None,
+) -> BetaSearchResult:
+    """Maximize ``objective`` over ``beta`` in rounds of candidates evaluated together: the
+    book's reading of Chuang's search for a machine that evaluates many ``beta`` at once.
+
+    ``objective(betas)`` returns one value per beta. The first round is the decade scan whole:
+    ``10^0``, ``10^1``, ``10^-1``, ... up to ``10^+-max_exponent`` (those ``max_logit`` allows,
+    as in :func:`chuang_beta_search`). Each later round narrows the range around the best
+    ``beta`` so far, ``b`` (in ``log10 beta``), found on a grid of spacing ``h``: ``2 N`` new
+    points ``b +- j h'`` for ``j = 1 .. N`` (``N = max_exponent``), ``h' = h / (N + 1)``, the
+    interior of the bracket ``[b - h, b + h]`` between ``b``'s two neighbours. It stops when the
+    spacing is at most ``tolerance`` decades: for an objective with one maximum, the ``beta``
+    returned is then within ``tolerance`` decades of it, as the golden-section search's is.
+    Among equal values the one evaluated first wins (the scan's order, nearest first), as in the
+    decade scan of :func:`chuang_beta_search`.
+
+    >>> result = chuang_grid_search(
+    ...     lambda betas: [-(math.log10(b) - math.log10(5.0)) ** 2 for b in betas],
+    ...     max_exponent=3, tolerance=0.1)
+    >>> round(result.beta, 1), result.scan_evaluations, result.evaluations
+    (5.0, 7, 19)
+    """
+    max_exponent = positive_int("max_exponent", max_exponent, minimum=1)
+    tolerance = positive_real("tolerance", tolerance)
+    if max_logit is not None:
+        max_logit = positive_real("max_logit", max_logit)
+    ceiling = math.inf if max_logit is None else math.log10(_LOG_MAX_FLOAT64 / max_logit)
+    history: list[tuple[float, float]] = []
+    logs: list[float] = []
+
+    def evaluate(candidates: list[float]) -> None:
+        candidates = [c for c in candidates if c <= ceiling]
+        betas = [10.0**c for c in candidates]
+        values = list(objective(betas))
+        if len(values) != len(betas):
+            raise ParameterError(
+                f"objective must return one value per beta ({len(betas)}), got {len(values)}"
+            )
+        for c, beta, value in zip(candidates, betas, values, strict=True):
+            history.append((beta, finite_real("objective(beta)", value)))
+            logs.append(c)
+
+    evaluate([float(e) for n in range(max_exponent + 1) for e in dict.fromkeys((n, -n))])
+    scan = len(history)
+    spacing = 1.0
+    while spacing > tolerance:
+        best = logs[_first_best(history)]
+        spacing /= max_exponent + 1
+        steps = [j * spacing for n in range(1, max_exponent + 1) for j in (n, -n)]
+        evaluate([best + step for step in steps])
+    index = _first_best(history)
+    return BetaSearchResult(history[index][0], history[index][1], tuple(history), scan)
+
+
+def _first_best(history: Sequence[tuple[float, float]]) -> int:
+    """Index of the first evaluation with the largest value."""
+    values = [value for _, value in history]
+    return values.index(max(values))
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,15 @@
-"""Training a small transformer on Chuang's string-reversal task (needs the ``torch`` extra).
+"""Training small transformers on sequence tasks, Chuang's string reversal first (needs the
+``torch`` extra).
 
 One concern per module:
 
-- :mod:`~attncore.training.data`: the reversal data set from a seed;
+- :mod:`~attncore.training.data`: sequence tasks (targets per position, some ignored) and the
+  reversal data set from a seed;
 - :mod:`~attncore.training.model`: the model, with the attention scalings as modules;
 - :mod:`~attncore.training.init`: PyTorch's and a Keras-like initialization;
-- :mod:`~attncore.training.train`: the Adam loop, evaluation and attention measurements;
+- :mod:`~attncore.training.train`: one run alone (the reference loop), evaluation and attention
+  measurements;
+- :mod:`~attncore.training.engine`: the arithmetic of many stacked models, compiled or eager;
 - :mod:`~attncore.training.ensemble`: runs of one shape trained together, and a cache of runs;
 - :mod:`~attncore.training.search`: Chuang's beta search with a short training budget;
 - :mod:`~attncore.training.experiment`: methods x seeds, and tables of the results.
@@ -24,7 +28,15 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "attncore.training needs PyTorch: pip install 'attncore[torch]' (torch==2.13.0)"
     ) from error
 
-from attncore.training.data import ReversalData, check_reversed, reversal_data, shared_strings
+from attncore.training.data import (
+    IGNORE,
+    ReversalData,
+    SequenceData,
+    check_reversed,
+    reversal_data,
+    shared_strings,
+)
+from attncore.training.engine import ENGINES, Engine, resolve_engine
 from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.experiment import (
     METHODS,
@@ -49,7 +61,7 @@ from attncore.training.model import (
     model_scalings,
     parameter_count,
 )
-from attncore.training.search import BetaSearchRun, search_beta, search_betas
+from attncore.training.search import STRATEGIES, BetaSearchRun, search_beta, search_betas
 from attncore.training.train import (
     DEVICES,
     TrainResult,
@@ -64,15 +76,20 @@ from attncore.training.train import (
 
 __all__ = [
     "DEVICES",
+    "ENGINES",
+    "IGNORE",
     "INITS",
     "METHODS",
     "SETUPS",
+    "STRATEGIES",
     "BetaSearchRun",
+    "Engine",
     "ModelConfig",
     "ModelScaling",
     "ReversalData",
     "ReversalTransformer",
     "RunSpec",
+    "SequenceData",
     "TrainResult",
     "accuracy",
     "attention_summary",
@@ -90,6 +107,7 @@ __all__ = [
     "parameter_table",
     "predicted_logit_spread",
     "resolve_device",
+    "resolve_engine",
     "reversal_data",
     "run_methods",
     "runs_frame",

@@ -1,4 +1,10 @@
-"""The string-reversal data set of Chuang (chuang2023scaling, section 3), drawn from a seed.
+"""Sequence tasks for the trained models, and the string-reversal data set of Chuang
+(chuang2023scaling, section 3), drawn from a seed.
+
+:class:`SequenceData` is what training reads: three splits of token strings and one target
+class per position, or :data:`IGNORE` where a position is not scored (a task that labels a
+whole string, such as Chiang and Cholak's FIRST, gives the label at one position and ignores
+the others). :class:`ReversalData` is the reversal task.
 
 Every sample is a string of ``length`` integers drawn uniformly from ``0 .. vocab - 1``; its
 target is the same string reversed, so position ``i`` must be answered with the input at
@@ -25,7 +31,17 @@ import numpy as np
 
 from attncore.checks import ParameterError, positive_int
 
-__all__ = ["ReversalData", "check_reversed", "reversal_data", "shared_strings"]
+__all__ = [
+    "IGNORE",
+    "ReversalData",
+    "SequenceData",
+    "check_reversed",
+    "reversal_data",
+    "shared_strings",
+]
+
+IGNORE = -1
+"""The target of a position that is not scored (neither in the loss nor in the accuracies)."""
 
 
 def check_reversed(inputs: np.ndarray, targets: np.ndarray) -> None:
@@ -49,8 +65,17 @@ def check_reversed(inputs: np.ndarray, targets: np.ndarray) -> None:
 
 
 @dataclass(frozen=True)
-class ReversalData:
-    """Inputs and targets (``int64``, ``samples x length``) of the three splits."""
+class SequenceData:
+    """Inputs (``int64``, ``samples x length``, tokens ``0 .. vocab - 1``) and targets (one class
+    ``0 .. classes - 1`` per position, or :data:`IGNORE`; ``classes`` None means ``vocab``) of
+    the three splits of a sequence task; every string has at least one scored position.
+
+    >>> x = np.array([[0, 1, 1], [1, 0, 0]])
+    >>> first = SequenceData(x, np.where(np.arange(3) == 0, x[:, :1], IGNORE), x, x, x, x,
+    ...                      vocab=2, length=3)
+    >>> first.train_targets.tolist()  # the label of the string at position 0, the rest ignored
+    [[0, -1, -1], [1, -1, -1]]
+    """
 
     train_inputs: np.ndarray
     train_targets: np.ndarray
@@ -60,10 +85,33 @@ class ReversalData:
     test_targets: np.ndarray
     vocab: int
     length: int
+    classes: int | None = None
 
     def __post_init__(self) -> None:
         for split in ("train", "val", "test"):
-            check_reversed(getattr(self, f"{split}_inputs"), getattr(self, f"{split}_targets"))
+            inputs = np.asarray(getattr(self, f"{split}_inputs"))
+            targets = np.asarray(getattr(self, f"{split}_targets"))
+            if inputs.ndim != 2 or inputs.shape != targets.shape or inputs.shape[1] != self.length:
+                raise ParameterError(
+                    f"{split} inputs and targets must be matrices of samples x {self.length}, "
+                    f"got {inputs.shape} and {targets.shape}"
+                )
+            if inputs.size and (inputs.min() < 0 or inputs.max() >= self.vocab):
+                raise ParameterError(f"{split} inputs must be tokens in [0, {self.vocab})")
+            scored = targets != IGNORE
+            if targets.size and (
+                targets[scored].min(initial=0) < 0 or targets.max() >= self.n_classes
+            ):
+                raise ParameterError(
+                    f"{split} targets must be classes in [0, {self.n_classes}) or {IGNORE}"
+                )
+            if not scored.any(axis=1).all():
+                raise ParameterError(f"{split} targets must score at least one position per string")
+
+    @property
+    def n_classes(self) -> int:
+        """Number of target classes."""
+        return self.vocab if self.classes is None else self.classes
 
     @property
     def sizes(self) -> dict[str, int]:
@@ -77,6 +125,16 @@ class ReversalData:
             "val": len(self.val_inputs),
             "test": len(self.test_inputs),
         }
+
+
+@dataclass(frozen=True)
+class ReversalData(SequenceData):
+    """The reversal task: every target is its input reversed."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for split in ("train", "val", "test"):
+            check_reversed(getattr(self, f"{split}_inputs"), getattr(self, f"{split}_targets"))
 
 
 def reversal_data(

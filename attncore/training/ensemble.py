@@ -6,32 +6,26 @@ evaluations) and returns one :class:`~attncore.training.train.TrainResult` per s
 Runs whose models have the same structure outside their attention scalings (the same
 parameter and buffer names and shapes: every scaling of one setup shares one) and the same
 steps, batch size and learning rate are trained together: every model is built alone with its
-own seed (:func:`build_model`), then their weights are stacked by name (:func:`_stacked`, as
-``torch.func.stack_module_state`` does, for models whose scalings hold different weights) and
-one step of all of them is one forward pass with an explicit model axis
-(:func:`ensemble_forward`: batched matrix products over the stacked weights; the scaled
-logits are computed per segment of models with one scaling), each model on its own batch (its
-own
-:class:`~attncore.training.train.BatchOrder`), one backward pass of the sum of the models'
-losses (each model's weights get the gradient of its own loss only), and one
-``torch.optim.Adam`` over the stacked weights. (``torch.func.vmap`` over a ``functional_call``
-of the model gives the same and was tried first; on the 2-core CPUs this book is built on it
-was no faster than the runs one after another for ensembles of 3 to 9 models.) Adam is
-elementwise, so that is one Adam per model, each with its own state, as if alone. Every
-evaluation scores each model on its own with the code of
-:func:`~attncore.training.train.train_reversal`.
+own seed (:func:`build_model`), then an :class:`~attncore.training.engine.Engine` stacks their
+weights and trains them as one computation with an explicit model axis, each model on its own
+batch (its own :class:`~attncore.training.train.BatchOrder`) and with its own Adam state, as
+if alone. (``torch.func.vmap`` over a ``functional_call`` of the model gives the same and was
+tried first; on the 2-core CPUs this book is built on it was no faster than the runs one after
+another for ensembles of 3 to 9 models.) Every evaluation scores all models of the group at
+once, without gradients, in chunks of strings: the validation strings at the steps the runs
+ask for, the test strings only for the runs that ask for them, at their steps.
 
 A model trained in an ensemble follows its run alone up to float32 rounding: the batched
 matrix products sum in another order than the single ones, so losses agree to about 1e-6
 (``tests/test_ensemble.py`` checks the losses and accuracies at a few checkpoints), not bit
-for bit. A lone run (a group of one) takes the same path, which is about twice as fast as
-:func:`train_reversal`'s loop over the module. Each group is one task of
+for bit. ``engine`` chooses eager or compiled arithmetic (:mod:`attncore.training.engine`,
+which says what the compiled path guarantees). Each group is one task of
 :func:`attncore.simulate.tasks.run_tasks`: large sets of runs spread over the cores
 (:func:`training_scheduler`), with the same results as in one process.
 
 **Cache.** With ``cache`` a folder, every finished run is stored as JSON under a key made of
-everything that defines it (the spec, a fingerprint of the data, of the source of
-``attncore.training`` and of the registry of rescalings, the torch version, the device type
+everything that defines it (the spec, a fingerprint of the data and the engine, of the source
+of ``attncore.training`` and of the registry of rescalings, the torch version, the device type
 and the thread count); a later call with the same key reads it instead of training, so adding
 a method trains only that method. ``seconds`` of a run trained together is the ensemble's
 wall time divided by its models. An entry carries the SHA-256 of its text: one that does not
@@ -48,7 +42,6 @@ match is reported by its file name, removed and trained again (:class:`_Cache`).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import hashlib
@@ -64,30 +57,22 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real, warn
 from attncore.fingerprint import digest, files_fingerprint
 from attncore.scratch import remove_orphans, scratch_file
 from attncore.simulate.tasks import resolve_scheduler, run_tasks
 from attncore.simulate.threads import available_cores
-from attncore.training.data import ReversalData
-from attncore.training.model import (
-    KEY_NORMS,
-    FixedFactor,
-    KeyFactor,
-    LearnedBeta,
-    ModelConfig,
-    QKNorm,
-    ReversalTransformer,
-)
+from attncore.training.data import SequenceData
+from attncore.training.engine import Engine, compile_cache_folder, resolve_engine
+from attncore.training.model import ModelConfig, ReversalTransformer
 from attncore.training.train import (
     BatchOrder,
     DeviceData,
     Recorder,
     TrainResult,
-    adam,
     build_model,
+    check_matches,
     resolve_device,
 )
 from attncore.untrusted import Refused, read_file
@@ -97,7 +82,6 @@ __all__ = [
     "TRAINED",
     "RunSpec",
     "cache_key",
-    "ensemble_forward",
     "train_runs",
     "training_scheduler",
 ]
@@ -143,16 +127,24 @@ def _source_fingerprint() -> str:
     return files_fingerprint(files, root.parent)
 
 
-def _data_fingerprint(data: ReversalData) -> str:
-    arrays = (data.train_inputs, data.val_inputs, data.test_inputs)
+def _data_fingerprint(data: SequenceData, engine: str) -> str:
+    """A digest of the data and of the engine that trains on it (the compiled and the eager
+    step round differently, so a run of one is not a run of the other)."""
+    arrays = [
+        getattr(data, f"{split}_{part}")
+        for split in ("train", "val", "test")
+        for part in ("inputs", "targets")
+    ]
     return digest(
-        f"{data.vocab},{data.length}".encode(), *(np.ascontiguousarray(a).tobytes() for a in arrays)
+        f"{data.vocab},{data.length},{data.n_classes},{engine}".encode(),
+        *(np.ascontiguousarray(a).tobytes() for a in arrays),
     )
 
 
 def cache_key(spec: RunSpec, data_fingerprint: str, device: torch.device, threads: int) -> str:
-    """The cache key of one run: a SHA-256 over the spec, the data, the source of
-    ``attncore.training``, the torch version, the device type and the thread count.
+    """The cache key of one run: a SHA-256 over the spec, the data and the engine
+    (``data_fingerprint``), the source of ``attncore.training``, the torch version, the device
+    type and the thread count.
 
     >>> from attncore.training.model import ModelConfig
     >>> a = cache_key(RunSpec(ModelConfig(), seed=1), "data", torch.device("cpu"), 1)
@@ -274,7 +266,7 @@ class _Cache:
 
 def train_runs(
     specs: Sequence[RunSpec],
-    data: ReversalData,
+    data: SequenceData,
     *,
     threads: int = 1,
     device: str = "cpu",
@@ -282,13 +274,20 @@ def train_runs(
     diverged: str = "raise",
     progress: Callable[[int, TrainResult | None], None] | None = None,
     scheduler: object = None,
+    engine: str = "eager",
+    compile_cache: Path | None = None,
+    pad_to: int = 1,
 ) -> list[TrainResult | None]:
     """Train every run of ``specs`` on ``data``, runs of one shape together; one result per
     spec, in order.
 
     ``threads`` and ``device`` as in :func:`train_reversal`. ``cache`` (a folder) stores and
-    reuses finished runs. A run whose loss turns non-finite raises
-    :class:`FloatingPointError` with ``diverged="raise"`` and gives None with
+    reuses finished runs. ``engine`` is how the ensembles compute (``eager``, ``compiled`` or
+    ``auto``, :func:`attncore.training.engine.resolve_engine`); ``compile_cache`` (a folder)
+    keeps the compiled code for the next process that needs it. A group of fewer than
+    ``pad_to`` runs is filled up with copies of its first model, trained and thrown away, so
+    that groups of one layout share one compiled shape. A run whose loss turns
+    non-finite raises :class:`FloatingPointError` with ``diverged="raise"`` and gives None with
     ``diverged="none"``. ``progress(index, result)`` is called as each run is done (trained or
     read from the cache). Every group of runs trained together is one task of
     :func:`attncore.simulate.tasks.run_tasks`, sent where :func:`training_scheduler` says; a
@@ -297,10 +296,13 @@ def train_runs(
     if diverged not in ("raise", "none"):
         raise ParameterError(f"diverged must be one of raise, none, got {diverged!r}")
     threads = positive_int("threads", threads)
+    pad_to = positive_int("pad_to", pad_to)
     where = resolve_device(device)
+    engine = resolve_engine(engine)
     for spec in specs:
         _check(spec, data)
-    store = _Cache(None if cache is None else Path(cache), _data_fingerprint(data), where, threads)
+    fingerprint = _data_fingerprint(data, engine)
+    store = _Cache(None if cache is None else Path(cache), fingerprint, where, threads)
     results: list[TrainResult | None] = [None] * len(specs)
     groups: dict[tuple, list[tuple[str, int]]] = {}
     for index, spec in enumerate(specs):
@@ -319,7 +321,15 @@ def train_runs(
     TRAINED["runs"] += sum(len(indices) for indices in batches)
     model_steps = sum(specs[i].steps for indices in batches for i in indices)
     trained = run_tasks(
-        functools.partial(_train_group, data=data, device=where, threads=threads),
+        functools.partial(
+            _train_group,
+            data=data,
+            device=where,
+            threads=threads,
+            engine=engine,
+            compile_cache=compile_cache,
+            pad_to=pad_to,
+        ),
         [[specs[i] for i in indices] for indices in batches],
         keys=[tuple(indices) for indices in batches],
         scheduler=training_scheduler(scheduler, model_steps, len(batches), where),
@@ -375,7 +385,7 @@ def _settle(result: TrainResult | None, spec: RunSpec, diverged: str) -> TrainRe
     return result
 
 
-def _check(spec: RunSpec, data: ReversalData) -> None:
+def _check(spec: RunSpec, data: SequenceData) -> None:
     """The checks of :func:`train_reversal`, before anything is trained."""
     if spec.seed is None or isinstance(spec.seed, bool) or int(spec.seed) < 0:
         raise ParameterError(f"seed must be an integer >= 0, got {spec.seed!r}")
@@ -388,17 +398,13 @@ def _check(spec: RunSpec, data: ReversalData) -> None:
         )
     positive_real("lr", spec.lr)
     positive_int("eval_every", spec.eval_every)
-    if (spec.config.vocab, spec.config.length) != (data.vocab, data.length):
-        raise ParameterError(
-            f"config must match the data (vocab {data.vocab}, length {data.length}), got "
-            f"vocab {spec.config.vocab}, length {spec.config.length}"
-        )
+    check_matches(spec.config, data)
 
 
 def _structure(model: torch.nn.Module) -> tuple[tuple, str]:
     """Names, shapes and types of everything ``model`` computes with, split in two: all but
     its attention scalings (models alike there train together), and the scalings' own, as a
-    key (models with one key form one segment of the forward pass, :func:`ensemble_forward`).
+    key (runs of one group are ordered by it, so that models with one scaling are neighbours).
     """
     parts = [(n, tuple(p.shape), True) for n, p in model.named_parameters()]
     parts += [(n, tuple(b.shape), False) for n, b in model.named_buffers()]
@@ -432,57 +438,65 @@ def _shape_key(spec: RunSpec) -> tuple[tuple, str]:
 
 
 def _train_group(
-    specs: Sequence[RunSpec], data: ReversalData, device: torch.device, threads: int
+    specs: Sequence[RunSpec],
+    data: SequenceData,
+    device: torch.device,
+    threads: int,
+    engine: str,
+    compile_cache: Path | None,
+    pad_to: int,
 ) -> list[TrainResult | None]:
     """Train ``specs`` (one structure, steps, batch size and learning rate) together, with
-    ``threads`` intra-op threads (the caller's setting is restored)."""
+    ``threads`` intra-op threads (the caller's setting is restored), compiled code kept in
+    ``compile_cache`` and the group filled up to ``pad_to`` models."""
     previous = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        return _train_together(specs, data, device)
+        with compile_cache_folder(compile_cache):
+            padded = [*specs, *[specs[0]] * (pad_to - len(specs))]
+            return _train_together(padded, data, device, engine)[: len(specs)]
     finally:
         torch.set_num_threads(previous)
 
 
+SD_STRINGS = 100
+"""Validation strings on which Chuang's sigma_X is measured (the first ones)."""
+
+
 def _train_together(
-    specs: Sequence[RunSpec], data: ReversalData, device: torch.device
+    specs: Sequence[RunSpec], data: SequenceData, device: torch.device, engine: str
 ) -> list[TrainResult | None]:
     start = time.perf_counter()
     first = specs[0]
-    steps, vocab = first.steps, first.config.vocab
+    steps = first.steps
     models = [build_model(spec.config, spec.seed).to(device) for spec in specs]
-    base = copy.deepcopy(models[0]).to("meta")
-    segments = _segments(models, [_structure(model)[1] for model in models])
-    params, buffers = _stacked(models)
-    optimizer = adam(list(params.values()), first.lr)
+    ensemble = Engine(models, lr=first.lr, engine=engine)
     splits = DeviceData(data, device)
     orders = [BatchOrder(s.seed, len(data.train_inputs), s.batch_size, device) for s in specs]
     recorders = [
         Recorder(splits, s.eval_every, steps, set(s.eval_at) | set(s.test_at), set(s.test_at))
         for s in specs
     ]
-
-    weights = {**params, **buffers}
+    alive = [True] * len(specs)
 
     def evaluate(step: int) -> None:
-        for i, (model, recorder) in enumerate(zip(models, recorders, strict=True)):
-            if step == 0 or (alive[i] and recorder.due(step)):
-                _load(model, weights, i)
-                recorder.evaluate(model, step)
+        due = [i for i, r in enumerate(recorders) if step == 0 or (alive[i] and r.due(step))]
+        if not due:
+            return
+        measured = ensemble.measure(splits.val_x, splits.val_y, SD_STRINGS)
+        tested = [i for i in due if step in recorders[i].tests]
+        scores = ensemble.hits(tested, splits.test_x, splits.test_y) if tested else []
+        for i in due:
+            recorders[i].record(step, measured[i])
+        for i, score in zip(tested, scores, strict=True):
+            recorders[i].record_test(step, score)
 
-    alive = [True] * len(specs)
     evaluate(0)
     losses: list[list[float]] = [[] for _ in specs]
     for step in range(1, steps + 1):
         index = torch.stack([order.next(step) for order in orders])
-        logits = ensemble_forward(base, weights, splits.train_x[index], segments)
-        targets = splits.train_y[index].reshape(-1)
-        per_token = _CrossEntropy.apply(logits.reshape(-1, vocab), targets)
-        values = per_token.view(len(specs), -1).mean(dim=1)
-        optimizer.zero_grad(set_to_none=True)
-        values.sum().backward()  # model i's weights get the gradient of its own loss only
-        optimizer.step()
-        for i, value in enumerate(values.tolist()):
+        values = ensemble.step(splits.train_x[index], splits.train_y[index])
+        for i, value in enumerate(values):
             if alive[i]:
                 losses[i].append(value)
                 alive[i] = math.isfinite(value)
@@ -495,7 +509,7 @@ def _train_together(
         if not alive[i]:
             results.append(None)
             continue
-        _load(models[i], weights, i)
+        ensemble.stack.load(models[i], i)
         results.append(
             recorders[i].result(
                 models[i],
@@ -510,189 +524,3 @@ def _train_together(
             )
         )
     return results
-
-
-def ensemble_forward(
-    base: ReversalTransformer,
-    weights: dict[str, torch.Tensor],
-    tokens: torch.Tensor,
-    segments: Sequence[tuple[int, int, ReversalTransformer]] | None = None,
-) -> torch.Tensor:
-    """The forward pass of :class:`ReversalTransformer` for ``M`` models at once, with an
-    explicit model axis: ``weights`` maps every parameter and buffer name of ``base`` (whose
-    structure all models share; its own weights are not read) to the ``M`` models' values
-    stacked, ``tokens`` is ``M x batch x length``; returns ``M x batch x length x vocab``
-    logits. Each model sees only its own tokens and weights.
-
-    >>> models = [build_model(ModelConfig(vocab=5, length=4, d_model=8), s) for s in (0, 1)]
-    >>> params, buffers = _stacked(models)
-    >>> x = torch.tensor([[[0, 1, 2, 3]], [[3, 2, 1, 0]]])
-    >>> together = ensemble_forward(models[0], {**params, **buffers}, x)
-    >>> bool(torch.allclose(together[1], models[1](x[1]), atol=1e-6))
-    True
-    """
-    m, batch, length = tokens.shape
-    config = base.config
-    width, heads = config.d_model, config.n_heads
-    which = torch.arange(m, device=tokens.device)[:, None, None]
-    x = weights["tokens.weight"][which, tokens] + weights["positions.weight"][:, None, :length]
-    x = x.reshape(m, batch * length, width)
-
-    def linear(name: str, inputs: torch.Tensor) -> torch.Tensor:
-        bias, weight = weights[f"{name}.bias"][:, None], weights[f"{name}.weight"]
-        return torch.baddbmm(bias, inputs, weight.transpose(1, 2))
-
-    def norm(name: str, inputs: torch.Tensor) -> torch.Tensor:
-        if not config.layer_norm:
-            return inputs
-        normed = F.layer_norm(inputs, (width,), eps=base.final_norm.eps)
-        return normed * weights[f"{name}.weight"][:, None] + weights[f"{name}.bias"][:, None]
-
-    def split(inputs: torch.Tensor) -> torch.Tensor:  # M x batch x heads x length x d_k
-        return inputs.view(m, batch, length, heads, width // heads).transpose(2, 3)
-
-    for layer, attention in enumerate(base.attention):
-        name = f"attention.{layer}"
-        inputs = norm(f"norms.{layer}", x)
-        q, k, v = (split(linear(f"{name}.{part}", inputs)) for part in ("query", "key", "value"))
-        scaling = f"{name}.scaling"
-        if segments is None:
-            logits = _scaled(attention.scaling, scaling, weights, q, k)
-        else:  # models [a, b) share one scaling, that of their ``model``
-            logits = torch.cat(
-                [
-                    _scaled(
-                        model.attention[layer].scaling,
-                        scaling,
-                        _rows(weights, scaling, a, b),
-                        q[a:b],
-                        k[a:b],
-                    )
-                    for a, b, model in segments
-                ]
-            )
-        mixed = torch.softmax(logits, dim=-1) @ v
-        x = x + linear(f"{name}.out", mixed.transpose(2, 3).reshape(m, batch * length, width))
-    out = linear("classifier", norm("final_norm", x))
-    return out.view(m, batch, length, config.vocab)
-
-
-def _scaled(
-    scaling: torch.nn.Module, name: str, weights: dict, q: torch.Tensor, k: torch.Tensor
-) -> torch.Tensor:
-    """The scaled logits of the scaling module ``scaling`` for ``M`` models (``q`` and ``k``:
-    ``M x batch x heads x length x d_k``), with the stacked weights of ``weights``."""
-    dots = q @ k.transpose(-2, -1)
-    if isinstance(scaling, FixedFactor):
-        return weights[f"{name}.scale"][:, None, None, None, None] * dots
-    if isinstance(scaling, KeyFactor):
-        size = KEY_NORMS[scaling.name](k.norm(dim=-1), **scaling.params)
-        return dots / size.clamp_min(torch.finfo(k.dtype).tiny)[..., None, None]
-    if isinstance(scaling, LearnedBeta):
-        return weights[f"{name}.log_beta"].exp()[:, None, :, None, None] * dots
-    if isinstance(scaling, QKNorm):
-        cosines = F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1)
-        return weights[f"{name}.gain"][:, None, :, None, None] * cosines
-    raise TypeError(f"no batched form of the scaling {type(scaling).__name__}")
-
-
-class _CrossEntropy(torch.autograd.Function):
-    """Per-row cross-entropy of ``logits`` (rows x classes) against ``targets``, as
-    ``F.cross_entropy(..., reduction="none")`` up to float rounding, with the backward pass
-    ``softmax - one_hot`` from the exponentials the forward pass kept. PyTorch's
-    ``log_softmax`` and its backward over 101 classes were a third of a step of an ensemble on
-    the CPU; this takes about half their time.
-
-    >>> logits = torch.tensor([[2.0, 0.0, -1.0]], requires_grad=True)
-    >>> loss = _CrossEntropy.apply(logits, torch.tensor([0]))
-    >>> bool(torch.allclose(loss, F.cross_entropy(logits, torch.tensor([0]), reduction="none")))
-    True
-    """
-
-    @staticmethod
-    def forward(ctx: Any, logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        top = logits.amax(dim=-1, keepdim=True)
-        exps = (logits - top).exp_()
-        total = exps.sum(dim=-1, keepdim=True)
-        picked = logits.gather(-1, targets[:, None])
-        ctx.save_for_backward(exps, total, targets)
-        return (total.log().add_(top).sub_(picked))[:, 0]
-
-    @staticmethod
-    def backward(ctx: Any, upstream: torch.Tensor) -> tuple[torch.Tensor, None]:
-        exps, total, targets = ctx.saved_tensors
-        grad = exps.mul_(upstream[:, None] / total)
-        grad.scatter_add_(-1, targets[:, None], -upstream[:, None])
-        return grad, None
-
-
-def _segments(
-    models: Sequence[ReversalTransformer], keys: Sequence[str]
-) -> list[tuple[int, int, ReversalTransformer]]:
-    """The runs of consecutive models with one scaling key: ``(start, stop, first model)``.
-
-    >>> models = [build_model(ModelConfig(scaling=s), 0) for s in ("sqrt_d", "mup", "k_total")]
-    >>> [(a, b) for a, b, _ in _segments(models, ["x", "x", "y"])]
-    [(0, 2), (2, 3)]
-    """
-    segments: list[tuple[int, int, ReversalTransformer]] = []
-    for index, key in enumerate(keys):
-        if index and key == keys[index - 1]:
-            start, _, model = segments[-1]
-            segments[-1] = (start, index + 1, model)
-        else:
-            segments.append((index, index + 1, models[index]))
-    return segments
-
-
-def _stacked(
-    models: Sequence[torch.nn.Module],
-) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
-    """The weights of ``models`` stacked along a new first axis, by name, as
-    ``torch.func.stack_module_state`` does, for models whose scalings differ: every name any
-    model has, zeros for a model without it (its forward never reads them). A name that is a
-    parameter in some model is a parameter of the stack; where another model holds it as a
-    buffer (QK-norm's fixed gain beside a learned one), the gradient of that model's entry is
-    masked to zero, so Adam, whose step is zero for a zero gradient, leaves it unchanged.
-
-    >>> models = [build_model(ModelConfig(scaling=s), 0) for s in ("qk_norm", "qk_norm_learned")]
-    >>> params, buffers = _stacked(models)
-    >>> params["attention.0.scaling.gain"].shape, "attention.0.scaling.gain" in buffers
-    (torch.Size([2, 2]), False)
-    """
-    states = [{**dict(m.named_parameters()), **dict(m.named_buffers())} for m in models]
-    trained = [{name for name, _ in m.named_parameters()} for m in models]
-    like: dict[str, torch.Tensor] = {}
-    for state in states:
-        for name, tensor in state.items():
-            like.setdefault(name, tensor)
-    params, buffers = {}, {}
-    for name, template in like.items():
-        stack = torch.stack(
-            [s[name].detach() if name in s else torch.zeros_like(template) for s in states]
-        )
-        learned = [name in t for t in trained]
-        if not any(learned):
-            buffers[name] = stack
-            continue
-        stack.requires_grad_(True)
-        if not all(learned):
-            keep = torch.tensor(learned, dtype=stack.dtype, device=stack.device)
-            keep = keep.reshape(-1, *[1] * (stack.dim() - 1))
-            stack.register_hook(lambda grad, keep=keep: grad * keep)
-        params[name] = stack
-    return params, buffers
-
-
-def _rows(
-    weights: dict[str, torch.Tensor], module: str, start: int, stop: int
-) -> dict[str, torch.Tensor]:
-    """The stacked weights of the module named ``module``, of models ``start`` to ``stop - 1``."""
-    return {n: value[start:stop] for n, value in weights.items() if n.startswith(f"{module}.")}
-
-
-def _load(model: torch.nn.Module, weights: dict[str, torch.Tensor], index: int) -> None:
-    """Copy model ``index`` of the stacked weights into ``model``."""
-    with torch.no_grad():
-        for name, tensor in [*model.named_parameters(), *model.named_buffers()]:
-            tensor.copy_(weights[name][index])

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import ParameterError, positive_int
-from attncore.training.data import ReversalData
+from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig
 from attncore.training.train import TrainResult
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-_RUN_OPTIONS = ("threads", "device", "cache")
+_RUN_OPTIONS = ("threads", "device", "cache", "engine", "compile_cache")
 
 
 def _split(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -55,7 +55,7 @@ def _split(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def run_methods(
     methods: Mapping[str, ModelConfig],
-    data: ReversalData,
+    data: SequenceData,
     *,
     seeds: Sequence[int],
     steps: int,
@@ -64,8 +64,8 @@ def run_methods(
 ) -> list[TrainResult]:
     """Train every ``method`` (name -> config) once per seed, as :func:`train_reversal` would
     alone; runs of one shape are trained together (:func:`attncore.training.ensemble.train_runs`,
-    which also takes ``threads``, ``device`` and ``cache``; the other options are those of
-    :func:`train_reversal`).
+    which also takes ``threads``, ``device``, ``cache``, ``engine`` and ``compile_cache``; the
+    other options are those of :func:`train_reversal`).
 
     Every method sees the same seeds, so seed ``s`` gives all methods the same batch order
     (and the same draws of the weights they share in shape).
@@ -256,7 +256,7 @@ def search_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
 
 def train_setups(
     methods: Sequence[str],
-    data: ReversalData,
+    data: SequenceData,
     *,
     shape: Mapping[str, Any],
     searched_beta: Mapping[str, float],

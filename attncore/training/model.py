@@ -1,11 +1,15 @@
-"""A small transformer for string reversal whose attention-logit scaling is a parameter.
+"""A small transformer for sequence tasks (string reversal first) whose attention-logit
+scaling is a parameter.
 
-The model is deliberately plain: token embeddings plus learned positional embeddings,
+The model is deliberately plain: token embeddings plus learned position embeddings,
 ``n_layers`` multi-head self-attention blocks (no causal mask, no feed-forward part), each
-``x + attention(norm(x))`` with an optional pre-LayerNorm, an optional final LayerNorm and a
-per-position linear classifier over the vocabulary. The defaults (``d_model = 16``, two
-heads of ``d_k = 8``, one layer, vocabulary 101, length 20) keep it under the 8,000
-parameters of Chuang's model (chuang2023scaling, section 3).
+``x + attention(norm(x))`` with an optional pre-LayerNorm and a final LayerNorm (or, with
+``norm_position="post"``, ``norm(x + attention(x))``), and a per-position linear classifier
+over ``classes`` classes (the vocabulary by default). The defaults (``d_model = 16``, two heads
+of ``d_k = 8``, one layer, vocabulary 101, length 20) keep it under the 8,000 parameters of
+Chuang's model (chuang2023scaling, section 3). With ``position_buckets = k`` the positions
+from ``k - 1`` on share one embedding, so the model reads strings of any length (Chiang and
+Cholak's length-independent position features ``[pos = 0, pos = 1, pos >= 2]`` are ``k = 3``).
 
 The scaling is what multiplies ``q . k`` before the softmax. Its one home is the registry
 :data:`attncore.rescalings.RESCALINGS`: :func:`model_scalings` derives the model's scalings
@@ -47,6 +51,7 @@ from attncore.training.init import INITS
 __all__ = [
     "KEY_NORMS",
     "LEARNED",
+    "NORM_POSITIONS",
     "AttentionRecord",
     "FixedFactor",
     "KeyFactor",
@@ -58,7 +63,12 @@ __all__ = [
     "make_scaling",
     "model_scalings",
     "parameter_count",
+    "position_index",
 ]
+
+NORM_POSITIONS = ("pre", "post")
+"""Where the LayerNorms sit: before every attention block and the classifier, or after every
+residual sum."""
 
 
 def _dots(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
@@ -317,7 +327,10 @@ class ModelConfig:
     of ``constant``/``learned`` and of QK-norm, ``params`` those of any other registered
     rescaling. ``init`` is ``"keras"`` (uniform +-0.05 embeddings, Glorot-uniform linear
     layers, zero biases) or ``"pytorch"`` (PyTorch's defaults); see
-    :mod:`attncore.training.init`.
+    :mod:`attncore.training.init`. ``norm_position`` places the LayerNorms (``"pre"``: before
+    every attention and the classifier; ``"post"``: after every residual sum), ``classes`` is
+    the number of output classes (None: ``vocab``), ``position_buckets`` the number of position
+    embeddings when they do not follow ``length`` (None: one per position up to ``length``).
 
     >>> ModelConfig(scaling="constant", beta=5.0).label
     'β = 5'
@@ -338,6 +351,9 @@ class ModelConfig:
     vocab: int = 101
     length: int = 20
     params: Mapping[str, float] = field(default_factory=dict)
+    norm_position: str = "pre"
+    classes: int | None = None
+    position_buckets: int | None = None
 
     def __post_init__(self) -> None:
         scalings = model_scalings()
@@ -352,6 +368,14 @@ class ModelConfig:
         for name, minimum in (("n_layers", 1), ("d_model", 1), ("n_heads", 1), ("vocab", 2)):
             positive_int(name, getattr(self, name), minimum=minimum)
         positive_int("length", self.length, minimum=2)
+        if self.norm_position not in NORM_POSITIONS:
+            raise ParameterError(
+                f"norm_position must be one of {', '.join(NORM_POSITIONS)}, got "
+                f"{self.norm_position!r}"
+            )
+        for name in ("classes", "position_buckets"):
+            if getattr(self, name) is not None:
+                positive_int(name, getattr(self, name), minimum=2 if name == "classes" else 1)
         if self.d_model % self.n_heads:
             raise ParameterError(
                 f"n_heads must divide d_model ({self.d_model}), got {self.n_heads}"
@@ -370,6 +394,20 @@ class ModelConfig:
     def d_k(self) -> int:
         """Query and key dimension of one head."""
         return self.d_model // self.n_heads
+
+    @property
+    def n_classes(self) -> int:
+        """Number of output classes.
+
+        >>> ModelConfig().n_classes, ModelConfig(vocab=3, classes=2).n_classes
+        (101, 2)
+        """
+        return self.vocab if self.classes is None else self.classes
+
+    @property
+    def n_positions(self) -> int:
+        """Number of position embeddings."""
+        return self.length if self.position_buckets is None else self.position_buckets
 
     @property
     def rescaling(self) -> Rescaling:
@@ -452,16 +490,21 @@ class ReversalTransformer(nn.Module):
     """Embeddings, ``n_layers`` residual attention blocks, a per-position classifier.
 
     Call it on a ``batch x length`` tensor of token ids; it returns ``batch x length x
-    vocab`` class logits. Pass a list as ``records`` to collect each layer's
+    classes`` class logits. Pass a list as ``records`` to collect each layer's
     :class:`AttentionRecord`. PyTorch's default initialization is applied at
     construction; :func:`attncore.training.init.initialize` applies ``config.init``.
+
+    >>> post = ReversalTransformer(ModelConfig(layer_norm=True, norm_position="post",
+    ...                                        vocab=3, classes=2, position_buckets=3))
+    >>> post(torch.zeros((1, 50), dtype=torch.long)).shape  # any length, two classes
+    torch.Size([1, 50, 2])
     """
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
         self.tokens = nn.Embedding(config.vocab, config.d_model)
-        self.positions = nn.Embedding(config.length, config.d_model)
+        self.positions = nn.Embedding(config.n_positions, config.d_model)
         norm = nn.LayerNorm if config.layer_norm else nn.Identity
         self.norms = nn.ModuleList([norm(config.d_model) for _ in range(config.n_layers)])
         self.attention = nn.ModuleList(
@@ -470,17 +513,35 @@ class ReversalTransformer(nn.Module):
                 for _ in range(config.n_layers)
             ]
         )
-        self.final_norm = norm(config.d_model)
-        self.classifier = nn.Linear(config.d_model, config.vocab)
+        final = norm if config.norm_position == "pre" else nn.Identity
+        self.final_norm = final(config.d_model)
+        self.classifier = nn.Linear(config.d_model, config.n_classes)
 
     def forward(
         self, tokens: torch.Tensor, records: list[AttentionRecord] | None = None
     ) -> torch.Tensor:
-        positions = torch.arange(tokens.shape[1], device=tokens.device)
-        x = self.tokens(tokens) + self.positions(positions)
+        index = position_index(self.config, tokens.shape[-1], tokens.device)
+        x = self.tokens(tokens) + self.positions(index)
         for norm, attention in zip(self.norms, self.attention, strict=True):
-            x = x + attention(norm(x), records)
+            if self.config.norm_position == "post":
+                x = norm(x + attention(x, records))
+            else:
+                x = x + attention(norm(x), records)
         return self.classifier(self.final_norm(x))
+
+
+def position_index(
+    config: ModelConfig, length: int, device: torch.device | None = None
+) -> torch.Tensor:
+    """The position embedding each of ``length`` positions reads.
+
+    >>> position_index(ModelConfig(position_buckets=3), 5).tolist()
+    [0, 1, 2, 2, 2]
+    """
+    positions = torch.arange(length, device=device)
+    if config.position_buckets is None:
+        return positions
+    return positions.clamp(max=config.position_buckets - 1)
 
 
 def parameter_count(config: ModelConfig) -> int:

@@ -3,11 +3,22 @@
 Chuang (chuang2023scaling, section 2) proposes to try ``beta in {10^N, 10^-N}`` for
 ``N = 0, 1, 2, ...`` and then to narrow the range by a binary search, "during the training";
 he reports that on string reversal the search ends at a constant beta of about 5 (section
-3). :func:`search_beta` runs :func:`attncore.sources.chuang.chuang_beta_search` (the decade
-scan, then a golden-section bisection in ``log10 beta``) with the objective "validation
-token accuracy after ``steps`` training steps with the constant ``beta``". Each evaluation
-trains a fresh model from the same seed, so the search is repeatable and its cost is
-``evaluations x steps`` training steps, reported with the seconds its runs took to train.
+3). :func:`search_beta` runs it with the objective "validation token accuracy after ``steps``
+training steps with the constant ``beta``", each evaluation a fresh model from the same seed,
+so the search is repeatable and its cost is ``evaluations x steps`` training steps, reported
+with the seconds its runs took to train. Two readings of the narrowing, by ``strategy``:
+
+- ``"rounds"`` (the default), :func:`attncore.sources.chuang.chuang_grid_search`: the decade
+  scan as one round, then rounds of ``2 N`` candidates around the best, each round's
+  candidates trained together as one ensemble (padded to the scan's ``2 N + 1`` models, so that
+  every round has one shape and a compiled step is compiled once);
+- ``"golden"``, :func:`attncore.sources.chuang.chuang_beta_search`: the decade scan trained
+  together, then a golden-section bisection in ``log10 beta``, one lone run per evaluation.
+
+Both return a beta within ``tolerance`` decades of the best of an objective with one maximum.
+On a plateau (several beta that score alike, as short runs often do) they can stop at
+different points of it (``tests/test_ensemble.py`` compares them on the same seeds, and
+``benchmarks/training_speed.py`` at the chapter's sizes).
 
 A run that diverges (a non-finite loss) scores 0.
 
@@ -16,8 +27,8 @@ A run that diverges (a non-finite loss) scores 0.
 >>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)
 >>> run = search_beta(ModelConfig(vocab=5, length=4, d_model=8), data, steps=2,
 ...                   batch_size=8, tolerance=0.5, max_exponent=1)
->>> run.evaluations == len(run.runs), run.training_steps == 2 * run.evaluations
-(True, True)
+>>> run.evaluations, len(run.runs), run.training_steps  # rounds of 3 and 2 candidates
+(5, 5, 10)
 """
 
 from __future__ import annotations
@@ -30,13 +41,16 @@ from typing import Any
 
 from attncore.checks import ParameterError, positive_int
 from attncore.simulate.tasks import run_tasks
-from attncore.sources.chuang import BetaSearchResult, chuang_beta_search
-from attncore.training.data import ReversalData
+from attncore.sources.chuang import BetaSearchResult, chuang_beta_search, chuang_grid_search
+from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs, training_scheduler
 from attncore.training.model import ModelConfig
 from attncore.training.train import TrainResult, resolve_device
 
-__all__ = ["BetaSearchRun", "search_beta", "search_betas"]
+__all__ = ["STRATEGIES", "BetaSearchRun", "search_beta", "search_betas"]
+
+STRATEGIES = ("rounds", "golden")
+"""How :func:`search_beta` narrows the range after the decade scan."""
 
 
 @dataclass(frozen=True)
@@ -73,56 +87,76 @@ class BetaSearchRun:
 
 def search_beta(
     config: ModelConfig,
-    data: ReversalData,
+    data: SequenceData,
     *,
     steps: int,
     seed: int = 0,
     tolerance: float = 0.1,
     max_exponent: int = 3,
+    strategy: str = "rounds",
     threads: int = 1,
     device: str = "cpu",
     cache: Path | None = None,
     scheduler: object = None,
+    engine: str = "eager",
+    compile_cache: Path | None = None,
     **train_options: Any,
 ) -> BetaSearchRun:
     """Search the constant beta of ``config`` (its other fields fixed) that maximizes the
     validation token accuracy after ``steps`` steps of
     :func:`~attncore.training.train.train_reversal`.
 
-    ``tolerance`` is the final bracket in decades of beta (0.1 decade is 26% in beta);
-    ``max_exponent`` bounds the decade scan (10^-N .. 10^N); further keyword arguments go
-    to :func:`~attncore.training.train.train_reversal` (``batch_size``, ``lr``, ...).
-
-    The candidates of the decade scan (``10^N`` and ``10^-N`` for every ``N`` up to
-    ``max_exponent``) are trained together first
-    (:func:`attncore.training.ensemble.train_runs`); the search then reads them as it asks
-    for them, so its course and result are those of the search run one candidate at a time
-    (up to float32 rounding), though the scan may train candidates it does not ask for. The
-    bisection's candidates depend on the earlier ones and are trained one at a time.
-    ``threads``, ``device``, ``cache`` and ``scheduler`` go to
+    ``tolerance`` is the final precision in decades of beta (0.1 decade is 26% in beta);
+    ``max_exponent`` bounds the decade scan (10^-N .. 10^N); ``strategy`` is one of
+    :data:`STRATEGIES` (see the module's introduction); further keyword arguments go to
+    :func:`~attncore.training.train.train_reversal` (``batch_size``, ``lr``, ...). ``threads``,
+    ``device``, ``cache``, ``scheduler``, ``engine`` and ``compile_cache`` go to
     :func:`~attncore.training.ensemble.train_runs`.
+
+    With ``"golden"`` the candidates of the decade scan are trained together first; the search
+    then reads them as it asks for them, so its course and result are those of the search run
+    one candidate at a time (up to float32 rounding), though the scan may train candidates it
+    does not ask for. The bisection's candidates depend on the earlier ones and are trained one
+    at a time.
     """
     steps = positive_int("steps", steps)
-    max_exponent = positive_int("max_exponent", max_exponent, minimum=0)
+    if strategy not in STRATEGIES:
+        raise ParameterError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    max_exponent = positive_int(
+        "max_exponent", max_exponent, minimum=1 if strategy == "rounds" else 0
+    )
     runs: list[TrainResult | None] = []
     options = {"threads": threads, "device": device, "cache": cache, "diverged": "none"}
-    options["scheduler"] = scheduler
+    options |= {"scheduler": scheduler, "engine": engine, "compile_cache": compile_cache}
     fields = {k: tuple(v) if k in ("eval_at", "test_at") else v for k, v in train_options.items()}
 
     def spec(beta: float) -> RunSpec:
         trial = replace(config, scaling="constant", beta=beta)
         return RunSpec(trial, seed=seed, steps=steps, eval_every=steps, **fields)
 
+    def score(run: TrainResult | None) -> float:
+        runs.append(run)
+        return 0.0 if run is None else run.token_accuracy
+
+    if strategy == "rounds":
+
+        def objective_of_many(betas: Sequence[float]) -> list[float]:
+            width = 2 * max_exponent + 1
+            trained = train_runs([spec(b) for b in betas], data, pad_to=width, **options)
+            return [score(run) for run in trained]
+
+        result = chuang_grid_search(
+            objective_of_many, max_exponent=max_exponent, tolerance=tolerance
+        )
+        return BetaSearchRun(result, tuple(runs), steps)
     scan = [10.0 ** float(n) for n in range(max_exponent + 1) for n in dict.fromkeys((n, -n))]
     ready = dict(zip(scan, train_runs([spec(b) for b in scan], data, **options), strict=True))
 
     def objective(beta: float) -> float:
         if beta in ready:
-            run = ready.pop(beta)
-        else:
-            (run,) = train_runs([spec(beta)], data, **options)
-        runs.append(run)
-        return 0.0 if run is None else run.token_accuracy
+            return score(ready.pop(beta))
+        (run,) = train_runs([spec(beta)], data, **options)
+        return score(run)
 
     result = chuang_beta_search(objective, max_exponent=max_exponent, tolerance=tolerance)
     return BetaSearchRun(result, tuple(runs), steps)
@@ -130,7 +164,7 @@ def search_beta(
 
 def search_betas(
     configs: Mapping[Hashable, ModelConfig],
-    data: ReversalData,
+    data: SequenceData,
     *,
     budgets: Sequence[int],
     scheduler: object = None,
@@ -161,14 +195,14 @@ def search_betas(
 
 
 _EVALUATIONS_GUESS = 20
-"""Training runs of one search, roughly (a decade scan of 7 and a bisection of about 12), for
-:func:`search_betas`' choice of scheduler."""
+"""Training runs of one search, roughly (a decade scan of 7 and two rounds of 7, or a bisection
+of about 12), for :func:`search_betas`' choice of scheduler."""
 
 
 def _search_task(
     key: tuple[Hashable, int],
     configs: Mapping[Hashable, ModelConfig],
-    data: ReversalData,
+    data: SequenceData,
     options: Mapping[str, Any],
 ) -> BetaSearchRun:
     name, budget = key

@@ -45,7 +45,7 @@ import torch
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
-from attncore.training.data import ReversalData
+from attncore.training.data import IGNORE, SequenceData
 from attncore.training.init import initialize
 from attncore.training.model import (
     AttentionRecord,
@@ -180,6 +180,23 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def check_matches(config: ModelConfig, data: SequenceData) -> None:
+    """Raise :class:`ParameterError` unless ``config`` reads and predicts what ``data`` holds.
+
+    >>> from attncore.training.data import reversal_data
+    >>> check_matches(ModelConfig(vocab=5), reversal_data(0, n_train=4, n_val=2, n_test=2))
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: config must match the data (vocab 101, ...), got vocab 5, ...
+    """
+    have = (config.vocab, config.length, config.n_classes)
+    if have != (data.vocab, data.length, data.n_classes):
+        raise ParameterError(
+            f"config must match the data (vocab {data.vocab}, length {data.length}, "
+            f"{data.n_classes} classes), got vocab {have[0]}, length {have[1]}, {have[2]} classes"
+        )
+
+
 def _step(name: str, step: object, steps: int) -> int:
     if isinstance(step, bool) or not isinstance(step, int | np.integer) or not 0 <= step <= steps:
         raise ParameterError(f"{name} must hold steps in [0, {steps}], got {step!r}")
@@ -209,11 +226,11 @@ def accuracy(
     with torch.no_grad():
         for start in range(0, len(inputs), chunk):
             x, y = inputs[start : start + chunk], targets[start : start + chunk]
-            hits = _hits(model(x), y)
+            hits = scored_hits(model(x), y)
             correct_tokens += int(hits.sum())
-            correct_strings += int(hits.all(dim=1).sum())
+            correct_strings += int((hits | (y == IGNORE)).all(dim=1).sum())
     model.train(was_training)
-    return correct_tokens / targets.numel(), correct_strings / len(targets)
+    return correct_tokens / int((targets != IGNORE).sum()), correct_strings / len(targets)
 
 
 def attention_summary(model: ReversalTransformer, inputs: torch.Tensor) -> tuple[float, float]:
@@ -245,8 +262,9 @@ def _measure(
     model.train(was_training)
     token = exact = math.nan
     if targets is not None:
-        hits = _hits(logits, targets)
-        token, exact = float(hits.float().mean()), float(hits.all(dim=1).float().mean())
+        hits = scored_hits(logits, targets)
+        token = float(hits.sum() / (targets != IGNORE).sum())
+        exact = float((hits | (targets == IGNORE)).all(dim=1).float().mean())
     length = inputs.shape[1]
     queries = torch.arange(length, device=inputs.device)
     spreads, mirrors, norms = [], [], []
@@ -256,6 +274,16 @@ def _measure(
         mirrors.append(float(mirrored.mean(dim=(0, 2)).max()))
         norms.append(float(record.query_norms.mean()))
     return token, exact, float(np.mean(spreads)), max(mirrors), float(np.mean(norms))
+
+
+def scored_hits(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Where ``logits`` score ``targets`` right: :func:`_hits` at the scored positions, False
+    where the target is :data:`~attncore.training.data.IGNORE`.
+
+    >>> scored_hits(torch.tensor([[[1.0, 0.0], [1.0, 0.0]]]), torch.tensor([[0, IGNORE]])).tolist()
+    [[True, False]]
+    """
+    return _hits(logits, targets.clamp_min(0)) & (targets != IGNORE)
 
 
 def _hits(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -345,7 +373,7 @@ def learned_scales(model: ReversalTransformer) -> tuple[float, ...]:
 
 def train_reversal(
     config: ModelConfig,
-    data: ReversalData,
+    data: SequenceData,
     *,
     steps: int,
     seed: int = 0,
@@ -388,11 +416,7 @@ def train_reversal(
         raise ParameterError(f"target must be an accuracy in (0, 1], got {target}")
     threads = positive_int("threads", threads)
     where = resolve_device(device)
-    if (config.vocab, config.length) != (data.vocab, data.length):
-        raise ParameterError(
-            f"config must match the data (vocab {data.vocab}, length {data.length}), got "
-            f"vocab {config.vocab}, length {config.length}"
-        )
+    check_matches(config, data)
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
@@ -417,7 +441,7 @@ def train_reversal(
 
 def _train(
     config: ModelConfig,
-    data: ReversalData,
+    data: SequenceData,
     steps: int,
     seed: int,
     batch_size: int,
@@ -443,7 +467,11 @@ def _train(
     for step in range(1, steps + 1):
         index = order.next(step)
         logits = model(splits.train_x[index])
-        loss = F.cross_entropy(logits.reshape(-1, config.vocab), splits.train_y[index].reshape(-1))
+        loss = F.cross_entropy(
+            logits.reshape(-1, config.n_classes),
+            splits.train_y[index].reshape(-1),
+            ignore_index=IGNORE,
+        )
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -468,7 +496,7 @@ def _train(
 class DeviceData:
     """The three splits of ``data`` as tensors on ``device``."""
 
-    def __init__(self, data: ReversalData, device: torch.device) -> None:
+    def __init__(self, data: SequenceData, device: torch.device) -> None:
         self.train_x = torch.from_numpy(data.train_inputs).to(device)
         self.train_y = torch.from_numpy(data.train_targets).to(device)
         self.val_x = torch.from_numpy(data.val_inputs).to(device)
@@ -522,13 +550,21 @@ class Recorder:
         """Score ``model`` on the validation strings (and the test strings if asked)."""
         splits = self.splits
         measured = _measure(model, splits.val_x, splits.val_y)
-        sds = weight_sds(model, splits.val_x[:100])
-        for key, value in zip(self.curve, (step, *measured, sds), strict=True):
-            self.curve[key].append(value)
+        self.record(step, (*measured, weight_sds(model, splits.val_x[:100])))
         if step in self.tests:
-            self.test_scores.append((step, *accuracy(model, splits.test_x, splits.test_y)))
+            self.record_test(step, accuracy(model, splits.test_x, splits.test_y))
+
+    def record(self, step: int, measured: tuple) -> None:
+        """Keep what an evaluation at ``step`` measured: token accuracy, exact match, logit
+        spread, mirrored weight, mean query length and Chuang's sigmas."""
+        for key, value in zip(self.curve, (step, *measured), strict=True):
+            self.curve[key].append(value)
         if self.callback is not None:
             self.callback(step, measured[0])
+
+    def record_test(self, step: int, score: tuple[float, float]) -> None:
+        """Keep the test token accuracy and exact match at ``step``."""
+        self.test_scores.append((step, *score))
 
     def result(self, model: ReversalTransformer, **fields: Any) -> TrainResult:
         """The :class:`TrainResult` of the run, ``model`` as trained."""
