@@ -31,6 +31,7 @@ TRAINED_ONLY: dict[str, str] = {
     "learned": "learned β per head",
     "qk_norm_learned": "QK-norm, learned gain",
     "cosine_learned": "cosine, learned τ (Swin v2)",
+    "ssmax_learned": "SSMax, learned s",
 }
 """Scalings of the trained model that are not rescalings of fixed queries and keys, with
 their labels."""
@@ -53,6 +54,7 @@ _FIXED = {
     "ssmax": ("#DDCC77", "8"),
     "cosine": ("#2200FF", "H"),
     "cosine_learned": ("#66CCEE", "H"),
+    "ssmax_learned": ("#DDCC77", "8"),
 }
 """Every method of the book, mostly with colours of the Okabe–Ito palette for the ones it
 compares most; the others were chosen so that any two rescalings drawn in one figure of

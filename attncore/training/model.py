@@ -255,6 +255,7 @@ LEARNED: dict[str, tuple[str, str]] = {
     "learned": ("constant", "this book (a trained beta per head; after chuang2023scaling)"),
     "qk_norm_learned": ("qk_norm", "henry2020querykey"),
     "cosine_learned": ("cosine", "liu2022swin"),
+    "ssmax_learned": ("ssmax", "nakanishi2025scalable"),
 }
 """Scalings that exist only in a trained model: name -> (the registered rescaling it starts
 from, its source). Their plot labels come from ``attncore.book.plotting.method_style``."""
@@ -360,6 +361,8 @@ def make_scaling(
         return KeyFactor(name, **rescaling.params)
     if scaling.learned and scaling.rescaling == "cosine":
         return CosineTemperature(n_heads, rescaling.params["tau"])
+    if scaling.learned and scaling.rescaling == "ssmax":  # s ln(n)/sqrt(d_k), s trained
+        return LearnedBeta(n_heads, rescaling.factor(None, length, d_k, **rescaling.params))
     factor = rescaling.factor(None, length, d_k, **rescaling.params)
     if scaling.kind == "cosine":
         return QKNorm(n_heads, factor, learn=scaling.learned)
