@@ -22,6 +22,8 @@ from attncore.claims.quotes import missing_parts
 
 ABSTRACTS = {
     "chen2025critical": Path(__file__).parent / "data" / "chen2025critical_abstract.txt",
+    "chiang2022overcoming": Path(__file__).parent / "data" / "chiang2022overcoming_abstract.txt",
+    "nakanishi2025scalable": Path(__file__).parent / "data" / "nakanishi2025scalable_abstract.txt",
 }
 """The arXiv abstracts the claims of later papers are quoted from, by BibTeX key."""
 

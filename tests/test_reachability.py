@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import SimpleNamespace
 
+import length_tables as lt
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,6 +24,7 @@ from attncore.claims import CLAIMS, Finding, Verdict
 from attncore.claims.rules import bernhard_figures as figures
 from attncore.claims.rules import critical_scale as crit
 from attncore.claims.rules import initialization as init
+from attncore.claims.rules import length_generalization as lengths
 from attncore.claims.rules import rescalings as resc
 from attncore.claims.rules import saturation as sat
 from attncore.claims.rules import training as train
@@ -887,6 +889,43 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
     "blog-embedding-dimension": {
         C: lambda: train.embedding_dimension(16, 1),
         F: lambda: train.embedding_dimension(16, 2),
+    },
+    "chiang-first-log-n": {
+        H: lambda: lengths.chiang_log_n(lt.frame({"sqrt_d": lt.BAD, "log_n": lt.GOOD}), 10),
+        C: lambda: lengths.chiang_log_n(lt.frame({"sqrt_d": lt.GOOD, "log_n": lt.GOOD}), 10),
+        F: lambda: lengths.chiang_log_n(lt.frame({"sqrt_d": lt.MID, "log_n": lt.BAD}), 10),
+        U: lambda: lengths.chiang_log_n(lt.frame({"sqrt_d": [0.5], "log_n": [1.0]}), 10),
+    },
+    "nakanishi-ssmax-flattening": {
+        H: lambda: lengths.ssmax_flattening(
+            lt.frame(
+                {"sqrt_d": lt.MID, "ssmax_learned": lt.GOOD},
+                sqrt_d=lt.FLAT,
+                ssmax_learned=lt.FOCUSED,
+            ),
+            10,
+        ),
+        C: lambda: lengths.ssmax_flattening(
+            lt.frame(
+                {"sqrt_d": lt.MID, "ssmax_learned": lt.GOOD}, sqrt_d=lt.FLAT, ssmax_learned=lt.FLAT
+            ),
+            10,
+        ),
+        F: lambda: lengths.ssmax_flattening(
+            lt.frame(
+                {"sqrt_d": lt.GOOD, "ssmax_learned": lt.GOOD}, sqrt_d=lt.SAME, ssmax_learned=lt.SAME
+            ),
+            10,
+        ),
+        U: lambda: lengths.ssmax_flattening(lt.frame({"sqrt_d": lt.GOOD}), 10),
+    },
+    "bernhard-k-total-long-strings": {
+        H: lambda: lengths.k_total_long(lt.frame({"sqrt_d": lt.GOOD, "k_total": lt.GOOD}), 10),
+        C: lambda: lengths.k_total_long(lt.frame({"sqrt_d": lt.MID, "k_total": lt.MID}), 10),
+        F: lambda: lengths.k_total_long(lt.frame({"sqrt_d": lt.GOOD, "k_total": lt.BAD}), 10),
+        U: lambda: lengths.k_total_long(
+            lt.frame({"sqrt_d": lt.GOOD, "k_total": lt.GOOD}, length=10), 10
+        ),
     },
 }
 """Per claim a chapter tests: for each verdict its rule can return, an input that returns it."""

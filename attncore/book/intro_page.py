@@ -39,7 +39,13 @@ KEY_CLAIMS = [
 ]
 """The claims the first page reports: an editorial choice; their verdicts are computed."""
 
-_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal", "critical_scale")
+_CHAPTERS = (
+    "every_rescaling",
+    "beyond_initialization",
+    "string_reversal",
+    "critical_scale",
+    "length_generalization",
+)
 """The chapters whose headlines the first page reports, in the book's order."""
 
 _H, _C, _F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value

@@ -102,6 +102,8 @@ SOURCES: dict[str, Source] = {
     "bernhard2023alternatives": Source(FOUR_TEXTS, "B"),
     "chuang2023scaling": Source(FOUR_TEXTS, "C"),
     "chen2025critical": Source(MODERN_PRACTICE, "CLPR"),
+    "chiang2022overcoming": Source(MODERN_PRACTICE, "CC"),
+    "nakanishi2025scalable": Source(MODERN_PRACTICE, "N"),
 }
 """Every source of :data:`CLAIMS`, in the ledger's order of parts."""
 
@@ -113,6 +115,14 @@ _CHEN_MODEL = (
     "In the book's simulation of the paper's model (normalised almost-simplex tokens with "
     "pairwise correlation ρ, one attention layer with logits γ ln n ⟨y_i, y_j⟩ and the identity "
     "as value; the chapter gives the details): "
+)
+
+
+_FIRST = (
+    "On Chiang and Cholak's FIRST task (the label is a bit string's first bit), with the "
+    "book's small transformer trained at the chapter's length and scored exactly over all "
+    "strings of each longer length (the chapter gives the model and how it differs from the "
+    "authors'): "
 )
 
 
@@ -1120,5 +1130,51 @@ CLAIMS: dict[str, Claim] = {
         reading="The paper's proofs justify the length-dependent attention scaling of YaRN "
         "and Qwen.",
         quote_checked=_ABSTRACT,
+    ),
+    "chiang-first-log-n": Claim(
+        "length_generalization",
+        "chiang2022overcoming",
+        "abstract",
+        "Third, when transformers need to focus on a single position, as for FIRST, we find "
+        "that they can fail to generalize to longer strings; we offer a simple remedy to this "
+        "problem that also improves length generalization in machine translation.",
+        reading=_FIRST + "the remedy, in the paper's body, multiplies the attention logits by "
+        "log n (as the book's anchors record it; the book keeps only the abstract), here "
+        "ln n/√d. At the longest length, 1/√d is not solved (the lower end of its accuracy's "
+        "interval over the seeds is below 0.95) while ln n/√d is solved and clearly above it, "
+        "paired by seed.",
+        quote_checked="the abstract of arXiv:2202.12172 as the paper's text gives it (the ACL "
+        "Anthology's version words Hahn's result differently, not this sentence); the book "
+        "keeps no text of the paper",
+    ),
+    "nakanishi-ssmax-flattening": Claim(
+        "length_generalization",
+        "nakanishi2025scalable",
+        "abstract",
+        "Transformer-based language models rely on Softmax to compute attention scores, "
+        "causing the attention distribution to flatten as the context size grows. … To "
+        "address this problem, we propose Scalable-Softmax (SSMax), which replaces Softmax in "
+        "scenarios where the input vector size varies.",
+        reading=_FIRST + "with 1/√d the last layer's attention row of the [CLS] position, "
+        "where the label is read, flattens from the training length to the longest (its "
+        "entropy over ln n rises clearly and its largest weight falls clearly, paired within "
+        "seeds), and SSMax (s ln n/√d with s learned per head) keeps a clearly larger largest "
+        "weight there, paired by seed. A small classifier, not the paper's language models.",
+        quote_checked="the abstract of arXiv:2501.19399 (v1, 2025); the book keeps no text "
+        "of the paper",
+    ),
+    "bernhard-k-total-long-strings": Claim(
+        "length_generalization",
+        "bernhard2023alternatives",
+        "2",
+        r"it opens up the possibility that the rescaling might depend not solely on the "
+        r"dimension of the keys (as with dividing by  $\sqrt{d}$ ) but possibly on the number "
+        r"of keys in  $\mathcal{K}$  (as softmax does), or even on the keys  "
+        r"$k_1, \dots, k_n$  themselves.",
+        reading=_FIRST + "1/k_total, which depends on the keys and so on their number, read "
+        "at a number of keys it was not trained at, a prediction the book derives: with keys "
+        "of similar lengths k_total grows like n, so its logits shrink like 1/n. Tested: at "
+        "the longest length 1/k_total is solved (interval at or above 0.95) and not clearly "
+        "below 1/√d, paired by seed; the verdict line gives how far its factor fell.",
     ),
 }

@@ -1,0 +1,112 @@
+"""Figures of the chapter on length generalization: accuracy, attention entropy and largest
+weight against the test length, one line per method (its mean over the seeds) with the
+interval of the accuracy as a band.
+
+A method is a trained scaling (:func:`attncore.book.plotting.method_style`) or
+``"<scaling> + <temperature>"``, a trained scaling with an inference-time temperature, drawn in
+the scaling's colour with its own line style.
+
+>>> method_label("sqrt_d + yarn")
+'1/√d + YaRN'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from attncore.book.plotting import CONTRAST, method_style
+
+__all__ = ["accuracy_figure", "attention_figure", "method_label"]
+
+TEMPERATURE_LABELS = {"yarn": "YaRN", "qwen": "Qwen log-n"}
+"""How an inference-time temperature is named in labels."""
+
+_DASHES = {"yarn": (0, (5, 2)), "qwen": (0, (1, 1.5))}
+
+_plain = FuncFormatter(lambda value, _: f"{value:g}")
+
+
+def method_label(method: str) -> str:
+    """The label of a trained scaling, or of one with an inference-time temperature."""
+    base, _, temperature = method.partition(" + ")
+    label = method_style(base)["label"].replace(" (g = auto)", "")
+    return f"{label} + {TEMPERATURE_LABELS[temperature]}" if temperature else label
+
+
+def _style(method: str) -> dict[str, Any]:
+    base, _, temperature = method.partition(" + ")
+    style = method_style(base)
+    return {
+        "color": style["color"],
+        "marker": style["marker"],
+        "ls": _DASHES.get(temperature, "-"),
+        "label": method_label(method),
+        "markersize": 5,
+        "lw": 1.4,
+    }
+
+
+def accuracy_figure(
+    summary: pd.DataFrame,
+    panels: Mapping[str, Sequence[str]],
+    anchors: Mapping[str, float],
+    train_length: int,
+) -> Figure:
+    """One panel per entry of ``panels`` (title -> methods): accuracy against test length,
+    mean over the seeds with its interval as a band; ``anchors`` (label -> accuracy at 1,000
+    bits) are drawn as black markers; the training length as a grey line."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 5.4), sharey=True)
+    axes = [axes] if len(panels) == 1 else list(axes)
+    for ax, (title, methods) in zip(axes, panels.items(), strict=True):
+        for method in methods:
+            rows = summary.loc[method].sort_index()
+            style = _style(method)
+            ax.plot(rows.index, rows["accuracy"], **style)
+            ax.fill_between(
+                rows.index,
+                rows["low"].clip(0, 1),
+                rows["high"].clip(0, 1),
+                color=style["color"],
+                alpha=0.12,
+                lw=0,
+            )
+        for i, (label, value) in enumerate(anchors.items()):
+            marker = "*" if i % 2 else "P"
+            ax.plot([1000], [value], ls="", marker=marker, color=CONTRAST[0], ms=9, label=label)
+        ax.axvline(train_length, color=CONTRAST[1], lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(_plain)
+        ax.set_xlabel("test length (bits)")
+        ax.set_title(title)
+        ax.set_ylim(0.4, 1.03)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    axes[0].set_ylabel("accuracy (exact over all strings)")
+    fig.tight_layout()
+    return fig
+
+
+def attention_figure(summary: pd.DataFrame, methods: Sequence[str], train_length: int) -> Figure:
+    """The [CLS] query's attention in the last layer against test length: entropy over ln n
+    (left) and largest weight (right), means over the seeds."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.4, 5.0))
+    for method in methods:
+        rows = summary.loc[method].sort_index()
+        style = _style(method)
+        left.plot(rows.index, rows["entropy"], **style)
+        right.plot(rows.index, rows["largest"], **{**style, "label": None})
+    for ax, label in ((left, "entropy / ln n"), (right, "largest attention weight")):
+        ax.axvline(train_length, color=CONTRAST[1], lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(_plain)
+        ax.set_xlabel("test length (bits)")
+        ax.set_ylabel(label)
+        ax.set_ylim(-0.02, 1.02)
+    fig.legend(fontsize=7, loc="lower center", ncol=4, bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    return fig
