@@ -11,7 +11,7 @@ All rescalings live in :data:`RESCALINGS`; adding one is one function plus its
 rescaling's parameters, changed with :meth:`Rescaling.with_params`.
 
 >>> sorted(RESCALINGS)[:4]
-['constant', 'k_total', 'key_p_norm', 'key_rss']
+['constant', 'cosine', 'k_total', 'key_p_norm']
 >>> K = np.array([[3.0, 4.0], [0.0, 5.0]])
 >>> RESCALINGS["k_total"].factor_for(K)
 0.1
@@ -350,6 +350,20 @@ def qk_norm_gain(keys: np.ndarray, n: int, d: int, g: float | None = None) -> fl
     if n < 2:
         raise ParameterError(f"n must be an integer >= 2 for the default g of qk_norm, got {n}")
     return math.log2(n * n - n)
+
+
+@register("cosine", label="cos/τ (τ = {tau})", source="liu2022swin", cosine=True)
+def cosine_temperature(keys: np.ndarray, n: int, d: int, tau: float = 0.1) -> float:
+    """Swin Transformer v2's scaled cosine attention (liu2022swin): logits ``cos(q, k) / tau``;
+    this returns ``1 / tau``. The paper learns ``tau`` per head and layer and keeps it at or
+    above 0.01; its code starts it at 0.1, the default here. A trained model learns it
+    (``cosine_learned`` in :mod:`attncore.training.model`); a fixed ``tau`` is QK-norm with
+    the gain ``1 / tau``.
+
+    >>> cosine_temperature(np.ones((4, 16)), 4, 16)
+    10.0
+    """
+    return 1.0 / tau
 
 
 @register("constant", label="β = {beta}", source="chuang2023scaling")

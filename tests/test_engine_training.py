@@ -29,7 +29,7 @@ needs_compiler = pytest.mark.skipif(
 # losses in the first or second digit.
 LOSS_TOLERANCE = 1e-5
 SIZES = {"vocab": 6, "length": 4, "d_model": 8}
-SCALINGS = ("sqrt_d", "learned", "k_total", "qk_norm", "qk_norm_learned")
+SCALINGS = ("sqrt_d", "learned", "k_total", "qk_norm", "qk_norm_learned", "cosine_learned")
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,8 @@ def tiny_data():
 
 
 def specs(names=SCALINGS, seed=0):
-    """Every form of scaling (fixed, learned, keys, cosine with a fixed and a learned gain)."""
+    """Every form of scaling (fixed, learned, keys, cosine with a fixed and a learned gain, and
+    with a learned temperature)."""
     return [
         RunSpec(
             ModelConfig(scaling=name, layer_norm=True, init="pytorch", **SIZES),
@@ -61,9 +62,9 @@ def timeless(runs):
 def test_compiled_training_follows_the_eager_run_within_float32_rounding(tiny_data):
     eager = train_runs(specs(), tiny_data, engine="eager")
     compiled = train_runs(specs(), tiny_data, engine="compiled", compile_cache=COMPILE_CACHE)
-    # the step and the validation pass of all five models, and the test pass of 1/sqrt(d)'s
+    # the step and the validation pass of all six models, and the test pass of 1/sqrt(d)'s
     ran = {(name, layout.models) for name, layout in _COMPILED}
-    assert {("losses", 5), ("measure", 5), ("hits", 1)} <= ran
+    assert {("losses", 6), ("measure", 6), ("hits", 1)} <= ran
     token = 1.0 / tiny_data.val_targets.size
     for e, c in zip(eager, compiled, strict=True):
         np.testing.assert_allclose(c.losses, e.losses, atol=LOSS_TOLERANCE)

@@ -28,6 +28,7 @@ SOURCES = {
     "log512_n": "su2021entropy",
     "ssmax": "nakanishi2025scalable",
     "qk_norm": "henry2020querykey",
+    "cosine": "liu2022swin",
     "constant": "chuang2023scaling",
 }
 

@@ -163,7 +163,7 @@ def test_qk_norm_logits_are_bounded_by_the_gain():
 
 def test_learned_scales_receive_gradients():
     q, k = random_qk(5)
-    for name in ("learned", "qk_norm_learned"):
+    for name in ("learned", "qk_norm_learned", "cosine_learned"):
         scaling = make_scaling(name, d_k=8, n_heads=2, length=20)
         scaling(q, k).square().sum().backward()
         (parameter,) = scaling.parameters()

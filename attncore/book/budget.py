@@ -129,7 +129,7 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
 
 
-_RESCALINGS, _FAMILIES = 14, 8
+_RESCALINGS, _FAMILIES = 15, 8
 
 
 def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
@@ -201,7 +201,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     shape = (p["length"], p["d_model"], p["n_layers"], p["vocab"])
     step = reversal_step_flops(p["batch_size"], *shape) / step_rate
     token = reversal_token_flops(*shape) / eval_rate
-    methods, setups = (7 if p["methods"] == "all" else 3), 2
+    methods, setups = (8 if p["methods"] == "all" else 3), 2
     runs = setups * methods * p["n_seeds"]
     width = 2 * p["search_max_exponent"] + 1  # the rounds of a search, each padded to the scan
     narrowing = math.log(1 / p["search_tolerance"]) / math.log(p["search_max_exponent"] + 1)

@@ -37,7 +37,7 @@ __all__ = [
     "summary_tables",
 ]
 
-LEARNED_SCALINGS = ("learned", "qk_norm_learned")
+LEARNED_SCALINGS = ("learned", "qk_norm_learned", "cosine_learned")
 
 _plain = FuncFormatter(lambda value, _: f"{value:g}")
 """Log-axis ticks as plain numbers (0.01, 100), with no superscripts that show too small."""

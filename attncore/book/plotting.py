@@ -30,6 +30,7 @@ __all__ = ["CONTRAST", "TRAINED_ONLY", "method_style", "use_book_style"]
 TRAINED_ONLY: dict[str, str] = {
     "learned": "learned β per head",
     "qk_norm_learned": "QK-norm, learned gain",
+    "cosine_learned": "cosine, learned τ (Swin v2)",
 }
 """Scalings of the trained model that are not rescalings of fixed queries and keys, with
 their labels."""
@@ -50,6 +51,8 @@ _FIXED = {
     "log_n": ("#66A61E", "d"),
     "log512_n": ("#000000", ">"),
     "ssmax": ("#DDCC77", "8"),
+    "cosine": ("#2200FF", "H"),
+    "cosine_learned": ("#66CCEE", "H"),
 }
 """Every method of the book, mostly with colours of the Okabe–Ito palette for the ones it
 compares most; the others were chosen so that any two rescalings drawn in one figure of
@@ -58,7 +61,7 @@ chapter 4 are at least 36 apart in CIELAB (``tests/test_plotting.py``), and the 
 and the fixed-gain QK-norm (pink), which train beside them."""
 
 _SPARE = ["#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5", "#44AA99"]
-_MARKERS = ["H", "+", "1", "2", "3", "4", "|"]
+_MARKERS = ["+", "1", "2", "3", "4", "|"]
 """Colours and markers, none of them in :data:`_FIXED`, for rescalings registered later."""
 
 

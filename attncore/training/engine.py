@@ -73,6 +73,7 @@ from attncore.checks import ParameterError
 from attncore.training.data import IGNORE
 from attncore.training.model import (
     KEY_NORMS,
+    CosineTemperature,
     FixedFactor,
     KeyFactor,
     LearnedBeta,
@@ -187,9 +188,11 @@ class ScalingForm:
     """How one attention scaling turns ``q . k`` into logits: ``kind`` is ``fixed`` (a stacked
     ``scale`` per model), ``learned`` (``exp(log_beta)`` per head), ``keys`` (divided by the key
     norm ``norm`` of :data:`~attncore.training.model.KEY_NORMS` with ``params``) or ``cosine``
-    (``gain`` per head times the cosine). ``capped``: the logits are soft-capped
-    (:class:`~attncore.training.model.SoftCap`); ``reparam``: the query and key weights are
-    σReparam's (:class:`~attncore.training.model.SigmaReparam`).
+    (``gain`` per head times the cosine) or ``temperature`` (the cosine times ``exp(log_scale)``
+    per head, ``log_scale`` clamped at ``ceiling``: Swin Transformer v2's ``1 / tau``).
+    ``capped``: the logits are soft-capped (:class:`~attncore.training.model.SoftCap`);
+    ``reparam``: the query and key weights are σReparam's
+    (:class:`~attncore.training.model.SigmaReparam`).
 
     >>> ScalingForm.of(FixedFactor(0.5)).kind
     'fixed'
@@ -221,6 +224,8 @@ class ScalingForm:
             return ScalingForm("keys", scaling.name, tuple(sorted(scaling.params.items())))
         if isinstance(scaling, QKNorm):
             return ScalingForm("cosine")
+        if isinstance(scaling, CosineTemperature):
+            return ScalingForm("temperature", params=(("ceiling", scaling.ceiling),))
         raise TypeError(f"no batched form of the scaling {type(scaling).__name__}")
 
 
@@ -502,7 +507,11 @@ def _factors(
         return (1.0 / size.clamp_min(torch.finfo(k.dtype).tiny))[..., None].expand(shape), ones
     # cosine: g q.k / (|q| |k|), each length floored as F.normalize floors it
     tiny = 1e-12
-    gain = weights[f"{name}.gain"][start:stop, None, :, None]
+    if form.kind == "temperature":
+        ceiling = dict(form.params)["ceiling"]
+        gain = weights[f"{name}.log_scale"][start:stop, None, :, None].clamp(max=ceiling).exp()
+    else:
+        gain = weights[f"{name}.gain"][start:stop, None, :, None]
     return gain / q.norm(dim=-1).clamp_min(tiny), 1.0 / k.norm(dim=-1).clamp_min(tiny)
 
 

@@ -164,7 +164,16 @@ SETUPS: dict[str, dict[str, Any]] = {
 """The chapter's two setups: what most likely differs from Chuang's unpublished model."""
 
 METHODS: dict[str, tuple[str, ...]] = {
-    "all": ("sqrt_d", "constant", "learned", "k_total", "qk_norm", "qk_norm_learned", "mup"),
+    "all": (
+        "sqrt_d",
+        "constant",
+        "learned",
+        "k_total",
+        "qk_norm",
+        "qk_norm_learned",
+        "cosine_learned",
+        "mup",
+    ),
     "core": ("sqrt_d", "constant", "k_total"),
 }
 """The scalings trained by the chapter (``constant`` is the searched beta)."""

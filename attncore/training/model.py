@@ -22,7 +22,9 @@ factor of one key matrix cannot do per batch:
   :data:`KEY_NORMS`), per head and sequence;
 - :class:`QKNorm`: the cosine of QK-norm, with a fixed or a learned gain;
 - :class:`LearnedBeta`: ``beta_h q . k`` with ``beta_h`` trained per head (the book's
-  addition, see :data:`LEARNED`).
+  addition, see :data:`LEARNED`);
+- :class:`CosineTemperature`: Swin Transformer v2's ``cos(q, k) / tau_h`` with ``tau_h``
+  trained per head and kept at or above :data:`TAU_MIN`.
 
 Two model options act on every scaling, because they are not a factor of ``q . k``:
 ``logit_cap`` caps the scaled logits softly, ``c tanh(z / c)`` (:class:`SoftCap`, Gemma 2's
@@ -57,7 +59,9 @@ __all__ = [
     "KEY_NORMS",
     "LEARNED",
     "NORM_POSITIONS",
+    "TAU_MIN",
     "AttentionRecord",
+    "CosineTemperature",
     "FixedFactor",
     "KeyFactor",
     "LearnedBeta",
@@ -274,9 +278,50 @@ class SigmaReparam(nn.Module):
         return getattr(self, part) / spectral_norms(weight) * weight
 
 
+TAU_MIN = 0.01
+"""The smallest temperature of Swin Transformer v2's cosine attention (liu2022swin)."""
+
+
+class CosineTemperature(nn.Module):
+    """``cos(q, k) / tau_h`` (liu2022swin), one trained temperature ``tau_h`` per head, started
+    at ``tau`` and kept at or above :data:`TAU_MIN`. As in the paper's code the trained number
+    is the log of the logit scale, ``log(1 / tau_h)``, clamped at ``log(1 / TAU_MIN)`` (whose
+    gradient is zero beyond it). The logits are bounded by ``1 / tau_h``.
+
+    >>> scaling = CosineTemperature(n_heads=2, tau=0.1)
+    >>> [round(x, 4) for x in scaling.scales.tolist()]
+    [10.0, 10.0]
+    >>> scaling(torch.ones(1, 2, 1, 3), -torch.ones(1, 2, 1, 3)).flatten().tolist()
+    [-10.0, -10.0]
+    """
+
+    def __init__(self, n_heads: int, tau: float) -> None:
+        super().__init__()
+        self.initial = positive_real("tau", tau)
+        if tau < TAU_MIN:
+            raise ParameterError(f"tau must be >= {TAU_MIN} for cosine attention, got {tau!r}")
+        self.ceiling = -math.log(TAU_MIN)
+        self.log_scale = nn.Parameter(torch.empty(n_heads))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        with torch.no_grad():
+            self.log_scale.fill_(-math.log(self.initial))
+
+    @property
+    def scales(self) -> torch.Tensor:
+        """The logit scales ``1 / tau_h``."""
+        return self.log_scale.detach().clamp(max=self.ceiling).exp()
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        cosines = _dots(F.normalize(q, dim=-1), F.normalize(k, dim=-1))
+        return self.log_scale.clamp(max=self.ceiling).exp()[:, None, None] * cosines
+
+
 LEARNED: dict[str, tuple[str, str]] = {
     "learned": ("constant", "this book (a trained beta per head; after chuang2023scaling)"),
     "qk_norm_learned": ("qk_norm", "henry2020querykey"),
+    "cosine_learned": ("cosine", "liu2022swin"),
 }
 """Scalings that exist only in a trained model: name -> (the registered rescaling it starts
 from, its source). Their plot labels come from ``attncore.book.plotting.method_style``."""
@@ -380,6 +425,8 @@ def make_scaling(
     rescaling = _rescaling(name, beta, gain, params or {})
     if scaling.kind == "keys":
         return KeyFactor(name, **rescaling.params)
+    if scaling.learned and scaling.rescaling == "cosine":
+        return CosineTemperature(n_heads, rescaling.params["tau"])
     factor = rescaling.factor(None, length, d_k, **rescaling.params)
     if scaling.kind == "cosine":
         return QKNorm(n_heads, factor, learn=scaling.learned)

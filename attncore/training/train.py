@@ -49,6 +49,7 @@ from attncore.training.data import IGNORE, SequenceData
 from attncore.training.init import initialize
 from attncore.training.model import (
     AttentionRecord,
+    CosineTemperature,
     LearnedBeta,
     ModelConfig,
     QKNorm,
@@ -356,7 +357,8 @@ def weight_sds(model: ReversalTransformer, inputs: torch.Tensor) -> tuple[float,
 
 
 def learned_scales(model: ReversalTransformer) -> tuple[float, ...]:
-    """The learned betas or QK-norm gains of every layer and head (empty if none).
+    """The learned betas, QK-norm gains or cosine logit scales ``1 / tau`` of every layer and
+    head (empty if none).
 
     >>> learned_scales(build_model(ModelConfig(scaling="learned"), 0))
     (0.3535..., 0.3535...)
@@ -368,6 +370,8 @@ def learned_scales(model: ReversalTransformer) -> tuple[float, ...]:
             values += scaling.betas.tolist()
         elif isinstance(scaling, QKNorm) and scaling.learn:
             values += scaling.gain.detach().tolist()
+        elif isinstance(scaling, CosineTemperature):
+            values += scaling.scales.tolist()
     return tuple(values)
 
 
