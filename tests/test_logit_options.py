@@ -24,6 +24,7 @@ OPTIONS = [
     {"scaling": "sqrt_d", "sigma_reparam": True},
     {"scaling": "qk_norm_learned", "logit_cap": 2.0, "sigma_reparam": True},
     {"scaling": "log_n", "logit_cap": 1.0},
+    {"scaling": "cosine_learned", "sigma_reparam": True},
 ]
 
 

@@ -232,7 +232,7 @@ def _critical_scale(p: Mapping[str, Any]) -> Estimate:
 
 
 def _stability(p: Mapping[str, Any]) -> Estimate:
-    # one ensemble per rate of every method (five) and seed, spread over two cores; each step
+    # one ensemble per rate of every method (six) and seed, spread over two cores; each step
     # of a model is a training step of the reversal model, each record a forward pass of 64
     # strings, the final loss one of the validation strings
     engine = p.get("engine", "eager")
@@ -240,7 +240,7 @@ def _stability(p: Mapping[str, Any]) -> Estimate:
         engine = "compiled" if shutil.which("g++") else "eager"
     step_rate, eval_rate = _RATES[engine]
     shape = (p["length"], 16, 1, p["vocab"])
-    models = 5 * p["n_seeds"]
+    models = 6 * p["n_seeds"]
     step = reversal_step_flops(p["batch_size"], *shape) / step_rate
     token = reversal_token_flops(*shape) / eval_rate
     evaluation = token * p["length"] * (64 * (p["records"] + 1) + p["n_val"])

@@ -45,7 +45,9 @@ def style(method: str) -> dict[str, Any]:
     if method in _OPTIONS:
         color, marker = _OPTIONS[method]
     else:
-        found = method_style({"qk_norm": "qk_norm_learned"}.get(method, method))
+        found = method_style(
+            {"qk_norm": "qk_norm_learned", "cosine": "cosine_learned"}.get(method, method)
+        )
         color, marker = found["color"], found["marker"]
     return {"color": color, "marker": marker, "label": LABELS.get(method, method)}
 

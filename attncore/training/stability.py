@@ -59,6 +59,7 @@ SOFT_CAP = 50.0
 METHODS: dict[str, dict[str, Any]] = {
     "sqrt_d": {"scaling": "sqrt_d"},
     "qk_norm": {"scaling": "qk_norm_learned"},
+    "cosine": {"scaling": "cosine_learned"},
     "soft_cap": {"scaling": "sqrt_d", "logit_cap": SOFT_CAP},
     "sigma_reparam": {"scaling": "sqrt_d", "sigma_reparam": True},
     "log_n": {"scaling": "log_n"},
@@ -67,7 +68,8 @@ METHODS: dict[str, dict[str, Any]] = {
 :func:`attncore.training.model.model_scalings`, and the options of
 :class:`~attncore.training.model.ModelConfig`). QK-norm is Henry et al.'s cosine with a
 learned gain per head, the book's QK-norm (Wortsman et al. normalise q and k with a LayerNorm
-and keep 1/√d); the soft cap acts on 1/√d's logits."""
+and keep 1/√d); cosine is Swin Transformer v2's cosine over a temperature learned per head;
+the soft cap acts on 1/√d's logits."""
 
 BASE_MODEL: dict[str, Any] = {"layer_norm": True, "init": "pytorch"}
 """The book's small model as the sweep trains it: pre-LayerNorm (as Wortsman et al.'s models)
