@@ -1175,8 +1175,9 @@ CLAIMS: dict[str, Claim] = {
         "abstract",
         "low attention entropy is accompanied by high training instability",
         reading=_SWEEP + "over every run at a rate above its method's best (where the sweep's "
-        "instability lies), a lower attention entropy at the end of training goes with a "
-        "higher final loss (capped at the initial loss): Spearman's rank correlation is "
+        "instability lies), a lower attention entropy (the lowest head's, the lowest "
+        "recorded along training) goes with a higher final loss (capped at the initial "
+        "loss): Spearman's rank correlation is "
         "clearly negative (one-sided, 5 %). Negative but not clearly is a caveat. String "
         "reversal is solved by one-hot attention, so a low entropy is not pathological in "
         "itself here; the rates below the best are left out for that reason.",
@@ -1189,7 +1190,8 @@ CLAIMS: dict[str, Claim] = {
         "σReparam successfully prevents entropy collapse in the attention layers",
         reading=_SWEEP + "σReparam on W_q and W_k only (Zhai et al. reparametrize every linear "
         "layer): at each rate above 1/√d's best where 1/√d's attention has collapsed (the "
-        "lowest head's mean entropy at the end below a share of ln L, L the string length), "
+        "lowest head's mean entropy, the lowest recorded along training, below a share of "
+        "ln L, L the string length, on average over the seeds), "
         "σReparam's entropy is clearly higher, paired by seed, with Holm's correction over "
         "those rates. At some of them only is a caveat; with no collapse to prevent the claim "
         "is not testable here.",
