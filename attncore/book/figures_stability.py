@@ -82,7 +82,7 @@ def over_training(
     """The largest attention logit (top row, log scale) and the lowest head's attention
     entropy (bottom row, with ln L dashed) along training at each of ``rates``: the mean
     over the seeds per method."""
-    fig, axes = plt.subplots(2, len(rates), figsize=(3.3 * len(rates) + 1, 5.4), sharex=True,
+    fig, axes = plt.subplots(2, len(rates), figsize=(3.3 * len(rates) + 2.4, 5.4), sharex=True,
                              squeeze=False)  # fmt: skip
     for column, rate in enumerate(rates):
         here = curves[np.isclose(curves["lr"], rate)]
@@ -93,11 +93,12 @@ def over_training(
                                  label=look["label"], lw=1.4)  # fmt: skip
             axes[1, column].plot(mean.index, mean["entropy"], color=look["color"], lw=1.4)
         axes[0, column].set_yscale("log")
-        axes[0, column].set_title(f"peak rate {rate:g}")
+        axes[0, column].set_title(f"peak rate {rate:.2g}")
         axes[1, column].axhline(math.log(length), color="0.4", ls="--", lw=1)
         axes[1, column].set_xlabel("step")
     axes[0, 0].set_ylabel("largest |logit|")
     axes[1, 0].set_ylabel("lowest head's entropy (nats)")
-    axes[0, -1].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center right", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 0.82, 1))
     return fig

@@ -165,7 +165,7 @@ def logit_growth(
     verdict = {2: Verdict.HOLDS, 1: Verdict.CAVEAT, 0: Verdict.FAILS}[int(higher) + int(grew)]
     smallest = f"{ratio.min():.3g}" if len(ratio) else "none measured"
     measured = (
-        f"{LABELS.get(method, method)}: best rate {best:g}, highest {top:g}; final loss there "
+        f"{LABELS.get(method, method)}: best rate {best:.2g}, highest {top:.2g}; final loss there "
         f"{mean:+.3g} ± {se:.2g} above the best rate's over {n} seeds "
         f"({'clearly' if higher else 'not clearly'}); largest attention logit there {smallest} "
         f"times the best rate's or more in every seed (growth counted above ×{growth:g})"
@@ -242,7 +242,7 @@ def prevents_collapse(
             claim,
             Verdict.UNTESTABLE,
             f"1/√d's attention did not collapse (below {collapse:g} ln L) at any rate above its "
-            f"best ({best:g}): nothing to prevent",
+            f"best ({best:.2g}): nothing to prevent",
             _CHECK,
         )
     pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
@@ -256,7 +256,7 @@ def prevents_collapse(
         f"{len(rates)} rates above its best; σReparam's entropy clearly higher at {count} of "
         "them ("
         + "; ".join(
-            f"{r:g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
+            f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
         )
         + " nats)"
     )
@@ -278,9 +278,9 @@ def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
                 "method": labels.get(method, method),
                 "LR sensitivity": f"{group['sensitivity'].mean():.3f} ± "
                 f"{group['sensitivity'].std(ddof=1) if len(group) > 1 else math.nan:.3f}",
-                "best rate": f"{best[method]:g}",
-                "loss at the best rate": f"{at_best.mean():.3f} ± "
-                f"{at_best.std(ddof=1) if len(at_best) > 1 else math.nan:.3f}",
+                "best rate": f"{best[method]:.2g}",
+                "loss at the best rate": f"{at_best.mean():.2g} ± "
+                f"{at_best.std(ddof=1) if len(at_best) > 1 else math.nan:.1g}",
                 "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
             }
         )
@@ -301,7 +301,7 @@ def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS)
     order = [labels.get(m, m) for m in means.sort_values(kind="stable").index]
     low, high = float(runs["lr"].min()), float(runs["lr"].max())
     return (
-        f"Over learning rates from {low:g} to {high:g}, the final loss depends least on the "
+        f"Over learning rates from {low:.2g} to {high:.2g}, the final loss depends least on the "
         f"rate with {order[0]} and most with {order[-1]} (learning-rate sensitivity, lowest "
         f"first: {', '.join(order)})."
     )
