@@ -33,6 +33,7 @@ def test_every_chapter_of_the_book_fits_its_budget_in_both_profiles(chapter):
         ("beyond_initialization", {"n_align_queries": 400_000}),
         ("string_reversal", {"long_steps": 30000}),
         ("critical_scale", {"n_draws": 40}),
+        ("stability", {"steps": 4000}),
     ],
 )
 def test_more_work_is_estimated_to_take_longer(chapter, bigger):

@@ -21,9 +21,15 @@ from attncore.claims import CLAIMS
 from attncore.claims.quotes import missing_parts
 
 ABSTRACTS = {
-    "chen2025critical": Path(__file__).parent / "data" / "chen2025critical_abstract.txt",
-    "chiang2022overcoming": Path(__file__).parent / "data" / "chiang2022overcoming_abstract.txt",
-    "nakanishi2025scalable": Path(__file__).parent / "data" / "nakanishi2025scalable_abstract.txt",
+    key: Path(__file__).parent / "data" / f"{key}_abstract.txt"
+    for key in (
+        "chen2025critical",
+        "chiang2022overcoming",
+        "nakanishi2025scalable",
+        "wortsman2024small",
+        "zhai2023stabilizing",
+        "dehghani2023scaling",
+    )
 }
 """The arXiv abstracts the claims of later papers are quoted from, by BibTeX key."""
 
@@ -34,7 +40,8 @@ def displayed(tex: str) -> str:
     >>> displayed(r"scaling $\\beta_n \\asymp \\log n$")
     'scaling β_n ≍ log n'
     """
-    for macro, shown in {r"\beta": "β", r"\asymp": "≍", r"\log": "log"}.items():
+    macros = {r"\beta": "β", r"\asymp": "≍", r"\log": "log", r"\mu": "μ", r"\sigma": "σ"}
+    for macro, shown in macros.items():
         tex = tex.replace(macro, shown)
     tex = re.sub(r"\\textit\{([^}]*)\}", r"\1", tex).replace("$", "")
     return re.sub(r"\s+", " ", tex).strip()

@@ -19,6 +19,17 @@ import pandas as pd
 import pytest
 import sympy as sp
 from critical_tables import synthetic
+from stability_tables import (
+    LENGTH,
+    alike,
+    falling_loss,
+    flat_loss,
+    high_entropy,
+    steady_logit,
+    sweep,
+    u_loss,
+    unrelated_entropy,
+)
 
 from attncore.claims import CLAIMS, Finding, Verdict
 from attncore.claims.rules import bernhard_figures as figures
@@ -27,6 +38,7 @@ from attncore.claims.rules import initialization as init
 from attncore.claims.rules import length_generalization as lengths
 from attncore.claims.rules import rescalings as resc
 from attncore.claims.rules import saturation as sat
+from attncore.claims.rules import stability as stab
 from attncore.claims.rules import training as train
 from attncore.claims.rules import variance as var
 from attncore.claims.rules.variance import Counterexample
@@ -540,6 +552,38 @@ def half_uniform(n, rho):
     return 0.5, np.log(n) / 10
 
 
+# --- training stability ---------------------------------------------------------------------
+
+
+def sensitivity_drivers(claim: str, method: str) -> dict[Verdict, Driver]:
+    narrow = lambda lr, seed: (0.2 if lr == 1e-2 else 2.3) + 0.01 * seed  # noqa: E731
+    noisy = lambda lr, seed: 0.2 + (u_loss(lr, 0) - 0.2) * (0.5, 1.25, 0.95)[seed]  # noqa: E731
+    return {
+        H: lambda: stab.lower_sensitivity(claim, sweep()[0], method),
+        C: lambda: stab.lower_sensitivity(claim, sweep(**{method: alike(noisy)})[0], method),
+        F: lambda: stab.lower_sensitivity(claim, sweep(**{method: alike(narrow)})[0], method),
+        U: lambda: stab.lower_sensitivity(claim, sweep(seeds=1)[0], method),
+    }
+
+
+ENTROPY_RISING = {
+    "sqrt_d": alike(u_loss),
+    "qk_norm": alike(flat_loss),
+    "sigma_reparam": alike(flat_loss),
+}
+ENTROPY_UNRELATED = {
+    m: alike(loss, unrelated_entropy) for m, (loss, _, _) in ENTROPY_RISING.items()
+}
+
+
+def collapses(lr: float, seed: int) -> float:
+    return 0.01 + 0.001 * seed if lr > 1e-2 else 1.0
+
+
+def collapses_once(lr: float, seed: int) -> float:
+    return 0.01 + 0.001 * seed if lr >= 1.0 else 1.5 + 0.01 * seed
+
+
 DRIVERS: dict[str, dict[Verdict, Driver]] = {
     "vaswani-variance": footnote("vaswani-variance"),
     "blog-scaled-variance": footnote("blog-scaled-variance"),
@@ -885,6 +929,32 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
         C: lambda: crit.critical_log_n(synthetic(centre=off)),
         F: lambda: crit.critical_log_n(synthetic(centre=lambda n, rho: 1.6)),
         U: lambda: crit.critical_log_n(synthetic(draws=1)),
+    },
+    "wortsman-small-models-unstable": {
+        H: lambda: stab.logit_growth(*sweep()),
+        C: lambda: stab.logit_growth(*sweep(sqrt_d=(u_loss, steady_logit, high_entropy))),
+        F: lambda: stab.logit_growth(*sweep(sqrt_d=alike(falling_loss, high_entropy))),
+        U: lambda: stab.logit_growth(*sweep(seeds=1)),
+    },
+    "wortsman-mitigations-effective": sensitivity_drivers(
+        "wortsman-mitigations-effective", "qk_norm"
+    ),
+    "zhai-sigma-reparam-robust": sensitivity_drivers("zhai-sigma-reparam-robust", "sigma_reparam"),
+    "zhai-low-entropy-unstable": {
+        H: lambda: stab.entropy_with_instability(*sweep()),
+        C: lambda: stab.entropy_with_instability(*sweep(**ENTROPY_UNRELATED)),
+        F: lambda: stab.entropy_with_instability(*sweep(**ENTROPY_RISING)),
+        U: lambda: stab.entropy_with_instability(*sweep(seeds=1)),
+    },
+    "zhai-sigma-reparam-prevents-collapse": {
+        H: lambda: stab.prevents_collapse(*sweep(), LENGTH),
+        C: lambda: stab.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, collapses_once)), LENGTH
+        ),
+        F: lambda: stab.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, collapses)), LENGTH
+        ),
+        U: lambda: stab.prevents_collapse(*sweep(sqrt_d=alike(u_loss, high_entropy)), LENGTH),
     },
     "blog-embedding-dimension": {
         C: lambda: train.embedding_dimension(16, 1),

@@ -244,6 +244,27 @@ def _length_generalization(p: Mapping[str, Any]) -> Estimate:
     return Estimate(_START + 4 + train + score, _BASE_BYTES + 2**27 + batches)
 
 
+def _stability(p: Mapping[str, Any]) -> Estimate:
+    # one ensemble per rate of every method (six) and seed, spread over two cores; each step
+    # of a model is a training step of the reversal model, each record a forward pass of 64
+    # strings, the final loss one of the validation strings
+    engine = p.get("engine", "eager")
+    if engine == "auto":
+        engine = "compiled" if shutil.which("g++") else "eager"
+    step_rate, eval_rate = _RATES[engine]
+    shape = (p["length"], 16, 1, p["vocab"])
+    models = 6 * p["n_seeds"]
+    step = reversal_step_flops(p["batch_size"], *shape) / step_rate
+    token = reversal_token_flops(*shape) / eval_rate
+    evaluation = token * p["length"] * (64 * (p["records"] + 1) + p["n_val"])
+    work = p["n_rates"] * models * (p["steps"] * step + evaluation)
+    cores = min(available_cores(), 2)
+    workers = 4.0 if p["n_rates"] * models * p["steps"] >= 20_000 and cores > 1 else 0.0
+    seconds = _START + workers + _COMPILE[engine] * cores + 1.6 * work / cores
+    batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
+    return Estimate(seconds, _BASE_BYTES + 2**29 + 8 * batch)
+
+
 def _fixed(p: Mapping[str, Any]) -> Estimate:
     return Estimate(_START, _BASE_BYTES)
 
@@ -258,6 +279,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "string_reversal": _string_reversal,
     "critical_scale": _critical_scale,
     "length_generalization": _length_generalization,
+    "stability": _stability,
     "introduction": _fixed,
     "claims_ledger": _fixed,
 }

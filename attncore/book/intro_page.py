@@ -45,6 +45,7 @@ _CHAPTERS = (
     "string_reversal",
     "critical_scale",
     "length_generalization",
+    "stability",
 )
 """The chapters whose headlines the first page reports, in the book's order."""
 
@@ -91,6 +92,15 @@ _SHORT: dict[str, dict[str, str]] = {
         "under its key finding below says which",
         _F: "In training, the gap Chuang reports between 1/√d and a searched factor did not "
         "reproduce here",
+    },
+    "wortsman-mitigations-effective": {
+        _H: "In training at high learning rates, bounding the logits with QK-norm makes the "
+        "final loss clearly less sensitive to the learning rate than 1/√d, as Wortsman et al. "
+        "found for qk-layernorm",
+        _C: "In training at high learning rates, QK-norm makes the final loss less sensitive to "
+        "the learning rate than 1/√d on average, but not clearly over the seeds trained",
+        _F: "In training at high learning rates, QK-norm did not make the final loss less "
+        "sensitive to the learning rate than 1/√d here",
     },
 }
 """Per claim, the sentence of the short answer for each verdict it can have (a claim not

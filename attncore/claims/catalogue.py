@@ -104,6 +104,9 @@ SOURCES: dict[str, Source] = {
     "chen2025critical": Source(MODERN_PRACTICE, "CLPR"),
     "chiang2022overcoming": Source(MODERN_PRACTICE, "CC"),
     "nakanishi2025scalable": Source(MODERN_PRACTICE, "N"),
+    "wortsman2024small": Source(MODERN_PRACTICE, "W"),
+    "zhai2023stabilizing": Source(MODERN_PRACTICE, "Z"),
+    "dehghani2023scaling": Source(MODERN_PRACTICE, "D"),
 }
 """Every source of :data:`CLAIMS`, in the ledger's order of parts."""
 
@@ -117,6 +120,24 @@ _CHEN_MODEL = (
     "as value; the chapter gives the details): "
 )
 
+_WORTSMAN_ABSTRACT = (
+    "the abstract of arXiv:2309.14322 (v1, 2023) as public listings of it reproduce it; the "
+    "book keeps no text of the paper"
+)
+_ZHAI_ABSTRACT = (
+    "the abstract of arXiv:2303.06296 in its later version (v1 says 'the proposed "
+    "reparameterization' where it says 'σReparam' in one sentence), as public listings of it "
+    "reproduce it; the book keeps no text of the paper"
+)
+_DEHGHANI_ABSTRACT = (
+    "the abstract of arXiv:2302.05442 as its ICML 2023 and OpenReview pages reproduce it; the "
+    "book keeps no text of the paper"
+)
+_SWEEP = (
+    "In the book's learning-rate sweep (its small model, one attention layer with pre-"
+    "LayerNorm, trained with Adam, a warm-up and a cosine decay on string reversal at every "
+    "rate of the sweep, several seeds; the chapter gives the details): "
+)
 
 _FIRST = (
     "On Chiang and Cholak's FIRST task (the label is a bit string's first bit), with the "
@@ -1176,5 +1197,84 @@ CLAIMS: dict[str, Claim] = {
         "of similar lengths k_total grows like n, so its logits shrink like 1/n. Tested: at "
         "the longest length 1/k_total is solved (interval at or above 0.95) and not clearly "
         "below 1/√d, paired by seed; the verdict line gives how far its factor fell.",
+    ),
+    "wortsman-small-models-unstable": Claim(
+        "stability",
+        "wortsman2024small",
+        "abstract",
+        "we show that these instabilities also appear in small models when training at high "
+        "learning rates",
+        reading=_SWEEP + "the first of the two instabilities, attention-logit growth, read for "
+        "1/√d: at the highest rate the largest attention logit at the end of training is more "
+        "than a growth factor times its value at the rate with the lowest final loss, in every "
+        "seed, and the final loss there (a diverged run counted at its initial loss) is clearly "
+        "above the best rate's over the seeds. One of the two without the other is a caveat.",
+        quote_checked=_WORTSMAN_ABSTRACT,
+    ),
+    "wortsman-mitigations-effective": Claim(
+        "stability",
+        "wortsman2024small",
+        "abstract",
+        "mitigations previously employed at large scales are equally effective in this regime",
+        reading=_SWEEP + "the mitigation of logit growth they test, qk-layernorm, in the book's "
+        "form QK-norm (the cosine of q and k times a learned gain per head; theirs is a "
+        "LayerNorm on q and k before 1/√d): its learning-rate sensitivity (their definition: "
+        "the mean over the rates of the final loss, capped at the initial loss, above the best "
+        "rate's) is clearly below 1/√d's, paired by seed. Lower but not clearly is a caveat. "
+        "'Equally effective' compares with large models, which the book does not train: it "
+        "tests only that the mitigation works at its scale.",
+        quote_checked=_WORTSMAN_ABSTRACT,
+    ),
+    "zhai-low-entropy-unstable": Claim(
+        "stability",
+        "zhai2023stabilizing",
+        "abstract",
+        "low attention entropy is accompanied by high training instability",
+        reading=_SWEEP + "over every run at a rate above its method's best (where the sweep's "
+        "instability lies), a lower attention entropy (the lowest head's, the lowest "
+        "recorded along training) goes with a higher final loss (capped at the initial "
+        "loss): Spearman's rank correlation is "
+        "clearly negative (one-sided, 5 %). Negative but not clearly is a caveat. String "
+        "reversal is solved by one-hot attention, so a low entropy is not pathological in "
+        "itself here; the rates below the best are left out for that reason.",
+        quote_checked=_ZHAI_ABSTRACT,
+    ),
+    "zhai-sigma-reparam-prevents-collapse": Claim(
+        "stability",
+        "zhai2023stabilizing",
+        "abstract",
+        "σReparam successfully prevents entropy collapse in the attention layers",
+        reading=_SWEEP + "σReparam on W_q and W_k only (Zhai et al. reparametrize every linear "
+        "layer): at each rate above 1/√d's best where 1/√d's attention has collapsed (the "
+        "lowest head's mean entropy, the lowest recorded along training, below a share of "
+        "ln L, L the string length, on average over the seeds), "
+        "σReparam's entropy is clearly higher, paired by seed, with Holm's correction over "
+        "those rates. At some of them only is a caveat; with no collapse to prevent the claim "
+        "is not testable here.",
+        quote_checked=_ZHAI_ABSTRACT,
+    ),
+    "zhai-sigma-reparam-robust": Claim(
+        "stability",
+        "zhai2023stabilizing",
+        "abstract",
+        "We show that σReparam provides stability and robustness with respect to the choice "
+        "of hyperparameters",
+        reading=_SWEEP + "for the one hyperparameter the sweep varies, the learning rate: "
+        "σReparam's learning-rate sensitivity (Wortsman et al.'s definition) is clearly below "
+        "1/√d's, paired by seed. Lower but not clearly is a caveat.",
+        quote_checked=_ZHAI_ABSTRACT,
+    ),
+    "dehghani-stable-22b": Claim(
+        "",
+        "dehghani2023scaling",
+        "abstract",
+        "We present a recipe for highly efficient and stable training of a 22B-parameter ViT "
+        "(ViT-22B)",
+        untestable="a recipe for a 22-billion-parameter vision model is tested by training "
+        "one; the book's model has about 5,000 parameters and one layer. The mechanism the "
+        "recipe's QK normalization addresses, attention-logit growth, is measured in the "
+        "chapter on training stability under Wortsman et al.'s claims",
+        reading="The recipe (with LayerNorm on queries and keys) trains ViT-22B stably.",
+        quote_checked=_DEHGHANI_ABSTRACT,
     ),
 }

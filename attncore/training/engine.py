@@ -79,6 +79,10 @@ from attncore.training.model import (
     LearnedBeta,
     QKNorm,
     ReversalTransformer,
+    SelfAttention,
+    SigmaReparam,
+    SoftCap,
+    spectral_norms,
 )
 from attncore.training.train import adam, scored_hits
 
@@ -186,6 +190,9 @@ class ScalingForm:
     norm ``norm`` of :data:`~attncore.training.model.KEY_NORMS` with ``params``) or ``cosine``
     (``gain`` per head times the cosine) or ``temperature`` (the cosine times ``exp(log_scale)``
     per head, ``log_scale`` clamped at ``ceiling``: Swin Transformer v2's ``1 / tau``).
+    ``capped``: the logits are soft-capped (:class:`~attncore.training.model.SoftCap`);
+    ``reparam``: the query and key weights are σReparam's
+    (:class:`~attncore.training.model.SigmaReparam`).
 
     >>> ScalingForm.of(FixedFactor(0.5)).kind
     'fixed'
@@ -194,6 +201,17 @@ class ScalingForm:
     kind: str
     norm: str = ""
     params: tuple[tuple[str, float], ...] = ()
+    capped: bool = False
+    reparam: bool = False
+
+    @staticmethod
+    def of_layer(attention: SelfAttention) -> ScalingForm:
+        """The form of one attention layer: its scaling's, with its cap and σReparam."""
+        return dataclasses.replace(
+            ScalingForm.of(attention.scaling),
+            capped=isinstance(attention.cap, SoftCap),
+            reparam=isinstance(attention.reparam, SigmaReparam),
+        )
 
     @staticmethod
     def of(scaling: torch.nn.Module) -> ScalingForm:
@@ -241,7 +259,7 @@ class Layout:
         config = models[0].config
         segments: list[tuple[int, int, tuple[ScalingForm, ...]]] = []
         for index, model in enumerate(models):
-            forms = tuple(ScalingForm.of(a.scaling) for a in model.attention)
+            forms = tuple(ScalingForm.of_layer(a) for a in model.attention)
             if segments and segments[-1][2] == forms:
                 segments[-1] = (segments[-1][0], index + 1, forms)
             else:
@@ -394,7 +412,7 @@ def _padded_forward(
         name = f"attention.{layer}"
         inputs = x if post else norm(f"norms.{layer}", x)
         parts = ("query", "key", "value")
-        weight = torch.cat([weights[f"{name}.{p}.weight"] for p in parts], dim=1)
+        weight = torch.cat([_projection(layout, layer, weights, p) for p in parts], dim=1)
         bias = torch.cat([weights[f"{name}.{p}.bias"] for p in parts], dim=1)
         q, k, v = (split(t) for t in _linear(inputs, weight, bias).split(width, dim=-1))
         factors = [
@@ -402,7 +420,7 @@ def _padded_forward(
             for a, b, forms in layout.segments
         ]
         on_q, on_k = (torch.cat(f) if len(f) > 1 else f[0] for f in zip(*factors, strict=True))
-        logits = (q * on_q[..., None]) @ (k * on_k[..., None]).transpose(-2, -1)
+        logits = _capped(layout, layer, weights, (q * on_q[..., None]) @ (k * on_k[..., None]).mT)
         attention = torch.softmax(logits, dim=-1)
         if probes is not None:
             probes.append((inputs, q, logits, attention))
@@ -427,6 +445,42 @@ def _linear(inputs: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> t
     """``inputs @ weight.T + bias`` per model (``M x rows x in``, ``M x out x in``, ``M x
     out``): the product, then the bias, which a compiled step fuses into what follows."""
     return inputs @ weight.transpose(1, 2) + bias[:, None]
+
+
+def _projection(
+    layout: Layout, layer: int, weights: dict[str, torch.Tensor], part: str
+) -> torch.Tensor:
+    """The stacked weight of the query, key or value projection (``part``) of ``layer`` as the
+    models compute with it: σReparam's ``(gamma / sigma(W)) W`` for the models that have it."""
+    name = f"attention.{layer}"
+    weight = weights[f"{name}.{part}.weight"]
+    if part == "value" or not any(forms[layer].reparam for *_, forms in layout.segments):
+        return weight
+    gains = [
+        weights[f"{name}.reparam.{part}"][a:b] / spectral_norms(weight[a:b])
+        if forms[layer].reparam
+        else weight.new_ones(b - a)
+        for a, b, forms in layout.segments
+    ]
+    return weight * (torch.cat(gains) if len(gains) > 1 else gains[0])[:, None, None]
+
+
+def _capped(
+    layout: Layout, layer: int, weights: dict[str, torch.Tensor], logits: torch.Tensor
+) -> torch.Tensor:
+    """The scaled logits of ``layer`` (``M x batch x heads x length x length``), soft-capped
+    ``c tanh(z / c)`` for the models whose layer has a cap."""
+    if not any(forms[layer].capped for *_, forms in layout.segments):
+        return logits
+    cap = weights[f"attention.{layer}.cap.value"]
+    pieces = [
+        cap[a:b, None, None, None, None]
+        * torch.tanh(logits[a:b] / cap[a:b, None, None, None, None])
+        if forms[layer].capped
+        else logits[a:b]
+        for a, b, forms in layout.segments
+    ]
+    return torch.cat(pieces) if len(pieces) > 1 else pieces[0]
 
 
 def _factors(

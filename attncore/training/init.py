@@ -47,7 +47,8 @@ def initialize(model: nn.Module, scheme: str) -> nn.Module:
 
     The draws come from torch's global generator: seed it (``torch.manual_seed``) first.
     Modules are visited in registration order, so one seed gives one set of weights.
-    Learned scaling parameters (beta, gain) are reset to their starting values.
+    Learned scaling parameters (beta, gain) are reset to their starting values, and
+    σReparam's gains start at the spectral norms of the fresh weights.
 
     >>> initialize(nn.Linear(2, 2), "glorot")
     Traceback (most recent call last):
@@ -65,6 +66,9 @@ def initialize(model: nn.Module, scheme: str) -> nn.Module:
                 nn.init.zeros_(module.bias)
         elif hasattr(module, "reset_parameters"):
             module.reset_parameters()
+    for module in model.modules():
+        if hasattr(module, "start_reparam"):
+            module.start_reparam()
     return model
 
 

@@ -26,6 +26,11 @@ factor of one key matrix cannot do per batch:
 - :class:`CosineTemperature`: Swin Transformer v2's ``cos(q, k) / tau_h`` with ``tau_h``
   trained per head and kept at or above :data:`TAU_MIN`.
 
+Two model options act on every scaling, because they are not a factor of ``q . k``:
+``logit_cap`` caps the scaled logits softly, ``c tanh(z / c)`` (:class:`SoftCap`, Gemma 2's
+attention soft-capping, gemma2024gemma2), and ``sigma_reparam`` reparametrizes the query
+and key weights by their spectral norm (:class:`SigmaReparam`, zhai2023stabilizing).
+
 >>> config = ModelConfig(scaling="k_total")
 >>> parameter_count(config)
 4741
@@ -64,6 +69,8 @@ __all__ = [
     "ModelScaling",
     "QKNorm",
     "ReversalTransformer",
+    "SigmaReparam",
+    "SoftCap",
     "make_scaling",
     "model_scalings",
     "parameter_count",
@@ -209,6 +216,66 @@ class QKNorm(nn.Module):
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
         cosines = _dots(F.normalize(q, dim=-1), F.normalize(k, dim=-1))
         return self.gain[:, None, None] * cosines
+
+
+class SoftCap(nn.Module):
+    """Soft-capping of the scaled logits: ``z -> c tanh(z / c)``, which is ``z`` for ``|z|``
+    well below ``c`` and never reaches ``c`` (Gemma 2, gemma2024gemma2, caps its attention
+    logits at ``c = 50``). The cap is a buffer, so models with other caps train together.
+
+    >>> [round(x, 5) for x in SoftCap(50.0)(torch.tensor([1.0, 1000.0])).tolist()]
+    [0.99987, 50.0]
+    """
+
+    def __init__(self, cap: float) -> None:
+        super().__init__()
+        self.register_buffer("value", torch.tensor(positive_real("logit_cap", cap)))
+
+    def forward(self, logits: torch.Tensor) -> torch.Tensor:
+        return self.value * torch.tanh(logits / self.value)
+
+
+def spectral_norms(weights: torch.Tensor) -> torch.Tensor:
+    """The largest singular value of each matrix (``... x out x in``), with its gradient
+    ``u v^T`` (the top singular vectors).
+
+    >>> spectral_norms(torch.diag(torch.tensor([3.0, -4.0]))).item()
+    4.0
+    """
+    return torch.linalg.matrix_norm(weights, ord=2)
+
+
+class SigmaReparam(nn.Module):
+    """σReparam on the query and key weights (zhai2023stabilizing): the layer computes with
+    ``(gamma / sigma(W)) W`` in place of ``W``, ``sigma(W)`` the spectral norm of ``W`` and
+    ``gamma`` a trained scalar per weight (``query``, ``key``), started at ``sigma(W_0)``, so
+    that the model is unchanged at initialization (:meth:`start`, which
+    :func:`attncore.training.init.initialize` calls after drawing the weights). Zhai et al.
+    reparametrize every linear layer and estimate ``sigma`` by one power-iteration step per
+    training step; here only ``W_q`` and ``W_k`` are, and ``sigma`` is computed exactly (the
+    matrices are ``d_model x d_model``), its gradient the one power iteration converges to.
+
+    >>> layer = nn.Linear(4, 4)
+    >>> reparam = SigmaReparam()
+    >>> reparam.start(layer.weight, layer.weight)
+    >>> bool(torch.allclose(reparam.weight("query", layer.weight), layer.weight))
+    True
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.query = nn.Parameter(torch.ones(()))
+        self.key = nn.Parameter(torch.ones(()))
+
+    def start(self, query: torch.Tensor, key: torch.Tensor) -> None:
+        """Start the gains at the spectral norms of the weights ``query`` and ``key``."""
+        with torch.no_grad():
+            self.query.copy_(spectral_norms(query))
+            self.key.copy_(spectral_norms(key))
+
+    def weight(self, part: str, weight: torch.Tensor) -> torch.Tensor:
+        """The weight the layer computes with for ``part`` (``query`` or ``key``)."""
+        return getattr(self, part) / spectral_norms(weight) * weight
 
 
 TAU_MIN = 0.01
@@ -381,6 +448,8 @@ class ModelConfig:
     every attention and the classifier; ``"post"``: after every residual sum), ``classes`` is
     the number of output classes (None: ``vocab``), ``position_buckets`` the number of position
     embeddings when they do not follow ``length`` (None: one per position up to ``length``).
+    ``logit_cap`` soft-caps the scaled logits at ``c`` (:class:`SoftCap`; None: no cap) and
+    ``sigma_reparam`` reparametrizes the query and key weights (:class:`SigmaReparam`).
 
     >>> ModelConfig(scaling="constant", beta=5.0).label
     'β = 5'
@@ -404,6 +473,8 @@ class ModelConfig:
     norm_position: str = "pre"
     classes: int | None = None
     position_buckets: int | None = None
+    logit_cap: float | None = None
+    sigma_reparam: bool = False
 
     def __post_init__(self) -> None:
         scalings = model_scalings()
@@ -434,6 +505,10 @@ class ModelConfig:
             positive_real("beta", self.beta)
         if self.gain is not None:
             positive_real("gain", self.gain)
+        if self.logit_cap is not None:
+            positive_real("logit_cap", self.logit_cap)
+        if not isinstance(self.sigma_reparam, bool):
+            raise ParameterError(f"sigma_reparam must be true or false, got {self.sigma_reparam!r}")
         if self.scaling == "constant" and self.beta is None:
             raise ParameterError(
                 "beta must be given (a finite real number > 0) for scaling constant"
@@ -468,12 +543,26 @@ class ModelConfig:
     def label(self) -> str:
         """The registry's label of the scaling (the name, for a learned one); plots take
         theirs from ``attncore.book.plotting.method_style``."""
+        return self._scaling_label + self._options_label
+
+    @property
+    def _scaling_label(self) -> str:
         scaling = model_scalings()[self.scaling]
         if scaling.learned:
             return self.scaling
         if scaling.kind == "cosine" and self.gain is None:
             return self.rescaling.with_params(g=math.log2(self.length**2 - self.length)).label
         return self.rescaling.label
+
+    @property
+    def _options_label(self) -> str:
+        """The options that act on every scaling, as a suffix of the label.
+
+        >>> ModelConfig(logit_cap=50.0, sigma_reparam=True).label
+        '1/√d, σReparam, capped at 50'
+        """
+        cap = "" if self.logit_cap is None else f", capped at {self.logit_cap:g}"
+        return (", σReparam" if self.sigma_reparam else "") + cap
 
     def make_scaling(self) -> nn.Module:
         """A fresh scaling module for one attention layer."""
@@ -504,7 +593,14 @@ class AttentionRecord:
 class SelfAttention(nn.Module):
     """Multi-head self-attention whose logits come from a scaling module."""
 
-    def __init__(self, d_model: int, n_heads: int, scaling: nn.Module) -> None:
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        scaling: nn.Module,
+        cap: float | None = None,
+        sigma_reparam: bool = False,
+    ) -> None:
         super().__init__()
         self.n_heads = n_heads
         self.query = nn.Linear(d_model, d_model)
@@ -512,6 +608,20 @@ class SelfAttention(nn.Module):
         self.value = nn.Linear(d_model, d_model)
         self.out = nn.Linear(d_model, d_model)
         self.scaling = scaling
+        self.cap = nn.Identity() if cap is None else SoftCap(cap)
+        self.reparam = SigmaReparam() if sigma_reparam else nn.Identity()
+
+    def start_reparam(self) -> None:
+        """Start σReparam's gains at the spectral norms of the current weights (no-op
+        without σReparam)."""
+        if isinstance(self.reparam, SigmaReparam):
+            self.reparam.start(self.query.weight, self.key.weight)
+
+    def _project(self, part: str, x: torch.Tensor) -> torch.Tensor:
+        layer = getattr(self, part)
+        if part == "value" or not isinstance(self.reparam, SigmaReparam):
+            return layer(x)
+        return F.linear(x, self.reparam.weight(part, layer.weight), layer.bias)
 
     def _heads(self, x: torch.Tensor) -> torch.Tensor:
         batch, length, width = x.shape
@@ -520,8 +630,8 @@ class SelfAttention(nn.Module):
     def forward(
         self, x: torch.Tensor, records: list[AttentionRecord] | None = None
     ) -> torch.Tensor:
-        q, k, v = self._heads(self.query(x)), self._heads(self.key(x)), self._heads(self.value(x))
-        logits = self.scaling(q, k)
+        q, k, v = (self._heads(self._project(p, x)) for p in ("query", "key", "value"))
+        logits = self.cap(self.scaling(q, k))
         weights = torch.softmax(logits, dim=-1)
         if records is not None:
             records.append(
@@ -559,7 +669,13 @@ class ReversalTransformer(nn.Module):
         self.norms = nn.ModuleList([norm(config.d_model) for _ in range(config.n_layers)])
         self.attention = nn.ModuleList(
             [
-                SelfAttention(config.d_model, config.n_heads, config.make_scaling())
+                SelfAttention(
+                    config.d_model,
+                    config.n_heads,
+                    config.make_scaling(),
+                    config.logit_cap,
+                    config.sigma_reparam,
+                )
                 for _ in range(config.n_layers)
             ]
         )

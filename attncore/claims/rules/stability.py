@@ -1,0 +1,307 @@
+"""Verdict rules and conclusions of the chapter on training stability (wortsman2024small,
+zhai2023stabilizing).
+
+The rules read the two tables of :func:`attncore.training.stability.lr_sweep`: the runs
+(``method, seed, lr, initial_loss, final_loss, diverged``) and the curves along training
+(``method, seed, lr, step, max_logit, entropy, train_loss``). A run's *loss* is its final
+loss capped at its initial loss (a diverged run counts as the untrained model), as in
+Wortsman et al.'s learning-rate sensitivity; a method's *best rate* is the rate with the
+lowest mean loss over the seeds. Differences are paired by seed and called clear by one-sided
+t tests (:mod:`attncore.claims.statistics`), corrected by Holm's method where several rates
+are counted. Every rule needs two seeds; with one it returns "not testable here".
+
+>>> runs = pd.DataFrame({"method": "a", "seed": [0, 0], "lr": [0.1, 1.0],
+...                      "initial_loss": 2.0, "final_loss": [0.5, np.nan],
+...                      "diverged": [False, True]})
+>>> capped(runs)["loss"].tolist(), best_rates(capped(runs))
+([0.5, 2.0], {'a': 0.1})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from attncore.claims.catalogue import Verdict
+from attncore.claims.finding import Finding
+from attncore.claims.statistics import FAMILY_LEVEL, clear
+from attncore.claims.thresholds import Threshold, decided_by
+
+__all__ = [
+    "COLLAPSE",
+    "GROWTH",
+    "LABELS",
+    "best_rates",
+    "capped",
+    "entropy_with_instability",
+    "logit_growth",
+    "lower_sensitivity",
+    "lr_sensitivity",
+    "prevents_collapse",
+    "sensitivity_sentence",
+    "sensitivity_table",
+]
+
+LABELS: dict[str, str] = {
+    "sqrt_d": "1/√d",
+    "qk_norm": "QK-norm",
+    "cosine": "cosine, learned τ",
+    "soft_cap": "soft cap",
+    "sigma_reparam": "σReparam",
+    "log_n": "ln n/√d",
+}
+"""How the page names each method of :data:`attncore.training.stability.METHODS`."""
+
+GROWTH = Threshold(
+    10.0,
+    "growth",
+    "an order of magnitude: the largest logit of a trained reversal model at a good rate is "
+    "tens, and growth that Wortsman et al. call an instability takes it to thousands",
+    scale="factor",
+)
+"""How many times larger the largest attention logit must be at the highest rate than at the
+best rate to count as attention-logit growth."""
+
+COLLAPSE = Threshold(
+    0.1,
+    "collapse",
+    "a tenth of the entropy of uniform attention, ln L: the row's weight sits almost all on "
+    "one key",
+)
+"""Share of ``ln L`` below which the lowest head's mean entropy counts as collapsed."""
+
+_CHECK = (
+    "learning-rate sweep of the book's small model, runs trained as ensembles; differences "
+    "paired by seed, one-sided t tests at 5 %"
+)
+
+
+def capped(runs: pd.DataFrame) -> pd.DataFrame:
+    """The run table with ``loss``: the final loss capped at the initial loss (a diverged
+    run's NaN becomes its initial loss)."""
+    out = runs.copy()
+    out["loss"] = np.fmin(out["final_loss"].to_numpy(float), out["initial_loss"].to_numpy(float))
+    return out
+
+
+def best_rates(runs: pd.DataFrame) -> dict[str, float]:
+    """Per method, the rate with the lowest mean capped loss over the seeds (the run table
+    after :func:`capped`)."""
+    means = runs.groupby(["method", "lr"], sort=False)["loss"].mean()
+    return {method: float(rates.idxmin()[1]) for method, rates in means.groupby(level=0)}
+
+
+def _largest_logits(curves: pd.DataFrame) -> pd.Series:
+    """The largest attention logit of every run over training (finite records only)."""
+    finite = curves[np.isfinite(curves["max_logit"])]
+    return finite.groupby(["method", "lr", "seed"])["max_logit"].max()
+
+
+def _lowest_entropy(curves: pd.DataFrame) -> pd.Series:
+    """The lowest attention entropy of every run over training (finite records only)."""
+    finite = curves[np.isfinite(curves["entropy"])]
+    return finite.groupby(["method", "lr", "seed"])["entropy"].min()
+
+
+def _paired(a: pd.Series, b: pd.Series) -> tuple[float, float, int]:
+    """Mean and standard error of ``a - b`` over the seeds both have, and their number."""
+    diff = (a - b).dropna()
+    n = len(diff)
+    se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return float(diff.mean()) if n else math.nan, se, n
+
+
+def _seeds(runs: pd.DataFrame, method: str) -> int:
+    return int(runs.loc[runs["method"] == method, "seed"].nunique())
+
+
+def lr_sensitivity(runs: pd.DataFrame) -> pd.DataFrame:
+    """Wortsman et al.'s learning-rate sensitivity of every (method, seed) curve of the run
+    table: the mean over its rates of ``min(final, initial) - best``, with ``best`` the lowest
+    of those values on the curve, so a diverged run counts at its initial loss (their section
+    2.2, as the book reads it: the expected rise of the final loss over a range of rates above
+    the best, with the loss at initialization as its ceiling); also the best rate and loss. One
+    row per method and seed.
+
+    >>> runs = pd.DataFrame({"method": "a", "seed": 0, "lr": [0.1, 1.0, 10.0],
+    ...                      "initial_loss": 2.0, "final_loss": [0.5, 1.0, np.nan],
+    ...                      "diverged": [False, False, True]})
+    >>> lr_sensitivity(runs)[["sensitivity", "best_lr", "best_loss"]].round(3).values.tolist()
+    [[0.667, 0.1, 0.5]]
+    """
+    rows = []
+    for (method, seed), curve in runs.groupby(["method", "seed"], sort=False):
+        capped = np.fmin(curve["final_loss"].to_numpy(), curve["initial_loss"].to_numpy())
+        best = int(np.argmin(capped))
+        rows.append(
+            {"method": method, "seed": seed, "sensitivity": float(np.mean(capped - capped[best])),
+             "best_lr": float(curve["lr"].iloc[best]), "best_loss": float(capped[best]),
+             "diverged": int(curve["diverged"].sum())}
+        )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+@decided_by(GROWTH)
+def logit_growth(
+    runs: pd.DataFrame, curves: pd.DataFrame, method: str = "sqrt_d", *, growth: float = GROWTH
+) -> Finding:
+    """``wortsman-small-models-unstable``: attention logits grow at the highest rate and the
+    loss there is clearly above the best rate's."""
+    claim = "wortsman-small-models-unstable"
+    table = capped(runs)
+    if _seeds(table, method) < 2:
+        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+    best, top = best_rates(table)[method], float(table["lr"].max())
+    own = table[table["method"] == method].set_index(["lr", "seed"])["loss"]
+    mean, se, n = _paired(own.loc[top], own.loc[best])
+    higher = top != best and bool(clear([mean], [se], n, "above").iloc[0])
+    logits = _largest_logits(curves).loc[method]
+    ratio = (logits.loc[top] / logits.loc[best]).dropna()
+    grew = top != best and len(ratio) > 0 and bool((ratio > growth).all())
+    verdict = {2: Verdict.HOLDS, 1: Verdict.CAVEAT, 0: Verdict.FAILS}[int(higher) + int(grew)]
+    smallest = f"{ratio.min():.3g}" if len(ratio) else "none measured"
+    measured = (
+        f"{LABELS.get(method, method)}: best rate {best:.2g}, highest {top:.2g}; final loss there "
+        f"{mean:+.3g} ± {se:.2g} above the best rate's over {n} seeds "
+        f"({'clearly' if higher else 'not clearly'}); largest attention logit there {smallest} "
+        f"times the best rate's or more in every seed (growth counted above ×{growth:g})"
+    )
+    return Finding(claim, verdict, measured, _CHECK)
+
+
+def lower_sensitivity(
+    claim: str, runs: pd.DataFrame, method: str, baseline: str = "sqrt_d"
+) -> Finding:
+    """``claim``'s verdict: ``method``'s learning-rate sensitivity clearly below
+    ``baseline``'s, paired by seed (holds), below on average (caveat), not below (fails)."""
+    if min(_seeds(runs, method), _seeds(runs, baseline)) < 2:
+        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+    sens = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
+    mean, se, n = _paired(sens.loc[method], sens.loc[baseline])
+    lower = bool(clear([mean], [se], n, "below").iloc[0])
+    verdict = Verdict.HOLDS if lower else Verdict.CAVEAT if mean < 0 else Verdict.FAILS
+    measured = (
+        f"learning-rate sensitivity of {LABELS.get(method, method)} minus "
+        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} over {n} seeds "
+        f"({'clearly below 0' if lower else 'not clearly below 0'})"
+    )
+    return Finding(claim, verdict, measured, _CHECK)
+
+
+def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Finding:
+    """``zhai-low-entropy-unstable``: over the runs above their method's best rate, the
+    lowest attention entropy during training against the capped final loss, Spearman's rank
+    correlation clearly negative (holds), negative (caveat), or not (fails)."""
+    claim = "zhai-low-entropy-unstable"
+    table = capped(runs)
+    if min(_seeds(table, m) for m in table["method"].unique()) < 2:
+        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+    best = best_rates(table)
+    above = table[table["lr"] > table["method"].map(best)].set_index(["method", "lr", "seed"])
+    joined = above.join(_lowest_entropy(curves).rename("entropy"), how="inner").dropna(
+        subset=["entropy", "loss"]
+    )
+    if len(joined) < 4 or joined["loss"].nunique() < 2 or joined["entropy"].nunique() < 2:
+        return Finding(
+            claim,
+            Verdict.UNTESTABLE,
+            f"{len(joined)} runs above their method's best rate, too few or all alike",
+            _CHECK,
+        )
+    rho, p = stats.spearmanr(joined["entropy"], joined["loss"], alternative="less")
+    clearly = p < FAMILY_LEVEL
+    verdict = Verdict.HOLDS if clearly else Verdict.CAVEAT if rho < 0 else Verdict.FAILS
+    measured = (
+        f"Spearman's ρ between the lowest attention entropy and the final loss over the "
+        f"{len(joined)} runs above their method's best rate: {rho:+.2f} (one-sided p = {p:.2g})"
+    )
+    return Finding(claim, verdict, measured, _CHECK)
+
+
+@decided_by(COLLAPSE)
+def prevents_collapse(
+    runs: pd.DataFrame, curves: pd.DataFrame, length: int, *, collapse: float = COLLAPSE
+) -> Finding:
+    """``zhai-sigma-reparam-prevents-collapse``: at each rate above 1/√d's best where 1/√d's
+    lowest entropy (mean over seeds) fell below ``collapse`` ln L, σReparam's is clearly
+    higher, paired by seed, Holm-corrected over those rates."""
+    claim = "zhai-sigma-reparam-prevents-collapse"
+    table = capped(runs)
+    if min(_seeds(table, "sqrt_d"), _seeds(table, "sigma_reparam")) < 2:
+        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+    best = best_rates(table)["sqrt_d"]
+    entropy = _lowest_entropy(curves)
+    rates = sorted(r for r in table["lr"].unique() if r > best)
+    collapsed = [r for r in rates if entropy.loc["sqrt_d", r].mean() < collapse * math.log(length)]
+    if not collapsed:
+        return Finding(
+            claim,
+            Verdict.UNTESTABLE,
+            f"1/√d's attention did not collapse (below {collapse:g} ln L) at any rate above its "
+            f"best ({best:.2g}): nothing to prevent",
+            _CHECK,
+        )
+    pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
+    higher = clear([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], "above")
+    count = int(higher.sum())
+    verdict = (
+        Verdict.HOLDS if count == len(collapsed) else Verdict.CAVEAT if count else Verdict.FAILS
+    )
+    measured = (
+        f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at {len(collapsed)} of the "
+        f"{len(rates)} rates above its best; σReparam's entropy clearly higher at {count} of "
+        "them ("
+        + "; ".join(
+            f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
+        )
+        + " nats)"
+    )
+    return Finding(claim, verdict, measured, _CHECK)
+
+
+def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> pd.DataFrame:
+    """The page's table: per method, the learning-rate sensitivity (mean ± standard deviation
+    over the seeds), the best rate, the loss there and the diverged runs."""
+    sens = lr_sensitivity(runs)
+    table = capped(runs)
+    best = best_rates(table)
+    rows = []
+    for method, group in sens.groupby("method", sort=False):
+        at_best = table[(table["method"] == method) & (table["lr"] == best[method])]["loss"]
+        own = runs[runs["method"] == method]
+        rows.append(
+            {
+                "method": labels.get(method, method),
+                "LR sensitivity": f"{group['sensitivity'].mean():.3f} ± "
+                f"{group['sensitivity'].std(ddof=1) if len(group) > 1 else math.nan:.3f}",
+                "best rate": f"{best[method]:.2g}",
+                "loss at the best rate": f"{at_best.mean():.2g} ± "
+                f"{at_best.std(ddof=1) if len(at_best) > 1 else math.nan:.1g}",
+                "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> str:
+    """The methods ordered by their mean learning-rate sensitivity, in words.
+
+    >>> runs = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": 0, "lr": [0.1, 1.0] * 2,
+    ...                      "initial_loss": 2.0, "final_loss": [0.5, 1.5, 0.5, 0.6],
+    ...                      "diverged": False})
+    >>> print(sensitivity_sentence(runs, {"a": "A", "b": "B"}))
+    Over learning rates from 0.1 to 1, the final loss depends least on the rate with B and
+    most with A (learning-rate sensitivity, lowest first: B, A).
+    """
+    means = lr_sensitivity(runs).groupby("method", sort=False)["sensitivity"].mean()
+    order = [labels.get(m, m) for m in means.sort_values(kind="stable").index]
+    low, high = float(runs["lr"].min()), float(runs["lr"].max())
+    return (
+        f"Over learning rates from {low:.2g} to {high:.2g}, the final loss depends least on the "
+        f"rate with {order[0]} and most with {order[-1]} (learning-rate sensitivity, lowest "
+        f"first: {', '.join(order)})."
+    )
