@@ -24,7 +24,7 @@ __all__ = ["fixed_text", "glued_text", "numbers_in", "page_sentences", "stale_va
 _GLUE_TEXT = "application/papermill.record/text/plain"
 _GLUE_MD = "application/papermill.record/text/markdown"
 _ROLE = re.compile(r"\{glue(?::text|:md)?\}`([^`]+)`")
-_NUMBER = re.compile(r"(?<![\w.,^_])\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.,^_{])\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w^])")
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z{$(*“\"'])|\n{2,}|\n(?=[-|*#>])")
 
 
@@ -80,9 +80,10 @@ def page_sentences(nb: nbformat.NotebookNode) -> list[str]:
 
 def numbers_in(sentence: str) -> list[float]:
     """The numbers a sentence states, thousands separators read as such; digits inside a
-    word, a subscript or a power (``log_2``, ``x^2``, ``sec-2``) are not numbers.
+    word, a subscript, a power or its base (``log_2``, ``x^2``, ``10^N``, ``log_{10}``) are
+    not numbers.
 
-    >>> numbers_in("15,000 strings at 32 per step, lr 0.001, β_2, x^2, 1e-4")
+    >>> numbers_in("15,000 strings at 32 per step, lr 0.001, β_2, x^2, 1e-4, 10^N, log_{10}")
     [15000.0, 32.0, 0.001, 0.0001]
     """
     found = []
@@ -132,7 +133,9 @@ def fixed_text(nb: nbformat.NotebookNode, other: nbformat.NotebookNode) -> list[
     values, before = glued_text(nb), glued_text(other)
     pieces = []
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
+        if "reproduce" in cell.get("metadata", {}).get("tags", []):
+            pieces += _HELP.findall(cell.source)  # the command and values are the run's
+        elif cell.cell_type == "markdown":
             pieces += [piece for piece in _ROLE.split(cell.source)[::2] if piece.strip()]
     pieces += [v for k, v in values.items() if before.get(k) == v]
     shown_before = set(_displayed(other))
@@ -140,6 +143,8 @@ def fixed_text(nb: nbformat.NotebookNode, other: nbformat.NotebookNode) -> list[
     return pieces
 
 
+_HELP = re.compile(r"^\| `[^`]+` \| `[^`]*` \| (.*) \|$", re.MULTILINE)
+"""A row of the *Reproduce* section's table; the group is the parameter's help text."""
 _RANGE = re.compile(r"[\[(]\s*[-+]?[\d.,e]+\s*,\s*[-+]?(?:inf|[\d.,e]+)\s*[\])]")
 
 
