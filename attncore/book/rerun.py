@@ -24,7 +24,7 @@ __all__ = ["fixed_text", "glued_text", "numbers_in", "page_sentences", "stale_va
 _GLUE_TEXT = "application/papermill.record/text/plain"
 _GLUE_MD = "application/papermill.record/text/markdown"
 _ROLE = re.compile(r"\{glue(?::text|:md)?\}`([^`]+)`")
-_NUMBER = re.compile(r"(?<![\w.,^_{])\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w^])")
+_NUMBER = re.compile(r"(?<![\w.,^_{-])\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w^])")
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z{$(*“\"'])|\n{2,}|\n(?=[-|*#>])")
 
 
