@@ -150,7 +150,7 @@ def test_the_string_reversal_page_names_only_what_it_trained(reruns, index):
     budgets = {values["short_steps"], values["long_steps"], *values["search_steps"]}
     budgets.add(min(values["short_steps"], 200))  # the repeatability check's runs
     for sentence in page_sentences(page):
-        for number in re.findall(r"(\d[\d,]*) steps", sentence):
+        for number in re.findall(r"\b(?:after|at|within|of|with) (\d[\d,]*) steps", sentence):
             assert int(number.replace(",", "")) in budgets, sentence
 
 

@@ -465,3 +465,13 @@ def test_q_norm_undesirable_counts_slower_as_worse_and_noise_as_equal():
     qk = runs["method"] == "qk_norm"
     runs.loc[qk, "accuracy at 3000 steps"] -= 0.005
     assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.FAILS
+
+
+def test_one_seed_cannot_show_that_qk_norm_trains_worse():
+    """Issue 28: with one seed the rule has no standard error, so it calls nothing worse."""
+    runs = example_runs(k_total=0.99, seeds=1)
+    runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
+    runs.loc[runs["method"] == "qk_norm", "accuracy at 3000 steps"] = 0.9
+    finding = bernhard_q_norm_undesirable(runs, LONG)
+    assert finding.verdict is Verdict.UNTESTABLE
+    assert "no spread to judge a difference by" in finding.measured

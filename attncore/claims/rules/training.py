@@ -1353,7 +1353,8 @@ def bernhard_q_norm_undesirable(
     **Holds with a caveat** if it is worse in some setup (evidence for the claim, through a
     proxy); **does not hold** if it is worse in none: a logit independent of ‖q‖ does no harm
     on this task (the verdict is about this task and this proxy); **not testable here** if
-    QK-norm was not trained.
+    QK-norm was not trained, or either method has one seed in a setup (no spread to judge a
+    difference by).
 
     >>> runs = example_runs()
     >>> runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
@@ -1381,8 +1382,10 @@ def bernhard_q_norm_undesirable(
             check,
         )
     worse, parts = [], []
+    single = False
     for s in setups:
         qk, ref = _part(runs, s, "qk_norm")[_acc(long)], _part(runs, s, "sqrt_d")[_acc(long)]
+        single |= min(len(qk), len(ref)) < 2
         se = (
             math.sqrt(qk.var(ddof=1) / len(qk) + ref.var(ddof=1) / len(ref))
             if min(len(qk), len(ref)) > 1
@@ -1399,6 +1402,12 @@ def bernhard_q_norm_undesirable(
             f"{steps_text(_part(runs, s, 'qk_norm')['steps to target'])} vs "
             f"{steps_text(_part(runs, s, 'sqrt_d')['steps to target'])}"
         )
+    if single:
+        measured = "; ".join(parts) + (
+            ". With one seed of a method in a setup there is no spread to judge a difference "
+            "by, so this run cannot tell whether QK-norm trains worse"
+        )
+        return Finding("bernhard-q-norm-undesirable", Verdict.UNTESTABLE, measured, check)
     verdict = Verdict.CAVEAT if worse else Verdict.FAILS
     measured = "; ".join(parts) + (
         f". QK-norm trains worse {_join([_in(s) for s in worse])}"
