@@ -145,6 +145,7 @@ def fixed_text(nb: nbformat.NotebookNode, other: nbformat.NotebookNode) -> list[
 
 _HELP = re.compile(r"^\| `[^`]+` \| `[^`]*` \| (.*) \|$", re.MULTILINE)
 """A row of the *Reproduce* section's table; the group is the parameter's help text."""
+_SPREAD = re.compile(r"±\s*[\d.,e-]+")
 _RANGE = re.compile(r"[\[(]\s*[-+]?[\d.,e]+\s*,\s*[-+]?(?:inf|[\d.,e]+)\s*[\])]")
 
 
@@ -160,10 +161,10 @@ def stale_values(
     a number that a parameter had in the other run (``other_values``) and no longer has in
     this one (``values``): such a sentence speaks of the other run.
 
-    Integers below ``smallest`` are left out (counts, indices and exponents match them by
-    chance), and so are allowed ranges such as ``in [1, 100000]`` and the text around each of
-    the ``exempt`` phrases (a source's own numbers that equal a parameter's value). Returns
-    (parameter, value, excerpt) triples.
+    Left out: integers below ``smallest`` (counts, indices and exponents match them by
+    chance), numbers some parameter of this run has, spreads after a ``±``, allowed ranges
+    such as ``in [1, 100000]``, and the ``exempt`` phrases (a source's own numbers that equal
+    a parameter's value). Returns (parameter, value, excerpt) triples.
 
     >>> stale_values(["one epoch of 15,000 strings, in [64, 1000000]"],
     ...              {"n_train": 15000, "n_test": 1000000}, {"n_train": 500, "n_test": 100})
@@ -175,13 +176,16 @@ def stale_values(
     []
     """
     exempt = list(exempt)
+    used = {v for value in values.values() for v in _scalars(value)}
     found = []
     for piece in pieces:
-        text = _RANGE.sub(" ", " ".join(piece.split()))
+        text = _SPREAD.sub(" ", _RANGE.sub(" ", " ".join(piece.split())))
         for phrase in exempt:
             text = text.replace(phrase, " ")
         for match in _NUMBER.finditer(text):
             number = float(match.group(0).replace(",", ""))
+            if number in used:
+                continue  # a value this run uses, whichever parameter had it before
             for name, before in other_values.items():
                 now = set(_scalars(values.get(name)))
                 if (
