@@ -26,6 +26,7 @@ from attncore.claims.rules.training import (
     gap_story,
     gaps,
     k_total_story,
+    mechanism,
     pace_story,
 )
 
@@ -90,8 +91,37 @@ def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
         assert text in finding.measured
     summary_closes = experiment_summary(closes, SHORT, LONG)
     summary_stays = experiment_summary(stays, SHORT, LONG)
-    assert "in every setup" in summary_closes and "matter of speed" in summary_closes
+    assert "learns the task there too" in summary_closes and "matter of speed" in summary_closes
     assert "cannot tell slow learning from failure" in summary_stays
+    assert "matter of speed" not in summary_stays
+
+
+def test_the_summary_draws_no_conclusion_about_a_gap_that_did_not_appear():
+    """Issue 28: 1/√d learning by the long budget says nothing about speed without a gap."""
+    runs = example_runs(searched=0.5, sqrt_long=0.99)
+    text = experiment_summary(runs, SHORT, LONG)
+    assert "not reproduced" in text and "neither a speed nor a setup" in text
+    assert "matter of speed" not in text and "where the gap appears" not in text
+
+
+def test_the_summary_says_where_the_gap_closes_when_it_closes_in_some_setups_only():
+    runs = example_runs(sqrt_long=0.99)
+    ln = runs["setup"] == "LayerNorm"
+    runs.loc[ln & (runs["method"] == "sqrt_d"), "accuracy at 500 steps"] = 0.02
+    runs.loc[ln & (runs["method"] == "constant"), "accuracy at 500 steps"] = 0.99
+    runs.loc[ln & (runs["method"] == "sqrt_d"), "accuracy at 3000 steps"] = 0.3
+    text = experiment_summary(runs, SHORT, LONG)
+    assert "learns the task in the setup “small init” but not in the other setups" in text
+
+
+def test_a_mechanism_is_offered_only_for_a_gap_that_follows_the_initial_logits():
+    assert mechanism(example_runs(), SHORT).startswith("A mechanism that would fit")
+    for runs in (example_runs(searched=0.5), example_runs(sqrt_short=0.99)):
+        assert mechanism(runs, SHORT).startswith("These runs show no gap")
+    assert "QK-norm" not in mechanism(example_runs(), SHORT)
+    runs = example_runs()
+    runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
+    assert "QK-norm does not see the scale" in mechanism(runs, SHORT)
 
 
 def test_no_gap_is_said_when_there_is_none():
@@ -104,7 +134,7 @@ def test_no_gap_is_said_when_there_is_none():
 def test_summary_when_sqrt_d_learns_nowhere():
     runs = example_runs(sqrt_long=0.2)
     runs.loc[runs["method"] == "sqrt_d", "accuracy at 3000 steps"] = 0.2
-    assert "learns the task in no setup" in experiment_summary(runs, SHORT, LONG)
+    assert "does not learn the task where the gap appeared" in experiment_summary(runs, SHORT, LONG)
 
 
 def test_pace_story_groups_faster_same_slower_and_never():
@@ -348,6 +378,7 @@ def test_sigma_w_moving_factors_caveat_when_one_setup_departs(column, text):
     evals.loc[later, column] *= 3.0
     finding = chuang_sigma_w_moving_factors(evals)
     assert finding.verdict is Verdict.CAVEAT
+    assert finding.measured.endswith("rests on that setup alone, not on “small init”")
     assert text in finding.measured
 
 
@@ -434,3 +465,13 @@ def test_q_norm_undesirable_counts_slower_as_worse_and_noise_as_equal():
     qk = runs["method"] == "qk_norm"
     runs.loc[qk, "accuracy at 3000 steps"] -= 0.005
     assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.FAILS
+
+
+def test_one_seed_cannot_show_that_qk_norm_trains_worse():
+    """Issue 28: with one seed the rule has no standard error, so it calls nothing worse."""
+    runs = example_runs(k_total=0.99, seeds=1)
+    runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
+    runs.loc[runs["method"] == "qk_norm", "accuracy at 3000 steps"] = 0.9
+    finding = bernhard_q_norm_undesirable(runs, LONG)
+    assert finding.verdict is Verdict.UNTESTABLE
+    assert "no spread to judge a difference by" in finding.measured

@@ -22,10 +22,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
+from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import fraction, numbered_table
-from attncore.claims.rules.training import LEARNED, interval, steps_text
+from attncore.claims.rules.training import INTERVAL, LEARNED, interval, steps_text
 
 __all__ = [
     "attention_figure",
@@ -33,7 +34,12 @@ __all__ = [
     "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
+    "methods_table",
+    "model_size_sentence",
+    "optimizer_sentence",
     "search_figure",
+    "search_others_sentence",
+    "seeds_sentence",
     "summary_tables",
 ]
 
@@ -355,3 +361,138 @@ def learned_beta_sentence(summary: pd.DataFrame, start: float) -> str:
         f"The learned β starts at 1/√d = {start:.2f} and ends at {where} "
         "(mean over heads and seeds)."
     )
+
+
+METHOD_ROWS: dict[str, tuple[str, str]] = {
+    "sqrt_d": (r"$q\cdot k/\sqrt{d}$", "{cite:t}`vaswani2017attention`"),
+    "constant": (
+        r"$\beta\, q\cdot k$, $\beta$ from Chuang's search",
+        "{cite:t}`chuang2023scaling`",
+    ),
+    "learned": (
+        r"$\beta_h\, q\cdot k$, $\beta_h$ trained by backpropagation, from $1/\sqrt{d}$",
+        "this book",
+    ),
+    "k_total": (
+        r"$q\cdot k_j / \sum_i \lVert k_i\rVert$",
+        "{cite:t}`bernhard2023alternatives`",
+    ),
+    "qk_norm": (r"$g \cos(q, k)$, $g = \log_2(L^2-L)$", "{cite:t}`henry2020querykey`"),
+    "qk_norm_learned": (r"$g_h \cos(q, k)$, $g_h$ trained per head", "{cite:t}`henry2020querykey`"),
+    "mup": (r"$q\cdot k/d$", "{cite:t}`yang2022tensor`"),
+}
+"""The logits of one head and the source of every method the chapter can train."""
+
+
+def methods_table(methods: Sequence[str]) -> str:
+    """The Markdown table of the methods this run trains: label, logits of one head, source.
+
+    >>> print(methods_table(["sqrt_d", "k_total"]).splitlines()[3][:39])
+    | $1/k_\\text{total}$ | $q\\cdot k_j / \\s
+    """
+    rows = [f"| {_math_label(m)} | {METHOD_ROWS[m][0]} | {METHOD_ROWS[m][1]} |" for m in methods]
+    return "\n".join(["| method | logits of one head | source |", "|---|---|---|", *rows])
+
+
+_MATH_LABELS = {
+    "sqrt_d": r"$1/\sqrt{d}$",
+    "constant": r"searched $\beta$",
+    "learned": r"learned $\beta$",
+    "k_total": r"$1/k_\text{total}$",
+    "qk_norm": "QK-norm",
+    "qk_norm_learned": "QK-norm, learned $g$",
+    "mup": r"$1/d$ ($\mu$P)",
+}
+
+
+def _math_label(method: str) -> str:
+    return _MATH_LABELS.get(method, method_label(method))
+
+
+def model_size_sentence(parameters: int, chuang: int = 8_000) -> str:
+    """How the largest configuration trained compares with Chuang's "fewer than 8,000"
+    parameters.
+
+    >>> model_size_sentence(4_741)
+    'The largest configuration here has 4,741 parameters, as small as Chuang’s (fewer than 8,000).'
+    >>> model_size_sentence(11_557)[-61:]
+    'more than Chuang’s fewer than 8,000: a larger model than his.'
+    """
+    if parameters < chuang:
+        return (
+            f"The largest configuration here has {parameters:,} parameters, as small as "
+            f"Chuang’s (fewer than {chuang:,})."
+        )
+    return (
+        f"The largest configuration here has {parameters:,} parameters, more than Chuang’s "
+        f"fewer than {chuang:,}: a larger model than his."
+    )
+
+
+ADAM_DEFAULT_LR = 0.001
+"""The default learning rate of Adam in Keras (``keras.optimizers.Adam``) and PyTorch
+(``torch.optim.Adam``)."""
+KERAS_DEFAULT_BATCH = 32
+"""The default batch size of Keras's ``Model.fit``."""
+
+
+def optimizer_sentence(lr: float, batch_size: int) -> str:
+    """Adam's learning rate and the batch size of this run, and which of them are library
+    defaults.
+
+    >>> optimizer_sentence(0.001, 32)[-74:]
+    '(the default of Adam in Keras and PyTorch; 32 strings is Keras’s default).'
+    >>> optimizer_sentence(0.003, 64)[-84:]
+    '(Adam’s default in Keras and PyTorch is 0.001; Keras’s default batch is 32 strings).'
+    """
+    head = f"Training is Adam with a constant learning rate of {lr:g} on batches of {batch_size}"
+    lr_note = (
+        "the default of Adam in Keras and PyTorch"
+        if lr == ADAM_DEFAULT_LR
+        else f"Adam’s default in Keras and PyTorch is {ADAM_DEFAULT_LR:g}"
+    )
+    batch_note = (
+        f"{KERAS_DEFAULT_BATCH} strings is Keras’s default"
+        if batch_size == KERAS_DEFAULT_BATCH
+        else f"Keras’s default batch is {KERAS_DEFAULT_BATCH} strings"
+    )
+    return f"{head} strings ({lr_note}; {batch_note})."
+
+
+def seeds_sentence(n_seeds: int) -> str:
+    """What the spread over ``n_seeds`` training seeds can show: with one, nothing; with a few,
+    a 95 % Student t interval several standard deviations wide.
+
+    >>> seeds_sentence(1)[:60]
+    'Each method has one training seed per setup: no number below'
+    >>> seeds_sentence(2)[44:111]
+    'the 95 % Student t intervals below reach ±9 standard deviations of '
+    """
+    if n_seeds == 1:
+        return (
+            "Each method has one training seed per setup: no number below has a spread, and "
+            "'every seed' means that one run."
+        )
+    half = float(stats.t.ppf(0.5 + INTERVAL / 2, n_seeds - 1)) / math.sqrt(n_seeds)
+    return (
+        f"Each method has {n_seeds} training seeds per setup: the 95 % Student t intervals "
+        f"below reach ±{half:.2g} standard deviations of the seeds around their mean, and the "
+        "worst seed, given beside them, is one draw."
+    )
+
+
+def search_others_sentence(n_seeds: int, budgets: Sequence[int]) -> str:
+    """What the searches beyond the first (first seed, first budget) measure in this run.
+
+    >>> search_others_sentence(3, [469, 938])
+    'The other searches measure how much the β returned moves with the budget and the seed.'
+    >>> search_others_sentence(1, [300])[:55]
+    'With one seed and one budget, there is no other search:'
+    """
+    varies = [name for name, n in (("the budget", len(budgets)), ("the seed", n_seeds)) if n > 1]
+    if not varies:
+        return (
+            "With one seed and one budget, there is no other search: this run does not measure "
+            "how much the β returned moves."
+        )
+    return f"The other searches measure how much the β returned moves with {' and '.join(varies)}."

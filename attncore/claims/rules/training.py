@@ -59,6 +59,7 @@ __all__ = [
     "interval",
     "is_about_five",
     "k_total_story",
+    "mechanism",
     "pace_story",
     "search_spread_sentence",
     "steps_text",
@@ -472,6 +473,19 @@ def k_total_story(runs: pd.DataFrame, long: int) -> str:
     return f"{head}; {'it ends at' if not good else 'elsewhere it ends at'} {ends}."
 
 
+def _gap_follows_spread(runs: pd.DataFrame, short: int) -> tuple[list[str], dict[str, float]]:
+    """The setups with the gap after ``short`` steps, if the gap appears in some setups but not
+    all and exactly where the 1/√d logits start smallest (else an empty list), and the 1/√d
+    logit spread at initialization per setup."""
+    found = gaps(runs, [short])
+    spread = {s: _part(runs, s, "sqrt_d")["spread at init"].mean() for s in _setups(runs)}
+    with_gap = [s for s in spread if found[s, short]]
+    without = [s for s in spread if not found[s, short]]
+    if with_gap and without and max(spread[s] for s in with_gap) < min(spread[s] for s in without):
+        return with_gap, spread
+    return [], spread
+
+
 def association(runs: pd.DataFrame, short: int) -> str:
     """How the gap after ``short`` steps goes with the 1/√d logit spread at initialization.
 
@@ -482,7 +496,7 @@ def association(runs: pd.DataFrame, short: int) -> str:
     'The gap appears where the 1/√d logits start smallest (spread '
     """
     found = gaps(runs, [short])
-    spread = {s: _part(runs, s, "sqrt_d")["spread at init"].mean() for s in _setups(runs)}
+    follows, spread = _gap_follows_spread(runs, short)
     with_gap = [s for s in spread if found[s, short]]
     without = [s for s in spread if not found[s, short]]
     caution = (
@@ -496,7 +510,7 @@ def association(runs: pd.DataFrame, short: int) -> str:
             "the size of the logits at initialization."
         )
     text = "; ".join(f"{spread[s]:.3g} {_in(s)}" for s in spread)
-    if max(spread[s] for s in with_gap) < min(spread[s] for s in without):
+    if follows:
         return (
             f"The gap appears where the 1/√d logits start smallest (spread {text}) and not "
             "where they start larger." + caution
@@ -507,36 +521,79 @@ def association(runs: pd.DataFrame, short: int) -> str:
     )
 
 
+def mechanism(runs: pd.DataFrame, short: int) -> str:
+    """A mechanism that would fit the association of :func:`association`, offered only when
+    the runs show one (the gap after ``short`` steps where the 1/√d logits start smallest and
+    not elsewhere); the sentence on QK-norm only when QK-norm was trained.
+
+    >>> mechanism(example_runs(), 500)[:28]
+    'A mechanism that would fit: '
+    >>> mechanism(example_runs(searched=0.5), 500)[:46]
+    'These runs show no gap that follows the logits'
+    """
+    if not _gap_follows_spread(runs, short)[0]:
+        return (
+            "These runs show no gap that follows the logits at initialization, so there is no "
+            "association for a mechanism to explain."
+        )
+    text = (
+        "A mechanism that would fit: a softmax of nearly equal logits is uniform, so every "
+        "position receives the average of the string; Adam moves every weight by about the "
+        "learning rate per step whatever the size of its gradient, so the logits grow from "
+        "where they start at a pace set by the factor in front of them."
+    )
+    if _trained(runs, "qk_norm"):
+        text += (
+            " QK-norm does not see the scale of the embeddings: its logits are cosines times g, "
+            "with a spread of about g/√d from the first step."
+        )
+    return text
+
+
 def experiment_summary(runs: pd.DataFrame, short: int, long: int) -> str:
-    """The chapter's closing sentences, from the verdict's table.
+    """The chapter's closing sentences, from the verdict's table: where the gap appears after
+    ``short`` steps, what ``long`` steps make of it (said only where it appeared), and where
+    1/k_total learns.
 
     >>> experiment_summary(example_runs(sqrt_long=0.99), 500, 3000)[:46]
     'Chuang’s gap is reproduced after 500 steps in '
+    >>> print(experiment_summary(example_runs(searched=0.5), 500, 3000).split(". ")[1])
+    With no gap in this run, there is neither a speed nor a setup to attribute it to
     """
     found = gaps(runs, [short])
     where = [s for (s, _), g in found.items() if g]
-    if where:
-        first = f"Chuang’s gap is reproduced after {short} steps {_join([_in(s) for s in where])}."
+    if not where:
+        return " ".join(
+            [
+                f"Chuang’s gap is not reproduced after {short} steps in any setup.",
+                "With no gap in this run, there is neither a speed nor a setup to attribute it to.",
+                k_total_story(runs, long),
+            ]
+        )
+    first = f"Chuang’s gap is reproduced after {short} steps {_join([_in(s) for s in where])}."
+    closes = [s for s in where if _learns(runs, s, "sqrt_d", long)]
+    if len(closes) == len(where):
+        second = (
+            f"Given {long} steps, 1/√d learns the task there too: in these runs the gap is a "
+            "matter of speed, not of whether 1/√d can learn the task."
+        )
+    elif closes:
+        second = (
+            f"Given {long} steps, 1/√d learns the task {_join([_in(s) for s in closes])} but "
+            "not in the other setups with the gap: at this budget the runs cannot tell slow "
+            "learning from failure there."
+        )
     else:
-        first = f"Chuang’s gap is not reproduced after {short} steps in any setup."
-    setups = _setups(runs)
-    learns = [s for s in setups if _learns(runs, s, "sqrt_d", long)]
-    if len(learns) == len(setups):
         second = (
-            f"Given {long} steps, 1/√d learns the task in every setup: in these runs the gap "
-            "is a matter of speed, not of whether 1/√d can learn the task."
+            f"Within {long} steps 1/√d does not learn the task where the gap appeared: at this "
+            "budget the runs cannot tell slow learning from failure."
         )
-    elif learns:
-        second = (
-            f"Given {long} steps, 1/√d learns the task {_join([_in(s) for s in learns])} but not "
-            f"in the others: at this budget the runs cannot tell slow learning from failure there."
-        )
-    else:
-        second = (
-            f"Within {long} steps 1/√d learns the task in no setup; whether it would with more "
-            "training, these runs do not show."
-        )
-    return " ".join([first, second, k_total_story(runs, long)])
+    third = (
+        "The two setups are two guesses at Chuang’s unpublished model that differ in LayerNorm "
+        "and initialization at once, so the runs show where the gap appears, not which of the "
+        "two is responsible for it."
+    )
+    return " ".join([first, second, third, k_total_story(runs, long)])
 
 
 @decided_by(LEARNED)
@@ -1114,6 +1171,16 @@ def chuang_sigma_w_moving_factors(
             measured += (
                 f". The formula misses the measured spread {_join([_in(s) for s in missed])}"
             )
+        if verdict is Verdict.CAVEAT:
+            others = [s for s in status if s not in main]
+            measured += (
+                f". σ_Wq σ_Wk moves with the formula following the spread only "
+                f"{_join([_in(s) for s in main])}: the caveat rests on "
+                f"{'that setup' if len(main) == 1 else 'those setups'} alone, not on "
+                f"{_named_list(others)}"
+                if others
+                else ". σ_Wq σ_Wk moves with the formula following the spread in every setup"
+            )
     check = (
         "1/√d runs, every evaluation, every seed; σ_X fixed = within a factor "
         f"{weight_change:.3g} of step 0, σ_W moving = σ_Wq σ_Wk leaves that band; the "
@@ -1286,7 +1353,8 @@ def bernhard_q_norm_undesirable(
     **Holds with a caveat** if it is worse in some setup (evidence for the claim, through a
     proxy); **does not hold** if it is worse in none: a logit independent of ‖q‖ does no harm
     on this task (the verdict is about this task and this proxy); **not testable here** if
-    QK-norm was not trained.
+    QK-norm was not trained, or either method has one seed in a setup (no spread to judge a
+    difference by).
 
     >>> runs = example_runs()
     >>> runs.loc[runs["method"] == "k_total", "method"] = "qk_norm"
@@ -1314,8 +1382,10 @@ def bernhard_q_norm_undesirable(
             check,
         )
     worse, parts = [], []
+    single = False
     for s in setups:
         qk, ref = _part(runs, s, "qk_norm")[_acc(long)], _part(runs, s, "sqrt_d")[_acc(long)]
+        single |= min(len(qk), len(ref)) < 2
         se = (
             math.sqrt(qk.var(ddof=1) / len(qk) + ref.var(ddof=1) / len(ref))
             if min(len(qk), len(ref)) > 1
@@ -1332,6 +1402,12 @@ def bernhard_q_norm_undesirable(
             f"{steps_text(_part(runs, s, 'qk_norm')['steps to target'])} vs "
             f"{steps_text(_part(runs, s, 'sqrt_d')['steps to target'])}"
         )
+    if single:
+        measured = "; ".join(parts) + (
+            ". With one seed of a method in a setup there is no spread to judge a difference "
+            "by, so this run cannot tell whether QK-norm trains worse"
+        )
+        return Finding("bernhard-q-norm-undesirable", Verdict.UNTESTABLE, measured, check)
     verdict = Verdict.CAVEAT if worse else Verdict.FAILS
     measured = "; ".join(parts) + (
         f". QK-norm trains worse {_join([_in(s) for s in worse])}"
