@@ -19,6 +19,8 @@ __all__ = [
     "NOTEBOOKS",
     "PROFILES_FILE",
     "ROOT",
+    "RUNS",
+    "TABLES",
     "chapter_source",
 ]
 
@@ -39,6 +41,13 @@ FIGURES = "figures"
 
 EXPLORABLES = "explorables"
 """The folder of a chapter's run that holds its explorable figures' specifications and data."""
+
+TABLES = "tables"
+"""The folder of a chapter's run that holds its tables as CSV files."""
+
+RUNS = Path("_build") / "runs"
+"""Where a book build keeps its chapters' run folders (figures, tables, manifests), relative
+to a root."""
 
 MANIFEST = "manifest.json"
 """The file of a chapter's run that records what it ran with and what it produced."""
