@@ -157,8 +157,8 @@ def _citation(app: Sphinx, config: Any) -> None:
 def _page_footer(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    root = app.config.root_doc
-    link = context["pathto"](root) + f"#{CITE_TARGET}"
+    page = "" if pagename == app.config.root_doc else context["pathto"](app.config.root_doc)
+    link = f"{page}#{CITE_TARGET}"  # on the first page itself pathto gives "#"
     context["theme_extra_footer"] = _footer(app.attncore_citation, link)
 
 
