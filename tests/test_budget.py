@@ -32,6 +32,7 @@ def test_every_chapter_of_the_book_fits_its_budget_in_both_profiles(chapter):
         ("every_rescaling", {"n_seeds": 30}),
         ("beyond_initialization", {"n_align_queries": 400_000}),
         ("string_reversal", {"long_steps": 30000}),
+        ("critical_scale", {"n_draws": 40}),
     ],
 )
 def test_more_work_is_estimated_to_take_longer(chapter, bigger):

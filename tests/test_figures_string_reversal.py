@@ -8,6 +8,7 @@ import pandas as pd
 
 from attncore.book import figures_string_reversal as figures
 from attncore.book.plotting import method_style
+from attncore.book.tables import numbered_table
 
 STEPS = np.arange(0, 3001, 50)
 
@@ -84,3 +85,30 @@ def test_attention_rows_share_a_scale_and_their_labels_do_not_meet():
     ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert "1" in ticks and not any("$" in t for t in ticks)
     plt.close(fig)
+
+
+def test_accuracy_tables_give_intervals_and_no_cell_reads_as_a_quotation():
+    from attncore.claims.rules.training import example_runs
+
+    runs = example_runs()
+    runs.loc[runs["method"] == "constant", "accuracy at 3000 steps"] = 0.9999
+    rows = []
+    for (setup, method), part in runs.groupby(["setup", "method"], sort=False):
+        rows.append(
+            {
+                "setup": setup,
+                "method": method,
+                "accuracy at 500 steps": part["accuracy at 500 steps"].mean(),
+                "accuracy at 3000 steps": part["accuracy at 3000 steps"].mean(),
+                "steps to target (median)": part["steps to target"].median(),
+            }
+        )
+    summary = pd.DataFrame(rows)
+    betas = {"small init": 5.0, "LayerNorm": 0.4}
+    tables = "\n".join(
+        numbered_table(part, name, caption, index="method", formats=formats, transpose=False)
+        for part, name, caption, formats in figures.summary_tables(summary, 500, 3000, betas, runs)
+    )
+    assert "\\> 99.9 [" in tables and "(%)" in tables  # the unit in the header, once
+    assert not any(line.lstrip(" -").startswith(">") for line in tables.splitlines())
+    assert "median 1000 (1000 to 1000; 2 of 2 seeds)" in tables

@@ -57,11 +57,14 @@ def manifest(chapter: str, **fields: object) -> dict:
     }
 
 
-def hostile(folder: Path) -> Path:
-    """A run folder whose every text is the payload."""
-    record = {"claim": "vaswani-variance", "verdict": "holds", "measured": PAYLOAD}
-    verdicts = [{**record, "check": PAYLOAD, "evidence": PAYLOAD}]
-    headline = {"name": "x", "chapter": "every_rescaling", "text": PAYLOAD, "evidence": PAYLOAD}
+def hostile(folder: Path, payload: str = PAYLOAD) -> Path:
+    """A run folder whose every text is ``payload``."""
+    threshold = {"name": payload, "value": 2.0, "reason": payload, "band": [1.0, 4.0]}
+    flip = {"threshold": payload, "value": 3.0, "verdict": "does not hold"}
+    record = {"claim": "vaswani-variance", "verdict": "holds", "measured": payload}
+    record |= {"thresholds": [threshold], "fragile": [flip]}
+    verdicts = [{**record, "check": payload, "evidence": payload}]
+    headline = {"name": "x", "chapter": "every_rescaling", "text": payload, "evidence": payload}
     write(folder, manifest("why_sqrt_d", verdicts=verdicts))
     write(folder, manifest("every_rescaling", headlines=[headline]))
     return folder
@@ -89,11 +92,15 @@ def render(myst: str) -> str:
     return body.split("<main>", 1)[-1] if "<main>" in body else body.split("<body>", 1)[-1]
 
 
-def markup_left(page: str, emphasis: bool = True) -> list[str]:
+MARKERS = ["<script", "<img", 'id="payload', 'href="javascript', 'href="https', "math"]
+
+
+def markup_left(page: str, emphasis: bool = True, own: str = "") -> list[str]:
     """What in ``page`` came from the payload as markup rather than text (``emphasis``: count
-    emphasis too, where the page has none of its own)."""
-    markers = ["<script", "<img", 'id="payload', 'href="javascript', 'href="https', "math"]
-    return [m for m in markers + ["<em"] * emphasis if m in page]
+    emphasis too, where the page has none of its own): a marker found more often than in
+    ``own``, the same page built from harmless text (the catalogue's quotes hold math)."""
+    markers = MARKERS + ["<em"] * emphasis
+    return [m for m in markers if page.count(m) > own.count(m)]
 
 
 @pytest.mark.parametrize(
@@ -109,14 +116,22 @@ def test_escaped_text_renders_as_written_and_as_nothing_else(where):
     assert expected.replace("&amp;", "&") in shown.replace("&amp;", "&")
 
 
-def test_every_text_of_a_hostile_run_reaches_the_page_escaped(tmp_path):
-    runs = read_runs(hostile(tmp_path))
+def pages(folder: Path) -> list[str]:
+    """The introduction's findings and headlines and the ledger's tables built from the runs
+    in ``folder``, as MyST."""
+    runs = read_runs(folder)
     rows = ledger(runs, current_fingerprints(runs))
-    for myst in (key_findings(rows), beyond_sources(runs), ledger_tables(rows)):
+    return [key_findings(rows), beyond_sources(runs), ledger_tables(rows)]
+
+
+def test_every_text_of_a_hostile_run_reaches_the_page_escaped(tmp_path):
+    harmless = pages(hostile(tmp_path / "harmless", payload="plain words"))
+    for myst, own in zip(pages(hostile(tmp_path / "hostile")), harmless, strict=True):
         assert PAYLOAD not in myst and "<script" not in myst and "```{raw}" not in myst
         assert "the run's evidence reference names no section of this chapter" in myst
         page = render(myst.replace("{", "("))  # the book's roles and directives aside
-        assert not markup_left(page, emphasis=False), markup_left(page, emphasis=False)
+        left = markup_left(page, emphasis=False, own=render(own.replace("{", "(")))
+        assert not left, left
 
 
 def refused(folder: Path, match: str) -> None:
@@ -261,6 +276,7 @@ def mini_book(root: Path, notebooks: list[Path]) -> Path:
     """A book of the given executed notebooks (the introduction first), built by Sphinx."""
     root.mkdir()
     shutil.copy2(REPO / "_config.yml", root / "_config.yml")
+    shutil.copy2(REPO / "CITATION.cff", root / "CITATION.cff")  # every page's footer cites it
     shutil.copytree(REPO / "_static", root / "_static")
     (root / "book" / "generated").mkdir(parents=True)
     shutil.copy2(REPO / "book" / "references.bib", root / "book" / "references.bib")

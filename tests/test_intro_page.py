@@ -33,3 +33,16 @@ def test_claims_not_tested_in_this_build_are_left_out() -> None:
     assert intro_page.short_answer(rows).startswith("No chapter has run yet")
     rows.append({"claim": "chuang-proposition-5", "verdict": Verdict.FAILS.value})
     assert intro_page.short_answer(rows).startswith("The variance argument needs independence")
+
+
+def test_a_fragile_key_finding_is_marked_so() -> None:
+    row = {
+        "claim": "vaswani-small-gradients",
+        "verdict": "holds",
+        "measured": "m",
+        "evidence": "sec-x",
+        "fragile": [{"threshold": "falls_to", "value": 0.4, "verdict": "holds with a caveat"}],
+    }
+    text = intro_page.key_findings([row], ["vaswani-small-gradients"])
+    assert text.startswith("- {bdg-success}`holds` *(fragile)*")
+    assert "*(fragile)*" not in intro_page.key_findings([{**row, "fragile": []}], [row["claim"]])

@@ -435,10 +435,11 @@ def test_depends_on_n_on_simulated_rows():
 
 
 def test_quotation_finding_reaches_every_outcome():
-    original = Claim("", "a", "1", "Intro. To counteract this, we scale the products by 1/√d.")
+    original = Claim("", "a", "1", "Intro. To counteract this, we scale the products by 1/√d.", "")
 
     def judged(text):
-        return rules.quotation_finding("blog-vaswani-quote", Claim("", "b", "2", text), original)
+        quote = Claim("", "b", "2", text, "")
+        return rules.quotation_finding("blog-vaswani-quote", quote, original)
 
     assert judged('"To counteract this, we scale the products by 1/√d".').verdict is Verdict.HOLDS
     assert judged('"To counter this, we scale the products by 1/√d".').verdict is Verdict.CAVEAT

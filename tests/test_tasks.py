@@ -17,7 +17,7 @@ import pytest
 from attncore.checks import ParameterError
 from attncore.distributions import Independent
 from attncore.random import spawn, stream
-from attncore.simulate import montecarlo, saturation, sweep
+from attncore.simulate import montecarlo, saturation, simplex, sweep
 from attncore.simulate.tasks import (
     ENVIRONMENT_VARIABLE,
     TaskFailed,
@@ -57,7 +57,10 @@ def tables(scheduler: object) -> list[pd.DataFrame]:
     case = {"sample_or_model": Independent(), "mean": 0.0}
     cases = {d: {**case, "var": d, "d": d} for d in (2, 8)}
     moments = montecarlo.comparison_table(cases, 2000, iter(spawn(5, 2)), scheduler=scheduler)
-    return [panels, costs, grid, curves, moments]
+    critical = simplex.critical_sweep(
+        [16, 32], [0.3, 0.7], [0.5, 2.0], d=8, n_draws=2, n_probes=4, seed=5, scheduler=scheduler
+    )
+    return [panels, costs, grid, curves, moments, critical]
 
 
 def assert_identical(first: list[pd.DataFrame], second: list[pd.DataFrame]) -> None:

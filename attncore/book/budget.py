@@ -74,10 +74,12 @@ def _size(size: float) -> str:
 
 
 def _softmax_saturation(p: Mapping[str, Any]) -> Estimate:
-    # one matrix of n_rows x n_keys logits per spread, then n_rows x n at three spreads for
-    # every n of n_values; a few float64 arrays of the widest at once
+    # one matrix of n_rows x n_keys logits per spread, the last decade of spreads again for
+    # every slope seed, then n_rows x n at three spreads for every n of n_values; a few
+    # float64 arrays of the widest at once
     widest = max(p["n_keys"], *p["n_values"])
-    entries = p["n_rows"] * (p["n_spreads"] * p["n_keys"] + 3 * sum(p["n_values"]))
+    spreads = p["n_spreads"] * (1 + p["n_slope_seeds"] / 4)
+    entries = p["n_rows"] * (spreads * p["n_keys"] + 3 * sum(p["n_values"]))
     return Estimate(_START + 1.5e-7 * entries, _BASE_BYTES + 6 * 8 * p["n_rows"] * widest)
 
 
@@ -158,7 +160,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     runs = 2 * methods * p["n_seeds"]
     width = p["d_model"] * (4 * p["n_layers"] + 1) + p["vocab"]
     step = p["batch_size"] * p["length"] * width * _SECONDS_PER_TOKEN_STEP
-    search = 2 * 20 * sum(p["search_steps"])
+    search = 2 * 20 * sum(p["search_steps"]) * p["search_seeds"]
     evaluations = runs * (p["long_steps"] // p["eval_every"] + 3)
     tokens = evaluations * p["n_val"] * p["length"] + 4 * p["n_seeds"] * p["n_test"] * p["length"]
     work = step * (runs * p["long_steps"] + search) + 2 * tokens * width * 4e-9
@@ -166,6 +168,18 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     batch = 4 * p["n_val"] * p["length"] * (p["vocab"] + 4 * p["length"] * p["n_heads"])
     cores = min(available_cores(), 2)  # one ensemble per setup, the two spread over the cores
     return Estimate(_START + work / cores, _BASE_BYTES + 2**29 + 3 * (data + batch))
+
+
+def _critical_scale(p: Mapping[str, Any]) -> Estimate:
+    # per draw, n and rho: one softmax row of n and one product of n_probes x n by d for every
+    # gamma of the grid and the two rescalings; then the rules, whose thresholds are stressed
+    # over their bands on the whole table, and the sympy limits
+    layers = p["n_draws"] * sum(p["n_values"]) * len(p["rho_values"]) * (p["n_gamma"] + 2)
+    work = layers * p["n_probes"] * (p["d"] + 20)
+    curves = p["n_draws"] * len(p["n_values"]) * len(p["rho_values"]) * p["n_gamma"]
+    seconds = _START + 5 + 6e-10 * work + 2e-4 * curves
+    widest = max(p["n_values"]) * (3 * p["d"] + 4 * p["n_probes"])
+    return Estimate(seconds, _BASE_BYTES + 8 * widest + 16 * 8 * curves)
 
 
 def _fixed(p: Mapping[str, Any]) -> Estimate:
@@ -180,6 +194,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "every_rescaling": _every_rescaling,
     "beyond_initialization": _beyond_initialization,
     "string_reversal": _string_reversal,
+    "critical_scale": _critical_scale,
     "introduction": _fixed,
     "claims_ledger": _fixed,
 }

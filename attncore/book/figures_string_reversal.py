@@ -13,6 +13,7 @@ marker; a learned scaling is dashed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,10 +22,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
+from pandas.api.types import is_numeric_dtype
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
-from attncore.claims.rules.training import LEARNED
+from attncore.claims.rules.training import LEARNED, interval, steps_text
 
 __all__ = [
     "attention_figure",
@@ -252,14 +254,43 @@ def attention_figure(
     return fig
 
 
+def _with_intervals(
+    summary: pd.DataFrame, runs: pd.DataFrame, budgets: Sequence[int]
+) -> pd.DataFrame:
+    """``summary`` with its mean accuracies replaced by the mean and 95 % interval over seeds
+    (:func:`attncore.claims.rules.training.interval`) and its median steps to the target by
+    the median and range over the seeds that got there, from the per-run table ``runs``."""
+    columns = [f"{kind}accuracy at {b} steps" for b in budgets for kind in ("", "test ")]
+    columns = [c for c in columns if c in summary]
+    summary = summary.reset_index(drop=True)
+    summary = summary.astype({c: object for c in [*columns, "steps to target (median)"]})
+    for row, line in summary.iterrows():
+        part = runs[(runs["setup"] == line["setup"]) & (runs["method"] == line["method"])]
+        for column in columns:
+            if column in part and part[column].notna().all() and len(part):
+                # a cell that starts with ">" would be read as a quotation by Markdown
+                summary.loc[row, column] = re.sub(r"^>", r"\\>", interval(part[column]))
+        if len(part):
+            summary.loc[row, "steps to target (median)"] = steps_text(part["steps to target"])
+    return summary
+
+
 def summary_tables(
-    summary: pd.DataFrame, short_steps: int, long_steps: int, searched_beta: Mapping[str, float]
+    summary: pd.DataFrame,
+    short_steps: int,
+    long_steps: int,
+    searched_beta: Mapping[str, float],
+    runs: pd.DataFrame | None = None,
 ) -> list[tuple[pd.DataFrame, str, str, dict[str, Any]]]:
-    """The accuracy tables, then the attention tables, one per setup, as numbered tables
-    ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup);
-    accuracies are percentages (the unit in the header), and one below 100 % never reads as
-    100 (:func:`attncore.book.tables.percent`)."""
+    """The accuracy tables, then the attention tables, one per setup, each as its frame, its
+    name (``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N``, N = 1, 2, ... per
+    setup), its caption and its columns' formats; accuracies are percentages (the unit in the
+    header), and one below 100 % never reads as 100 (:func:`attncore.book.tables.percent`).
+    With the per-run table ``runs``, every mean accuracy carries its 95 % interval over seeds
+    and the steps to the target their median and range."""
     target = f"{100 * LEARNED:g} %"
+    if runs is not None:
+        summary = _with_intervals(summary, runs, [short_steps, long_steps])
     accuracy_names = {
         f"accuracy at {short_steps} steps": f"acc. {short_steps} (%)",
         f"worst seed at {short_steps} steps": f"worst {short_steps} (%)",
@@ -281,7 +312,7 @@ def summary_tables(
         "seconds per run": "s per run",
     }
     special = {
-        f"{target} at step": "{:.0f}",
+        f"{target} at step": "{}" if runs is not None else "{:.0f}",
         f"seeds at {target}": "{}",
         "s per run": "{:.1f}",
         "mirrored, init": "{:.3f}",
@@ -298,9 +329,20 @@ def summary_tables(
             part["method"] = [method_label(m, searched_beta[setup]) for m in part["method"]]
             part = part.set_index("method")[[c for c in names if c in part]]
             shares = [c for c in part if names[c].endswith("(%)")]  # as the prose gives them
-            part[shares] = 100 * part[shares]
+            texts = [c for c in shares if not is_numeric_dtype(part[c])]  # "mean% [low, high]"
+            numbers = [c for c in shares if c not in texts]
+            part[numbers] = 100 * part[numbers].astype(float)
+            for column in texts:  # the header carries the unit; a share left bare is one too
+                part[column] = [
+                    v.replace("%", "") if isinstance(v, str) else percent(100 * float(v))
+                    for v in part[column]
+                ]
             part = part.rename(columns=names)
-            formats = {c: special.get(c, form) for c in part.columns if c in special or form}
+            formats = {
+                c: "{}" if not is_numeric_dtype(part[c]) else special.get(c, form)
+                for c in part.columns
+                if not is_numeric_dtype(part[c]) or c in special or form
+            }
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
             tables.append((part, name, caption, formats))
     return tables

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attncore.book.kit import chip, ledger_number, ledger_target
+from attncore.book.kit import chip, ledger_number, ledger_target, quote_markdown
 from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
 from attncore.claims import CLAIMS, PENDING, Verdict
@@ -39,7 +39,7 @@ KEY_CLAIMS = [
 ]
 """The claims the first page reports: an editorial choice; their verdicts are computed."""
 
-_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal")
+_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal", "critical_scale")
 """The chapters whose headlines the first page reports, in the book's order."""
 
 _H, _C, _F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value
@@ -71,7 +71,7 @@ _SHORT: dict[str, dict[str, str]] = {
     },
     "bernhard-vanishing-gradients": {
         _H: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, at no "
-        "price in selectivity or gradient",
+        "price in the gradient that reaches the query",
         _C: "Bernhard's 1/k_total keeps the softmax farther from 0 and 1 than 1/√d, with a "
         "caveat: not everywhere, or at a price; what was measured under its key finding below "
         "says which",
@@ -79,7 +79,7 @@ _SHORT: dict[str, dict[str, str]] = {
     },
     "chuang-string-reversal": {
         _H: "In training, the factor Chuang's search finds, about 5, learns his string reversal "
-        "where 1/√d does not, in every setup tried",
+        "where 1/√d does not, in every setup whose search finds a factor that learns",
         _C: "In training, the gap Chuang reports between 1/√d and a searched factor appears "
         "with a caveat: not in every setup, or not with a factor of about 5; what was measured "
         "under its key finding below says which",
@@ -114,9 +114,10 @@ def short_answer(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
-    """A MyST list: per claim, its verdict chip, the claim, links to the evidence and to the
-    claim's ledger row, and what was measured in a dropdown (the numbers are long; the
-    verdict and the claim are what a first reading needs)."""
+    """A MyST list: per claim, its verdict chip (marked fragile where a threshold inside its
+    band would change it), the source's words, links to the evidence and to the claim's ledger
+    row (which gives the book's reading), and what was measured in a dropdown (the numbers
+    are long; the verdict and the claim are what a first reading needs)."""
     by_claim = {row["claim"]: row for row in rows}
     lines = []
     for claim in claims:
@@ -131,9 +132,10 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         measured = literal(row["measured"]) if row["measured"] else "not run in this build"
-        source = CLAIMS[claim].source
+        source, quote = CLAIMS[claim].source, quote_markdown(CLAIMS[claim].quote)
+        fragile = " *(fragile)*" if row.get("fragile") else ""
         lines += [
-            f"- {chip(row['verdict'])} {{cite:t}}`{source}`: {CLAIMS[claim].text} "
+            f"- {chip(row['verdict'])}{fragile} {{cite:t}}`{source}`: “{quote}” "
             f"({evidence}{ledger})",
             "",
             "  ```{dropdown} What was measured",

@@ -16,8 +16,9 @@ into the run's manifest (:mod:`attncore.book.runner`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import matplotlib.figure
@@ -28,6 +29,7 @@ from attncore.book.markup import literal
 from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
+from attncore.claims.catalogue import SOURCES
 
 __all__ = [
     "COLUMN_PX",
@@ -43,7 +45,9 @@ __all__ = [
     "fit_text",
     "ledger_number",
     "ledger_target",
+    "quote_markdown",
     "smallest_text_px",
+    "threshold_note",
     "verdict_line",
     "verdict_record",
 ]
@@ -94,27 +98,32 @@ def ledger_target(claim: str) -> str:
 
 
 def ledger_number(claim: str) -> str:
-    """The number of ``claim``'s row in the claims ledger, for citing it: the source's initial
-    and the claim's place among that source's claims in the catalogue.
+    """The number of ``claim``'s row in the claims ledger, for citing it: the source's prefix
+    (:data:`~attncore.claims.catalogue.SOURCES`) and the claim's place among that source's
+    claims in the catalogue.
 
-    >>> ledger_number("vaswani-variance")
-    'V1'
+    >>> ledger_number("vaswani-variance"), ledger_number("chen-phase-transition")
+    ('V1', 'CLPR2')
     """
     source = CLAIMS[claim].source
     same = [c for c, found in CLAIMS.items() if found.source == source]
-    return f"{source[0].upper()}{same.index(claim) + 1}"
+    return f"{SOURCES[source].prefix}{same.index(claim) + 1}"
 
 
 def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
     """The record of ``finding`` for the run's manifest; ``evidence`` is the label of the
-    section that shows it (a MyST target)."""
+    section that shows it (a MyST target). The claim itself (its quote and reading) stays in
+    the catalogue: the ledger reads it there."""
     return {
         "claim": finding.claim,
-        **asdict(CLAIMS[finding.claim]),
+        "source": CLAIMS[finding.claim].source,
+        "chapter": CLAIMS[finding.claim].chapter,
         "verdict": finding.verdict.value,
         "measured": finding.measured,
         "check": finding.check,
         "evidence": evidence,
+        "thresholds": [t.record() for t in finding.thresholds],
+        "fragile": [f.record() for f in finding.fragile],
     }
 
 
@@ -177,19 +186,22 @@ def fit_text(fig: matplotlib.figure.Figure) -> float:
 
 
 def verdict_line(finding: Finding) -> str:
-    """One line for the chapter page: the verdict chip, the claim and what was measured.
+    """One line for the chapter page: the verdict chip, the claim's words, what was measured,
+    and the thresholds that decided it (with where the verdict would change, if it would).
 
-    >>> print(verdict_line(Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "MC")))
-    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`vaswani2017attention` \
-    “If the components of q and k are independent with mean 0 and variance 1\\, q·k has mean \
-    0 and variance d\\_k\\.” ({ref}`ledger row V1 <ledger-vaswani-variance>`): z = 0.3
+    >>> print(verdict_line(Finding("blog-scaled-variance", Verdict.HOLDS, "z = 0.3", "MC")))
+    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “This \
+    normalization keeps the variance of the scaled dot product around 1\\, regardless of the \
+    input dimension $d_k$\\.” ({ref}`ledger row P7 <ledger-blog-scaled-variance>`): z = 0.3
     """
     source = CLAIMS[finding.claim].source
+    record = verdict_record(finding, "")
+    note = threshold_note(record["thresholds"], record["fragile"])
     return (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
         f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
-        f"{finding.measured}"
+        f"{finding.measured}" + (f" {note}" if note else "")
     )
 
 
@@ -199,14 +211,77 @@ whole, so the verdict can be read against it (the ledger always has it whole).""
 
 
 def claim_opening(claim: str, words: int) -> str:
-    """The first ``words`` words of ``claim``'s text (an ellipsis if there are more), escaped
-    (:func:`~attncore.book.markup.literal`) so that it prints as written.
+    """The first ``words`` words of ``claim``'s quote (an ellipsis if there are more), as
+    MyST (:func:`quote_markdown`).
 
     >>> claim_opening("vaswani-variance", 4)
-    'If the components of …'
+    'assume that the components …'
     """
-    split = CLAIMS[claim].text.split()
-    return literal(" ".join(split[:words]) + (" …" if len(split) > words else ""))
+    return quote_markdown(CLAIMS[claim].quote, words)
+
+
+_MATH = re.compile(r"(\$\$.+?\$\$|\$.+?\$)", re.S)
+
+
+def quote_markdown(text: str, words: int | None = None) -> str:
+    r"""A quote as MyST that prints as written: its mathematics as inline math, every other
+    special character of Markdown escaped; cut after ``words`` words (a formula counts as
+    one, punctuation none) with an ellipsis. Display math ``$$…$$`` and the blog's
+    ``$\( x \)$`` are shown as inline ``$x$``.
+
+    >>> print(quote_markdown(r"the *new* [1] $\( d_k \)$, and $$a = b.$$ end", words=6))
+    the \*new\* \[1\] $d_k$\, and $a = b.$ …
+    """
+    shown, count = [], 0
+    for i, piece in enumerate(_MATH.split(text)):
+        parts = [piece] if i % 2 else re.split(r"(\s+)", piece)
+        for part in parts:
+            if not part or part.isspace():
+                shown.append(" " if part else "")
+                continue
+            if words is not None and count >= words:
+                return re.sub(r"\s+", " ", "".join(shown)).strip() + " …"
+            count += bool(i % 2 or re.search(r"\w", part))
+            if i % 2:
+                inner = part.strip("$").replace("\\(", "").replace("\\)", "").strip()
+                shown.append(f"${inner}$")
+            else:
+                shown.append(literal(part))
+    return re.sub(r"\s+", " ", "".join(shown)).strip()
+
+
+def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any]]) -> str:
+    """The thresholds that decided a verdict, each with its reason and band, and where the
+    verdict changes inside a band (*fragile*), from the records of :func:`verdict_record`
+    (the ledger reads them from run manifests, so every text is escaped).
+
+    >>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means here",
+    ...      "band": [1.41, 4.0]}
+    >>> print(threshold_note([t], [{"threshold": "unit", "value": 3.46,
+    ...                             "verdict": "holds with a caveat"}]))
+    **Fragile**: the verdict becomes “holds with a caveat” at unit = 3.46. Thresholds: unit = 2 \
+    (what &#39;about 1&#39; means here; band 1.41 to 4).
+    >>> print(threshold_note([t], []))
+    Thresholds: unit = 2 (what &#39;about 1&#39; means here; band 1.41 to 4); the verdict is \
+    the same across every band.
+    """
+    if not thresholds:
+        return ""
+    listed = "; ".join(
+        f"{literal(str(t['name']))} = {float(t['value']):.3g} ({literal(str(t['reason']))}"
+        + (f"; band {t['band'][0]:.3g} to {t['band'][1]:.3g})" if t.get("band") else ")")
+        for t in thresholds
+    )
+    banded = any(t.get("band") for t in thresholds)
+    if not fragile:
+        same = "; the verdict is the same across every band" if banded else ""
+        return f"Thresholds: {listed}{same}."
+    flips = "; ".join(
+        f"“{literal(str(f['verdict']))}” at {literal(str(f['threshold']))} = "
+        f"{float(f['value']):.3g}"
+        for f in fragile
+    )
+    return f"**Fragile**: the verdict becomes {flips}. Thresholds: {listed}."
 
 
 @dataclass(frozen=True)

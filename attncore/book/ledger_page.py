@@ -5,24 +5,32 @@ carries a target (:func:`~attncore.book.kit.ledger_target`) that the chapters' v
 link to, and links to the section that holds its evidence.
 
 >>> rows = [{"claim": "vaswani-variance", "source": "vaswani2017attention", "section": "3.2.1",
-...          "text": "Var = d", "verdict": "holds", "measured": "z = 0.3",
-...          "check": "MC", "evidence": "sec-variance-proof", "chapter": "why_sqrt_d",
-...          "run": "parameters 0123, commit abcd", "stale": False}]
+...          "quote": "has mean 0 and variance d_k", "reading": "Var = d",
+...          "kind": "textbook identity", "unreachable": {}, "verdict": "holds",
+...          "measured": "z = 0.3", "check": "MC", "evidence": "sec-variance-proof",
+...          "chapter": "why_sqrt_d",
+...          "run": "parameters 0123, commit abcd", "stale": False, "thresholds": [],
+...          "fragile": []}]
 >>> print(ledger_tables(rows))  # doctest: +ELLIPSIS
+(ledger-the-four-source-texts)=
+## The four source texts
+<BLANKLINE>
 (ledger-vaswani)=
-## {cite:t}`vaswani2017attention`
+### {cite:t}`vaswani2017attention`
 ...
 * - (ledger-vaswani-variance)=
 <BLANKLINE>
-    **V1** Var \\= d (3\\.2\\.1)
+    **V1** *(textbook identity)* “has mean 0 and variance d\\_k” (3\\.2\\.1)
+<BLANKLINE>
+    Read as: Var \\= d
   - {bdg-success}`holds`
   - z \\= 0\\.3 *(MC)*
   - {doc}`why_sqrt_d`: {ref}`The footnote, proved for every d <sec-variance-proof>`
 ...
->>> tally(rows)["holds"], tally(rows)[PENDING]
+>>> tally(rows)["holds"], tally(rows, kind="substantive finding")["holds"]
 (1, 0)
->>> summary(rows)[:57]
-'Of 1 claims, 1 have a computed verdict and 0 are pending.'
+>>> summary(rows)[:66]
+'Of 1 claims, 1 has a computed verdict and 0 are pending; 0 are fra'
 """
 
 from __future__ import annotations
@@ -36,14 +44,23 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from attncore.book.kit import VERDICT_COLOURS, chip, ledger_number, ledger_target
+from attncore.book.kit import (
+    VERDICT_COLOURS,
+    chip,
+    ledger_number,
+    ledger_target,
+    quote_markdown,
+    threshold_note,
+)
 from attncore.book.markup import literal
 from attncore.book.paths import ROOT, chapter_source
-from attncore.claims import PENDING, Verdict
+from attncore.claims import PENDING, Kind, Verdict
+from attncore.claims.catalogue import SOURCES
 
 __all__ = [
     "LABEL",
     "evidence_link",
+    "fragile_list",
     "ledger_tables",
     "plain_title",
     "section_title",
@@ -56,7 +73,7 @@ __all__ = [
 VERDICTS = [v.value for v in Verdict] + [PENDING]
 
 
-_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ"}
+_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ", r"\ln": "ln"}
 
 
 def plain_title(heading: str) -> str:
@@ -133,12 +150,34 @@ def stale_note(run: str) -> str:
     return f"{{abbr}}`stale: run of other code (from the run with {re.sub(r'[()`]', '', run)})`"
 
 
-def tally(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """How many rows have each verdict, :data:`PENDING` included, in a fixed order."""
+def tally(rows: Sequence[dict[str, Any]], kind: str | None = None) -> dict[str, int]:
+    """How many rows (of ``kind`` only, if given) have each verdict, :data:`PENDING`
+    included, in a fixed order."""
     counts = dict.fromkeys(VERDICTS, 0)
     for row in rows:
-        counts[row["verdict"]] += 1
+        if kind is None or row["kind"] == kind:
+            counts[row["verdict"]] += 1
     return counts
+
+
+_COUNTED = {
+    Verdict.HOLDS.value: "hold",
+    Verdict.CAVEAT.value: "hold with a caveat",
+    Verdict.FAILS.value: "do not hold",
+    Verdict.UNTESTABLE.value: "are not testable here",
+    PENDING: "are pending",
+}
+"""Each verdict as the words of a count of claims that have it."""
+
+_PLURAL = {
+    Kind.FINDING: "substantive findings",
+    Kind.IDENTITY: "textbook identities",
+    Kind.QUOTATION: "quotation checks",
+}
+
+
+def _fragile(rows: Sequence[dict[str, Any]]) -> int:
+    return sum(bool(row["fragile"]) for row in rows if row["verdict"] != PENDING)
 
 
 def _source_name(key: str) -> str:
@@ -147,12 +186,19 @@ def _source_name(key: str) -> str:
 
 
 def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
-    """Stacked bars: the verdicts per source text."""
+    """Stacked bars: the verdicts on the substantive findings of each source text, then those
+    on the textbook identities and on the quotation checks of all four."""
     frame = pd.DataFrame(rows)
     frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
-    by_source = pd.crosstab(frame["source"], frame["verdict"], dropna=False)
-    by_source = by_source.reindex(columns=VERDICTS, fill_value=0)
-    by_source.index = [_source_name(key) for key in by_source.index]
+    finding = frame["kind"] == Kind.FINDING.value
+    frame["bar"] = [
+        f"{_source_name(source)} findings" if found else _PLURAL[Kind(kind)]
+        for source, kind, found in zip(frame["source"], frame["kind"], finding, strict=True)
+    ]
+    order = list(dict.fromkeys(frame.loc[finding, "bar"]))
+    order += [_PLURAL[k] for k in Kind if k is not Kind.FINDING and (frame["kind"] == k).any()]
+    by_source = pd.crosstab(frame["bar"], frame["verdict"], dropna=False)
+    by_source = by_source.reindex(index=order, columns=VERDICTS, fill_value=0)
     counts = tally(rows)
     fig, ax = plt.subplots(figsize=(8, 0.6 + 0.55 * len(by_source)))
     left = pd.Series(0, index=by_source.index)
@@ -165,54 +211,117 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
             label=f"{verdict} ({counts[verdict]})",
         )
         left += by_source[verdict]
-    ax.set(xlabel="number of claims")
+    ax.set(xlabel=f"number of claims ({_fragile(rows)} verdicts fragile)")
     ax.invert_yaxis()
     ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
     return fig
 
 
+def _claim_cell(row: dict[str, Any]) -> list[str]:
+    """The claim's cell: its number and kind, the source's words as a quotation, the book's
+    reading, any verdict its rule cannot return and, where the book keeps no text of the
+    source, what the quote was checked against."""
+    kind = "" if row["kind"] == Kind.FINDING.value else f" *({literal(row['kind'])})*"
+    lines = [
+        f"    **{ledger_number(row['claim'])}**{kind} “{quote_markdown(row['quote'])}” "
+        f"({literal(row['section'])})",
+        "",
+        f"    Read as: {literal(row['reading'])}",
+    ]
+    for verdict, reason in row["unreachable"].items():
+        lines += ["", f"    *Cannot return* “{literal(verdict)}”: {literal(reason)}."]
+    if row.get("quote_checked"):
+        lines += ["", f"    *Quote checked against {literal(row['quote_checked'])}.*"]
+    return lines
+
+
+def _slug(words: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+
+
 def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> str:
-    """One MyST list-table per source text; ``order`` is ``catalogue`` or ``verdict``."""
+    """One MyST list-table per source text, under the heading of its part of the ledger
+    (:data:`~attncore.claims.catalogue.SOURCES`); ``order`` is ``catalogue`` or ``verdict``."""
     ordered = list(rows)
     if order == "verdict":
         ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
     lines: list[str] = []
-    for source in dict.fromkeys(row["source"] for row in ordered):
-        lines += [f"(ledger-{re.match(r'[a-z]+', source)[0]})=", f"## {{cite:t}}`{source}`", ""]
-        lines += [
-            "```{list-table}",
-            ":header-rows: 1",
-            ":widths: 30 12 42 16",
-            ":class: ledger-table",
-            "",
-            "* - claim (section)",
-            "  - verdict",
-            "  - measured (how)",
-            "  - evidence",
-        ]
-        for row in (r for r in ordered if r["source"] == source):
-            how = f" *({literal(row['check'])})*" if row["check"] else ""
+    listed = list(dict.fromkeys(row["source"] for row in ordered))
+    for part in dict.fromkeys(source.part for source in SOURCES.values()):
+        in_part = [source for source in listed if SOURCES[source].part == part]
+        if in_part:
+            lines += [f"(ledger-{_slug(part)})=", f"## {part}", ""]
+        for source in in_part:
+            label = re.match(r"[a-z]+", source)[0]
+            lines += [f"(ledger-{label})=", f"### {{cite:t}}`{source}`", ""]
             lines += [
-                f"* - ({ledger_target(row['claim'])})=",
+                "```{list-table}",
+                ":header-rows: 1",
+                ":widths: 36 12 36 16",
+                ":class: ledger-table",
                 "",
-                f"    **{ledger_number(row['claim'])}** {literal(row['text'])} "
-                f"({literal(row['section'])})",
-                f"  - {chip(row['verdict'])}",
-                *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                f"  - {literal(row['measured'])}{how}",
-                f"  - {_evidence(row)}",
+                "* - claim (section) and how the book reads it",
+                "  - verdict",
+                "  - measured (how)",
+                "  - evidence",
             ]
-        lines += ["```", ""]
+            for row in (r for r in ordered if r["source"] == source):
+                how = f" *({literal(row['check'])})*" if row["check"] else ""
+                note = threshold_note(row["thresholds"], row["fragile"])
+                lines += [
+                    f"* - ({ledger_target(row['claim'])})=",
+                    "",
+                    *_claim_cell(row),
+                    f"  - {chip(row['verdict'])}",
+                    *(["", "    *fragile*"] if row["fragile"] else []),
+                    *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
+                    f"  - {literal(row['measured'])}{how}" + (f" {note}" if note else ""),
+                    f"  - {_evidence(row)}",
+                ]
+            lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def fragile_list(rows: Sequence[dict[str, Any]]) -> str:
+    r"""A MyST list of the fragile verdicts: per row its number (a link to the row), the
+    verdict and, per change inside a band, the threshold and the value at which the verdict
+    becomes another; or a sentence saying there is none.
+
+    >>> row = {"claim": "vaswani-small-gradients", "verdict": "holds",
+    ...        "fragile": [{"threshold": "falls_to", "value": 0.405,
+    ...                     "verdict": "holds with a caveat"}]}
+    >>> print(fragile_list([row]))
+    - {ref}`V2 <ledger-vaswani-small-gradients>`, holds: “holds with a caveat” at falls\_to = 0.405
+    >>> fragile_list([])
+    'No verdict of this build changes inside the band of a threshold that decides it.'
+    """
+    lines = [
+        f"- {{ref}}`{ledger_number(row['claim'])} <{ledger_target(row['claim'])}>`, "
+        f"{literal(row['verdict'])}: "
+        + "; ".join(
+            f"“{literal(flip['verdict'])}” at {literal(flip['threshold'])} = "
+            f"{float(flip['value']):.3g}"
+            for flip in row["fragile"]
+        )
+        for row in rows
+        if row["fragile"] and row["verdict"] != PENDING
+    ]
+    if not lines:
+        return "No verdict of this build changes inside the band of a threshold that decides it."
     return "\n".join(lines)
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> str:
-    """The ledger's count of claims, decided and pending, and how many verdicts are stale."""
+    """The ledger's count: the verdicts on the substantive findings first, then how many
+    claims are textbook identities or quotation checks, how many verdicts are fragile and
+    how many stale."""
     counts = tally(rows)
     decided = len(rows) - counts[PENDING]
     text = (
-        f"Of {len(rows)} claims, {decided} have a computed verdict and "
-        f"{counts[PENDING]} are pending."
+        f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
+        f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending; "
+        f"{_fragile(rows)} {'is' if _fragile(rows) == 1 else 'are'} fragile (a threshold inside "
+        "its band would change the verdict)."
     )
     if decided == 0:
         return text + (
@@ -220,6 +329,18 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
             "(`attncore run <chapter>`, all into the same folder, `runs` by default), "
             "then this page."
         )
+    findings = tally(rows, Kind.FINDING.value)
+    text += (
+        f" Of the {sum(findings.values())} substantive findings, "
+        + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
+        + "; besides them, "
+        + " and ".join(
+            f"{sum(tally(rows, k.value).values())} are {_PLURAL[k]}"
+            for k in Kind
+            if k is not Kind.FINDING
+        )
+        + ", counted apart."
+    )
     stale = sum(bool(row["stale"]) for row in rows)
     if stale:
         return text + f" {stale} verdicts come from a run of older code and are marked stale."

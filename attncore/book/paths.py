@@ -9,6 +9,7 @@ directory is; a build of a scratch copy passes its own ``root``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = [
@@ -17,11 +18,14 @@ __all__ = [
     "GENERATED",
     "MANIFEST",
     "NOTEBOOKS",
+    "PAPERS_VARIABLE",
     "PROFILES_FILE",
     "ROOT",
     "RUNS",
+    "SOURCE_TEXTS",
     "TABLES",
     "chapter_source",
+    "papers_folder",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +60,23 @@ MANIFEST = "manifest.json"
 def chapter_source(name: str, root: Path = ROOT) -> Path:
     """The MyST source of chapter ``name`` under ``root`` (it need not exist)."""
     return root / NOTEBOOKS / f"{name}.md"
+
+
+PAPERS_VARIABLE = "ATTNCORE_PAPERS"
+"""The environment variable that names the folder of the four source texts, where it is not
+``../shared/papers`` beside the repository root."""
+
+SOURCE_TEXTS = {
+    "vaswani2017attention": "vaswani-2017-scaled-dot-product-attention-excerpt.md",
+    "pranay2025why": "blog-2025-why-scale-the-scaled-dot-product.md",
+    "bernhard2023alternatives": "bernhard-2023-alternatives-to-the-scaled-dot-product.md",
+    "chuang2023scaling": "chuang-2023-the-scaling-factor-in-self-attention.md",
+}
+"""The file of each source text (by its BibTeX key) in :func:`papers_folder`."""
+
+
+def papers_folder(root: Path = ROOT) -> Path:
+    """The folder of the source texts: :data:`PAPERS_VARIABLE` if set, else
+    ``../shared/papers`` beside ``root`` (it need not exist)."""
+    named = os.environ.get(PAPERS_VARIABLE)
+    return Path(named) if named else root.parent / "shared" / "papers"

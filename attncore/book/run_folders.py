@@ -25,6 +25,7 @@ attncore.book.run_folders.RunFolderRefused: run folder .../x/manifest.json: name
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -83,6 +84,35 @@ def _records(value: object, field: str) -> list[dict[str, Any]]:
 _VERDICTS = {v.value for v in Verdict}
 
 
+def _number(value: object, field: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{field} must be a finite number")
+    return float(value)
+
+
+def _check_thresholds(record: dict[str, Any], where: str) -> None:
+    """The thresholds that decided a verdict and its changes inside their bands, as
+    :func:`attncore.book.kit.verdict_record` writes them (both lists may be absent)."""
+    for field in ("thresholds", "fragile"):
+        record.setdefault(field, [])
+    for j, threshold in enumerate(_records(record["thresholds"], f"{where}.thresholds")):
+        at = f"{where}.thresholds[{j}]"
+        _text(threshold.get("name"), f"{at}.name")
+        _text(threshold.get("reason"), f"{at}.reason")
+        _number(threshold.get("value"), f"{at}.value")
+        band = threshold.get("band")
+        if band is not None and not (isinstance(band, list) and len(band) == 2):
+            raise ValueError(f"{at}.band must be two numbers")
+        for k, end in enumerate(band or []):
+            _number(end, f"{at}.band[{k}]")
+    for j, flip in enumerate(_records(record["fragile"], f"{where}.fragile")):
+        at = f"{where}.fragile[{j}]"
+        _text(flip.get("threshold"), f"{at}.threshold")
+        _number(flip.get("value"), f"{at}.value")
+        if flip.get("verdict") not in _VERDICTS:
+            raise ValueError(f"{at}.verdict must be one of {', '.join(sorted(_VERDICTS))}")
+
+
 def _check_run(run: object, folder: str) -> dict[str, Any]:
     """The manifest ``run`` of the folder ``folder``, if every field it uses has the type and
     size a run writes; ValueError naming the field otherwise."""
@@ -113,6 +143,7 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
             _text(record.get(key), f"verdicts[{i}].{key}")
         if record.get("verdict") not in _VERDICTS:
             raise ValueError(f"verdicts[{i}].verdict must be one of {', '.join(sorted(_VERDICTS))}")
+        _check_thresholds(record, f"verdicts[{i}]")
     for i, record in enumerate(_records(run["headlines"], "headlines")):
         for key in ("name", "text", "evidence"):
             _text(record.get(key), f"headlines[{i}].{key}")

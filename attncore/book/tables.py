@@ -314,10 +314,10 @@ LABEL_WORDS = 8
 
 def claim_label(claim: str) -> str:
     """A reader's name for ``claim``: the source's author, the section (§ when numbered) and
-    the claim's first :data:`LABEL_WORDS` words, Markdown escaped.
+    the first :data:`LABEL_WORDS` words of its quote, as MyST.
 
     >>> claim_label("chuang-perfect-accuracy")
-    'Chuang, §3: “A 100\\\\% accuracy is also achievable within the …”'
+    'Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”'
     """
     found = CLAIMS[claim]
     author = re.match(r"[a-z]+", found.source)[0].capitalize()
@@ -332,7 +332,7 @@ def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
     >>> from attncore.claims import Verdict
     >>> found = Finding("chuang-perfect-accuracy", Verdict.UNTESTABLE, "best 99.93%", "exact")
     >>> print(verdict_table([found], "tbl-v", "Verdicts.").splitlines()[7:10])
-    ['* - Chuang, §3: “A 100\\\\% accuracy is also achievable within the …”', \
+    ['* - Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”', \
 '  - {bdg-info}`not testable here`', '  - best 99.93%']
     """
     rows = {claim_label(f.claim): [chip(f.verdict.value), f.measured] for f in findings}

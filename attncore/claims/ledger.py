@@ -38,23 +38,27 @@ def ledger(
 ) -> list[dict[str, Any]]:
     """One row per catalogued claim, in catalogue order.
 
-    Each row has the claim's catalogue fields, ``verdict`` (or :data:`PENDING`),
-    ``measured``, ``check``, ``evidence``, ``run`` (which run decided it) and ``stale``
-    (the run's code fingerprint differs from ``fingerprints[chapter]``, the code now).
+    Each row has the claim's catalogue fields (``kind`` as its words), ``verdict`` (or
+    :data:`PENDING`), ``measured``, ``check``, ``evidence``, ``run`` (which run decided it),
+    ``stale`` (the run's code fingerprint differs from ``fingerprints[chapter]``, the code
+    now), and the run's ``thresholds`` and ``fragile`` records
+    (:func:`attncore.claims.thresholds.decided_by`).
     """
     rows = []
     for key, claim in CLAIMS.items():
+        catalogued = {"claim": key, **asdict(claim), "kind": claim.kind.value}
         if claim.untestable:
             rows.append(
                 {
-                    "claim": key,
-                    **asdict(claim),
+                    **catalogued,
                     "verdict": Verdict.UNTESTABLE.value,
                     "measured": claim.untestable,
                     "check": "",
                     "evidence": "",
                     "run": "",
                     "stale": False,
+                    "thresholds": [],
+                    "fragile": [],
                 }
             )
             continue
@@ -72,14 +76,15 @@ def ledger(
         )
         rows.append(
             {
-                "claim": key,
-                **asdict(claim),
+                **catalogued,
                 "verdict": record["verdict"] if record else PENDING,
                 "measured": measured,
                 "check": record["check"] if record else "",
                 "evidence": record["evidence"] if record else "",
                 "run": _run_label(run) if record else "",
                 "stale": stale,
+                "thresholds": list(record.get("thresholds", [])) if record else [],
+                "fragile": list(record.get("fragile", [])) if record else [],
             }
         )
     return rows

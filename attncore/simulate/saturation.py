@@ -16,6 +16,7 @@ Jacobian and the share of saturated rows, each with its standard error.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "keys_table",
     "saturation_curve",
     "shift_table",
+    "tail_slopes",
 ]
 
 ROW_METRICS = {
@@ -120,6 +122,35 @@ class JacobianLandmarks:
     tail_slope_se: float
 
 
+def _tail_slope(curve: pd.DataFrame) -> tuple[float, float]:
+    """Least-squares slope (and its standard error) of log mean Jacobian norm against log
+    spread over the last decade of ``curve``'s spreads; NaN with fewer than 3 points."""
+    tail = curve[curve["spread"] >= curve["spread"].max() / 10]
+    if len(tail) < 3:
+        return float("nan"), float("nan")
+    x, y = np.log(tail["spread"].to_numpy()), np.log(tail["jacobian_norm"].to_numpy())
+    (slope, _), cov = np.polyfit(x, y, 1, cov=True)
+    return float(slope), float(np.sqrt(cov[0, 0]))
+
+
+def tail_slopes(
+    spreads: ArrayLike, n_keys: int, n_rows: int, seeds: Sequence[SeedLike]
+) -> np.ndarray:
+    """The tail slope of :func:`jacobian_landmarks`, once per seed: each seed draws its own
+    ``n_rows`` rows and the curve over the last decade of ``spreads``, so the spread of the
+    slopes over seeds is the slope's own sampling spread.
+
+    >>> slopes = tail_slopes(np.geomspace(1.0, 100.0, 21), 16, 300, [1, 2, 3])
+    >>> slopes.shape, bool(np.all((slopes < -0.5) & (slopes > -1.5)))
+    ((3,), True)
+    """
+    grid = finite_array("spreads", spreads, ndim=1)
+    tail = grid[grid >= grid.max() / 10]
+    return np.array(
+        [_tail_slope(saturation_curve(tail, n_keys, n_rows, seed))[0] for seed in seeds]
+    )
+
+
 def jacobian_landmarks(curve: pd.DataFrame, n_keys: int) -> JacobianLandmarks:
     """The :class:`JacobianLandmarks` of ``curve`` (rows of ``n_keys`` logits).
 
@@ -135,12 +166,7 @@ def jacobian_landmarks(curve: pd.DataFrame, n_keys: int) -> JacobianLandmarks:
     peaked = curve.loc[curve["max_probability"].idxmax()]
     past = curve[curve["spread"] > peak["spread"]]
     below = past[past["jacobian_norm"] < 0.5 * peak["jacobian_norm"]]
-    tail = curve[curve["spread"] >= curve["spread"].max() / 10]
-    slope = slope_se = float("nan")
-    if len(tail) >= 3:
-        x, y = np.log(tail["spread"].to_numpy()), np.log(tail["jacobian_norm"].to_numpy())
-        (slope, _), cov = np.polyfit(x, y, 1, cov=True)
-        slope_se = float(np.sqrt(cov[0, 0]))
+    slope, slope_se = _tail_slope(curve)
     return JacobianLandmarks(
         uniform_norm=uniform_jacobian_norm(n_keys),
         smallest_spread=float(curve["spread"].min()),

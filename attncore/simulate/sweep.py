@@ -64,6 +64,7 @@ __all__ = [
     "METRICS",
     "draw_generator",
     "frontier_distortion",
+    "loglog_slopes",
     "pair_rescalings",
     "rescaling_sweep",
     "scaled_sqrt_d",
@@ -375,15 +376,16 @@ def pair_rescalings(
 
     For every metric ``m``: ``m_a`` and ``m_b``, the means over replicates of ``a`` and
     ``b``, ``m_diff``, the mean of the paired differences ``a - b`` over the replicates, and
-    ``m_diff_se``, its standard error (NaN with a single replicate). Pairing removes the
-    variation that the two rescalings share through their common draw.
+    ``m_diff_se``, its standard error (NaN with a single replicate); ``draws``, the number of
+    replicates paired. Pairing removes the variation that the two rescalings share through
+    their common draw.
 
     >>> toy = pd.DataFrame({"family": "f", "d": 4, "n": 2, "replicate": [0, 0, 1, 1],
     ...                     "rescaling": ["a", "b"] * 2, "wasserstein": [0.1, 0.3, 0.2, 0.3]})
     >>> row = pair_rescalings(toy, "a", "b", ["wasserstein"]).iloc[0]
-    >>> columns = ["wasserstein_a", "wasserstein_diff", "wasserstein_diff_se"]
+    >>> columns = ["wasserstein_a", "wasserstein_diff", "wasserstein_diff_se", "draws"]
     >>> [round(float(row[c]), 3) for c in columns]
-    [0.15, -0.15, 0.05]
+    [0.15, -0.15, 0.05, 2.0]
     """
     keys = [*by, "replicate"]
     missing = [c for c in [*keys, "rescaling", *metrics] if c not in table.columns]
@@ -402,4 +404,23 @@ def pair_rescalings(
             columns[f"{m}_{suffix}"] = frame[m].groupby(level=list(by), sort=False).mean()
         diff = grouped["diff"][m].groupby(level=list(by), sort=False)
         columns[f"{m}_diff_se"] = diff.sem(ddof=1)
+    columns["draws"] = grouped["diff"].groupby(level=list(by), sort=False).size()
     return pd.DataFrame(columns)
+
+
+def loglog_slopes(table: pd.DataFrame, x: str, y: str, by: str = "replicate") -> pd.Series:
+    """The least-squares slope of ``log y`` against ``log x`` within each group ``by`` (one
+    draw each), so that a fitted power law carries its spread over draws.
+
+    >>> toy = pd.DataFrame({"replicate": [0, 0, 1, 1], "n": [8, 64] * 2,
+    ...                     "g": [1.0, 1 / 8, 1.0, 1 / 16]})
+    >>> [round(v, 3) for v in loglog_slopes(toy, "n", "g")]
+    [-1.0, -1.333]
+    """
+    missing = [c for c in (x, y, by) if c not in table.columns]
+    if missing:
+        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    return table.groupby(by).apply(
+        lambda part: float(np.polyfit(np.log(part[x]), np.log(part[y]), 1)[0]),
+        include_groups=False,
+    )

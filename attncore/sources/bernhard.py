@@ -40,11 +40,11 @@ from attncore.distributions import (
     StudentT,
     Uniform,
 )
-from attncore.measures import distortion, max_probability
+from attncore.measures import distortion, extreme_share, max_probability
 from attncore.random import SeedLike, make_rng
 from attncore.rescalings import get_rescaling
 from attncore.simulate.tasks import run_tasks
-from attncore.softmax import entropy, softmax
+from attncore.softmax import entropy, jacobian_frobenius, softmax
 from attncore.sources.bernhard_refill import BERNHARD_PANELS, FirstComponent, first_component
 
 __all__ = [
@@ -282,9 +282,11 @@ def rescaling_records(
     """For each draw of raw dot products (panels 1a and 2a) and each rescaling: the
     distortion of the first component (intended sample) by that rescaling's softmax, how
     selective the rows are (mean largest probability, mean normalized entropy), the mean
-    within-row standard deviation of the scaled logits, and ``r2_raw``, the squared
-    correlation between ``q_i . k_1`` and the softmax output: 1 when the softmax acts as
-    an affine map of the logit.
+    within-row standard deviation of the scaled logits, ``r2_raw``, the squared
+    correlation between ``q_i . k_1`` and the softmax output (1 when the softmax acts as
+    an affine map of the logit), and the softmax's own gradient: the mean Frobenius norm of
+    its Jacobian over the rows (``jacobian_norm``) and the share of first components near 0
+    or 1 (``extreme_share``, :func:`attncore.measures.extreme_share`).
 
     >>> draws = draw_panels(2, n_queries=50, n_keys=4, d_small=8, d_large=64)
     >>> rows = rescaling_records(draws, ["sqrt_d", "k_total"])
@@ -322,6 +324,8 @@ def rescaling_records(
                     "ks_statistic": change.ks_statistic,
                     **_selectivity(attention),
                     "r2_raw": float(np.corrcoef(draw.raw.intended, s1)[0, 1] ** 2),
+                    "jacobian_norm": float(jacobian_frobenius(attention).mean()),
+                    "extreme_share": extreme_share(s1, attention.shape[1]),
                 }
             )
     return rows

@@ -33,6 +33,11 @@ item of the issue                          functions
 7. correlated queries and keys (muP)       :func:`correlated_dot_mean`,
                                            :func:`correlated_dot_variance`,
                                            :func:`correlated_logit_scaling`
+8. critical scale (exact simplex)          :func:`simplex_self_weight`,
+                                           :func:`critical_self_weight`,
+                                           :func:`critical_gamma`,
+                                           :func:`limit_angle_cosine`,
+                                           :func:`limit_angle_ratio`
 =========================================  ==========================================
 
 >>> from attncore.symbolic import dot_product_variance
@@ -46,6 +51,13 @@ from attncore.symbolic.correlated import (
     correlated_dot_variance,
     correlated_logit_scaling,
     correlated_moments,
+)
+from attncore.symbolic.critical import (
+    critical_gamma,
+    critical_self_weight,
+    limit_angle_cosine,
+    limit_angle_ratio,
+    simplex_self_weight,
 )
 from attncore.symbolic.derivation import Check, Derivation, Step
 from attncore.symbolic.jacobian import (
@@ -94,6 +106,8 @@ __all__ = [
     "correlated_dot_variance",
     "correlated_logit_scaling",
     "correlated_moments",
+    "critical_gamma",
+    "critical_self_weight",
     "dot_product_mean",
     "dot_product_variance",
     "dot_product_variance_general",
@@ -102,6 +116,8 @@ __all__ = [
     "k_total_approximation",
     "key_length_expansion",
     "key_length_variance",
+    "limit_angle_cosine",
+    "limit_angle_ratio",
     "normal_dot_product_characteristic_function",
     "normal_dot_product_density",
     "normal_dot_product_kurtosis",
@@ -114,6 +130,7 @@ __all__ = [
     "proposition_5_counterexamples",
     "scaled_logit_variance",
     "self_attention_variance_ratio",
+    "simplex_self_weight",
     "softmax_jacobian",
     "softmax_jacobian_frobenius",
     "softmax_jacobian_trace",

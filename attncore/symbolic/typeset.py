@@ -4,8 +4,9 @@ sympy prints the terms of a sum in its own canonical order, which puts ``-E[X]^2
 ``E[X^2]`` and a large-``d`` series from its smallest term up. :func:`latex` prints the same
 expression with the terms of every sum ordered for a reader: an asymptotic series from its
 leading term (largest power first at infinity, smallest first at a finite point) with the
-remainder last; otherwise larger total degree first, then positive terms before negative
-ones, and sympy's order among equals.
+remainder last; a difference of two terms positive first (``1 - \rho``, not ``-\rho + 1``);
+otherwise larger total degree first, then positive terms before negative ones, and sympy's
+order among equals.
 
 >>> E, X, d = sp.Function("E"), sp.Symbol("X"), sp.Symbol("d", positive=True)
 >>> latex(-E(X) ** 2 + E(X**2))
@@ -17,6 +18,9 @@ ones, and sympy's order among equals.
 >>> mu, sigma = sp.symbols("mu_4 sigma", positive=True)
 >>> latex(-1 + mu / sigma**4)
 '\\frac{\\mu_{4}}{\\sigma^{4}} - 1'
+>>> rho, t = sp.symbols("rho t")
+>>> latex(1 / (1 - rho)), latex(1 - 2 * t)
+('\\frac{1}{1 - \\rho}', '1 - 2 t')
 >>> plural(1, "step"), plural(3, "step")
 ('1 step', '3 steps')
 """
@@ -51,6 +55,8 @@ def _order_terms(terms: list[sp.Expr]) -> list[sp.Expr]:
             return float(sign * exponent) if exponent.is_number else 0.0
 
         rest.sort(key=power)
+    elif len(rest) == 2 and sum(t.could_extract_minus_sign() for t in rest) == 1:
+        rest.sort(key=lambda term: term.could_extract_minus_sign())
     else:
 
         def key(term: sp.Expr) -> tuple[float, bool]:
@@ -67,8 +73,13 @@ class _Printer(LatexPrinter):
 
 
 def latex(expr: sp.Basic, **settings: object) -> str:
-    """``expr`` in LaTeX with a reader's term order (see the module docstring)."""
-    return _Printer(settings).doprint(expr)
+    """``expr`` in LaTeX with a reader's term order (see the module docstring) and inverse
+    trigonometric functions written out (``\\arccos``, not ``\\operatorname{acos}``).
+
+    >>> print(latex(sp.acos(sp.Symbol("rho"))))
+    \\arccos{\\left(\\rho \\right)}
+    """
+    return _Printer({"inv_trig_style": "full", **settings}).doprint(expr)
 
 
 def math(expr: sp.Basic, **settings: object) -> str:

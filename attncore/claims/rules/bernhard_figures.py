@@ -37,6 +37,8 @@ from scipy import stats
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.statistics import clear
+from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
     "Assessment",
@@ -47,6 +49,7 @@ __all__ = [
     "assess_sqrt_d_helps",
     "assess_unscaled_distorts",
     "estimate",
+    "fig1_vanishing_inference",
     "k_total_better",
     "other_components_similar",
     "published_agreement_sentence",
@@ -55,8 +58,44 @@ __all__ = [
     "unscaled_distorts",
 ]
 
-Z = 2.0
+Z = Threshold(
+    2.0,
+    "z",
+    "two standard errors over many draws (200 in the full build), the usual mark of a single "
+    "comparison",
+    scale="fixed",
+)
 """Standard errors by which a mean must pass a mark to count as clearly beyond it."""
+
+SHARE_REQUIRED = Threshold(
+    0.95,
+    "share_required",
+    "'it is apparent / clear from the plot' read as: a single draw, what one printed figure "
+    "shows, shows it 19 times in 20",
+    scale="share",
+)
+"""The share of single draws that must show what a figure is said to show."""
+
+SKEWED = Threshold(
+    1.0,
+    "skewed",
+    "a skewness above 1 marks a highly skewed sample by the usual convention: 'pronounced'",
+)
+"""The skewness change above which a right skew counts as pronounced."""
+
+NEAR_ZERO_WEIGHT = Threshold(
+    0.1,
+    "near_zero_weight",
+    "a median weight below a tenth of the uniform share 1/n is 'weighted heavily near 0'",
+)
+"""The median weight, in units of 1/n, below which the weights sit heavily near 0."""
+
+MUCH = Threshold(
+    0.5,
+    "much",
+    "'much better' read as less than half the distortion, on both distances",
+)
+"""The ratio of distortions below which one scaling keeps the shape much better."""
 
 
 @dataclass(frozen=True)
@@ -144,24 +183,28 @@ def _state(e: Estimate, mark: float, side: str) -> str:
     return "borderline"
 
 
+@decided_by(SHARE_REQUIRED, SKEWED, NEAR_ZERO_WEIGHT, Z)
 def assess_unscaled_distorts(
     panels: pd.DataFrame,
     *,
     n_keys: int,
     ks_critical: float,
-    share_required: float = 0.95,
+    share_required: float = SHARE_REQUIRED,
     sample: str = "intended",
     panel: str = "1b",
+    skewed: float = SKEWED,
+    near_zero_weight: float = NEAR_ZERO_WEIGHT,
 ) -> Assessment:
     """Bernhard, Figure 1(b): without scaling the softmax "severely distorts" the shape, which
     is "weighted heavily near 0 and has a pronounced right skew".
 
-    Read as three marks, each on the mean over draws: a skewness change above 1 (a highly
-    skewed sample by the usual convention: "pronounced"), a median weight below a tenth of the
-    uniform share ``1/n`` ("heavily near 0"), and a KS distance from the raw shape above
-    ``ks_critical`` (a distortion no sampling noise explains). Holds if every mean is clearly
-    beyond its mark and at least ``share_required`` of single draws pass all three; does not
-    hold if a mean is clearly on the wrong side; otherwise holds with a caveat.
+    Read as three marks, each on the mean over draws: a skewness change above ``skewed`` (a
+    highly skewed sample by the usual convention: "pronounced"), a median weight below
+    ``near_zero_weight`` of the uniform share ``1/n`` ("heavily near 0"), and a KS distance
+    from the raw shape above ``ks_critical`` (a distortion no sampling noise explains). Holds
+    if every mean is clearly beyond its mark and at least ``share_required`` of single draws
+    pass all three; does not hold if a mean is clearly on the wrong side; otherwise holds
+    with a caveat.
 
     >>> rows = [{"seed": s, "panel": "1b", "sample": "intended", "skewness_change": 5.0 + s,
     ...          "q50": 1e-4, "ks_statistic": 0.4} for s in range(3)]
@@ -174,20 +217,21 @@ def assess_unscaled_distorts(
     ks = _series(panels, sample, panel, "ks_statistic")
     check = (
         f"means over draws ({sample} samples of panel {panel}) beyond each mark by more than "
-        f"{Z:g} standard errors: skewness change > 1 (highly skewed, the usual convention), "
-        f"median weight < 1/(10 n), KS > {ks_critical:.3f} (5 % critical value for two samples "
-        f"of this size); and all three in at least {_pct(share_required)} of single draws"
+        f"{Z:g} standard errors: skewness change > {skewed:.3g} (highly skewed, the usual "
+        f"convention), median weight < {near_zero_weight:.3g}/n, KS > {ks_critical:.3f} (5 % "
+        f"critical value for two samples of this size); and all three in at least "
+        f"{_pct(share_required)} of single draws"
     )
     reason = _testable(skew, weight, ks)
     if reason:
         return _untestable(claim, reason, check)
     marks = {
-        "skewness change": (estimate(skew), 1.0, ">", 2),
-        "median weight in units of 1/n": (estimate(weight), 0.1, "<", 4),
+        "skewness change": (estimate(skew), skewed, ">", 2),
+        "median weight in units of 1/n": (estimate(weight), near_zero_weight, "<", 4),
         "KS distance": (estimate(ks), ks_critical, ">", 3),
     }
     states = {name: _state(e, mark, side) for name, (e, mark, side, _) in marks.items()}
-    share = float(np.mean((skew > 1.0) & (weight < 0.1) & (ks > ks_critical)))
+    share = float(np.mean((skew > skewed) & (weight < near_zero_weight) & (ks > ks_critical)))
     measured = (
         f"panel {panel}, {skew.size} draws, {sample} samples: "
         + ", ".join(f"{name} {e.text(digits)}" for name, (e, _, _, digits) in marks.items())
@@ -236,10 +280,11 @@ def _paired(panels: pd.DataFrame, sample: str, base: str, other: str, column: st
     return joined.iloc[:, 0] - joined.iloc[:, 1]
 
 
+@decided_by(SHARE_REQUIRED, Z)
 def assess_sqrt_d_helps(
     panels: pd.DataFrame,
     *,
-    share_required: float = 0.95,
+    share_required: float = SHARE_REQUIRED,
     sample: str = "intended",
     unscaled: str = "1b",
     scaled: str = "1c",
@@ -335,14 +380,15 @@ def sqrt_d_helps(panels: pd.DataFrame, **options: object) -> Finding:
     return assess_sqrt_d_helps(panels, **options).finding  # type: ignore[arg-type]
 
 
+@decided_by(SHARE_REQUIRED, MUCH, Z)
 def assess_k_total_better(
     panels: pd.DataFrame,
     *,
-    share_required: float = 0.95,
+    share_required: float = SHARE_REQUIRED,
     sample: str = "intended",
     base: str = "2b",
     other: str = "2c",
-    much: float = 0.5,
+    much: float = MUCH,
     uniform_entropy: float = 0.99,
 ) -> Assessment:
     """Bernhard, Figure 2: pre-dividing by k_total "preserves the shape of the distribution
@@ -351,16 +397,17 @@ def assess_k_total_better(
     Paired per draw: the W₁ and KS distortions of panel ``other`` (1/k_total) clearly below
     those of ``base`` (1/sqrt(d)) is "better"; "much better" is the book's reading that the
     mean ratio of the two distortions is clearly below ``much`` on both distances. Does not
-    hold if not clearly better. Holds if much better in at least ``share_required`` of single
-    draws and the rows of attention are not nearly uniform; otherwise holds with a caveat,
-    also when the mean normalized entropy of the rows is at least ``uniform_entropy``: then
-    the shape is kept because the softmax barely acts, at the price of selectivity.
+    hold if not clearly better. Holds if much better and better in at least
+    ``share_required`` of single draws; otherwise holds with a caveat. Where the mean
+    normalized entropy of the rows is at least ``uniform_entropy``, the shape is kept because
+    the softmax barely acts: the conclusion and the measured text say so, but the verdict,
+    on a claim about shape, does not hold it against the claim.
 
     >>> rows = [{"seed": s, "panel": p, "sample": "intended", "wasserstein": w,
     ...          "ks_statistic": w, "mean_normalized_entropy": h}
     ...         for s in range(3) for p, w, h in [("2b", 0.4 + s / 50, 0.87), ("2c", 0.03, 0.9999)]]
     >>> k_total_better(pd.DataFrame(rows)).verdict.value
-    'holds with a caveat'
+    'holds'
     """
     claim = "bernhard-fig2-k-total-better"
     d_w = _paired(panels, sample, base, other, "wasserstein")
@@ -373,8 +420,9 @@ def assess_k_total_better(
         f"those of {base} by more than {Z:g} standard errors ('better'); the mean per-draw "
         f"ratio of the distortions below {much:g} by more than {Z:g} standard errors on both "
         f"distances ('much better', the book's reading); better on both distances in at least "
-        f"{_pct(share_required)} of single draws; caveat if the rows of {other} are nearly "
-        f"uniform (mean normalized entropy ≥ {uniform_entropy:g})"
+        f"{_pct(share_required)} of single draws; nearly uniform rows of {other} (mean "
+        f"normalized entropy ≥ {uniform_entropy:g}) are reported, not held against a claim "
+        "about shape"
     )
     reason = _testable(d_w, d_ks, entropy)
     if reason:
@@ -403,28 +451,130 @@ def assess_k_total_better(
         why.append(f"better, but not by the factor {much:g} that 'much better' asks for")
     if share < share_required:
         why.append(f"a single draw shows it only {_pct(share)} of the time")
-    if e_h.mean >= uniform_entropy:
-        why.append(
-            f"its rows of attention are nearly uniform (entropy {e_h.mean:.4f} of the "
-            "maximum): the shape is kept because the softmax barely acts"
-        )
     headline = (
         f"With 1/k_total both distances are smaller in {_pct(share)} of draws, the W₁ "
         f"distortion {e_rw.mean:.2f} times that of √d on average"
     )
+    uniform = e_h.mean >= uniform_entropy
+    note = (
+        f"its rows of attention are nearly uniform (entropy {e_h.mean:.4f} of the maximum): "
+        "the shape is kept because the softmax barely acts, at the price of selectivity"
+        if uniform
+        else "its rows of attention stay selective"
+    )
+    if uniform:
+        measured += f"; {note} (the book's note, not part of the claim)"
     if why:
         verdict = Verdict.CAVEAT
         measured += "; " + "; ".join(why)
-        conclusion = f"{headline}; but {'; and '.join(why)}."
+        conclusion = f"{headline}; but {'; and '.join(why)}; {note}."
     else:
         verdict = Verdict.HOLDS
-        conclusion = f"{headline}, while its rows of attention stay selective."
+        conclusion = f"{headline}; {note}."
     return Assessment(Finding(claim, verdict, measured, check), conclusion)
 
 
 def k_total_better(panels: pd.DataFrame, **options: object) -> Finding:
     """The finding of :func:`assess_k_total_better`."""
     return assess_k_total_better(panels, **options).finding  # type: ignore[arg-type]
+
+
+FAMILY_LEVEL = Threshold(
+    0.05,
+    "level",
+    "the family-wise 5 % over the two comparisons (Bonferroni)",
+    scale="fixed",
+)
+
+
+@decided_by(FAMILY_LEVEL)
+def fig1_vanishing_inference(
+    costs: pd.DataFrame, *, d: int, level: float = FAMILY_LEVEL
+) -> Finding:
+    """Bernhard, on Figure 1(b): "it is apparent that applying softmax to the unscaled dot
+    product would be prone to vanishing gradient issues".
+
+    ``costs`` is the per-draw table of :func:`attncore.sources.bernhard.sweep` (rescalings
+    ``none`` and ``sqrt_d`` on the dot products of each draw, with ``jacobian_norm`` and
+    ``extreme_share``); ``d`` is Figure 1's dimension. Paired over draws, with one-sided t
+    tests Bonferroni-corrected over the two comparisons: without scaling the mean Jacobian
+    norm of the rows is lower, and the share of first components near 0 or 1 (his section 6 sign of
+    vanishing gradients) is higher, than with 1/√d. **Holds** if both; **holds with a
+    caveat** if one; **does not hold** if the opposite of one is clear and neither holds;
+    **not testable here** with fewer than two draws or when the draws cannot tell.
+
+    >>> rows = [{"seed": s, "d": 16, "rescaling": r, "jacobian_norm": j + s / 100,
+    ...          "extreme_share": e} for s in range(5)
+    ...         for r, j, e in [("none", 0.2, 0.8 + s / 100), ("sqrt_d", 0.3, 0.1)]]
+    >>> fig1_vanishing_inference(pd.DataFrame(rows), d=16).verdict.value
+    'holds'
+    """
+    claim = "bernhard-fig1-vanishing-inference"
+    part = costs[costs["d"] == d]
+    wide = {
+        m: part.pivot_table(index="seed", columns="rescaling", values=m)[["none", "sqrt_d"]]
+        for m in ("jacobian_norm", "extreme_share")
+    }
+    check = (
+        f"the dot products of every draw at d = {d}, without scaling and with 1/√d: mean "
+        "Jacobian norm of the rows and share of first components below 1/(10 n) or above 0.9, "
+        "paired over draws, one-sided t tests Bonferroni-corrected over the two comparisons"
+    )
+    draws = len(wide["jacobian_norm"])
+    if draws < 2:
+        return Finding(claim, Verdict.UNTESTABLE, f"{draws} draw(s): a test needs 2", check)
+    diffs = {m: w["none"] - w["sqrt_d"] for m, w in wide.items()}
+    means = pd.Series({m: float(v.mean()) for m, v in diffs.items()})
+    ses = pd.Series({m: float(v.std(ddof=1) / math.sqrt(draws)) for m, v in diffs.items()})
+    sides = {"jacobian_norm": "below", "extreme_share": "above"}
+    found = {
+        m: bool(clear(means[[m]], ses[[m]].to_numpy(), draws, sides[m], level / 2).iloc[0])
+        for m in sides
+    }
+    opposite = {
+        m: bool(
+            clear(
+                means[[m]],
+                ses[[m]].to_numpy(),
+                draws,
+                "above" if sides[m] == "below" else "below",
+                level / 2,
+            ).iloc[0]
+        )
+        for m in sides
+    }
+    means_of = {m: w.mean() for m, w in wide.items()}
+    measured = (
+        f"{draws} draws at d = {d}: mean Jacobian norm of the rows "
+        f"{means_of['jacobian_norm']['none']:.3f} without scaling against "
+        f"{means_of['jacobian_norm']['sqrt_d']:.3f} with 1/√d (paired difference "
+        f"{means['jacobian_norm']:.3f} ± {ses['jacobian_norm']:.3f}); first components near 0 "
+        f"or 1 {means_of['extreme_share']['none']:.1%} against "
+        f"{means_of['extreme_share']['sqrt_d']:.1%}"
+    )
+    if all(found.values()):
+        verdict = Verdict.HOLDS
+    elif any(found.values()):
+        verdict = Verdict.CAVEAT
+        words = {
+            "jacobian_norm": (
+                "the unscaled Jacobian norm is clearly larger, not smaller",
+                "the unscaled Jacobian norm is not clearly smaller",
+            ),
+            "extreme_share": (
+                "clearly fewer components sit near 0 or 1 without scaling",
+                "not clearly more components sit near 0 or 1 without scaling",
+            ),
+        }
+        missing = [words[m][0 if opposite[m] else 1] for m, ok in found.items() if not ok]
+        measured += f"; but {' and '.join(missing)}"
+    elif any(opposite.values()):
+        verdict = Verdict.FAILS
+        measured += "; the unscaled softmax keeps a gradient at least as large here"
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += "; the draws cannot tell the two apart"
+    return Finding(claim, verdict, measured, check)
 
 
 def published_agreement_sentence(intended: Sequence[Finding], published: Sequence[Finding]) -> str:
@@ -469,15 +619,24 @@ def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -
 COMPONENT_STATISTICS = ("mean", "sd", "skewness")
 """The statistics of a component compared between key 1 and the other keys."""
 
-LAW_LEVEL = 0.01
+LAW_LEVEL = Threshold(
+    0.01,
+    "law_level",
+    "the keys are exchangeable by construction, so a false 'does not hold' should be rare: 1 "
+    "run in 100",
+    scale="fixed",
+)
 """Family-wise level of the in-law comparison of key 1 with the other keys: the keys are
 exchangeable by construction, so a false "does not hold" should be rare (1 run in 100)."""
 
-NOMINAL_LEVEL = 0.05
+NOMINAL_LEVEL = Threshold(
+    0.05, "nominal_level", "the 5 % level of the KS critical value", scale="fixed"
+)
 """The level of the KS critical value: the share of components that would pass it by chance
 if they were independent samples of one law."""
 
 
+@decided_by(LAW_LEVEL, NOMINAL_LEVEL, Z)
 def assess_other_components_similar(components: pd.DataFrame, ks_critical: float) -> Assessment:
     """Bernhard: "By symmetry, the other components should look similar."
 

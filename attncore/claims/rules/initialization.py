@@ -19,14 +19,17 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
+from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
     "MISS_DECADES",
     "MISS_SHARE",
     "aligned_sentence",
     "aligned_takeaway",
+    "assumption_ii_dependence",
     "beta_search_finding",
     "beta_search_sentence",
     "blog_unit_variance_finding",
@@ -43,19 +46,55 @@ __all__ = [
     "weight_growth_sentence",
 ]
 
-MISS_DECADES = 0.1
+MISS_DECADES = Threshold(
+    0.1,
+    "miss_decades",
+    "a search that ends more than 0.1 decade (26 % in β) from the optimum has missed it: the "
+    "exact objective's own search lands far closer",
+)
 """A search misses when it ends more than this many decades (26 % in beta) from the optimum."""
 
-MISS_SHARE = 0.05
+MISS_SHARE = Threshold(
+    0.05,
+    "miss_share",
+    "a search used in practice may miss one time in twenty, the usual 5 % of a test",
+)
 """The share of misses a working search may have; more is a caveat only when a one-sided
 binomial test rejects this share at :data:`SIGNIFICANCE`."""
 
-SIGNIFICANCE = 0.05
+SIGNIFICANCE = Threshold(
+    0.05, "significance", "the 5 % level of the one-sided binomial test", scale="fixed"
+)
 """Level of the one-sided binomial test of a miss share against :data:`MISS_SHARE`."""
 
 EXPONENT_TOLERANCE = 0.3
 """How far the measured growth exponent of the logit sd may be from the relaxed formula's 2
 (one weight draw per growth factor makes it noisy)."""
+
+UNIT_TOLERANCE = Threshold(
+    0.1,
+    "unit_tolerance",
+    "a variance within 10 % of 1 is 'unit': it moves a logit spread by 5 %, less than any "
+    "threshold downstream of it resolves",
+)
+"""How far from 1 (beyond sampling error) a variance may be and still count as "unit"."""
+
+Z_LIMIT = Threshold(
+    4.0,
+    "z_limit",
+    "4 standard errors rather than 2, since every table makes many comparisons",
+    scale="fixed",
+)
+"""Standard errors beyond which a mean, covariance or variance differs from its target (4
+rather than 2: every table makes many such comparisons)."""
+
+SMALL_CORRELATION = Threshold(
+    0.05,
+    "small_correlation",
+    "a correlation of at most 0.05 between entries changes the variance of q·k by a few "
+    "percent at most",
+)
+"""A significant correlation no larger than this counts as small (a caveat, not a failure)."""
 
 
 def exponent_matches(exponent: float, expected: float = 2.0) -> bool:
@@ -203,11 +242,13 @@ def aligned_sentence(
 
 
 def miss_shares(
-    errors: Mapping[int, Sequence[float]], miss_decades: float = MISS_DECADES
+    errors: Mapping[int, Sequence[float]],
+    miss_decades: float = MISS_DECADES,
+    miss_share: float = MISS_SHARE,
 ) -> dict[int, tuple[float, bool]]:
     """Per subsample size, the share of searches ending more than ``miss_decades`` from the
-    optimum, and whether it is significantly above :data:`MISS_SHARE` (one-sided binomial
-    test at :data:`SIGNIFICANCE`).
+    optimum, and whether it is significantly above ``miss_share`` (one-sided binomial test
+    at :data:`SIGNIFICANCE`).
 
     >>> miss_shares({100: [0.5, 0.0, 0.3, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0], 1600: [0.0] * 10})
     {100: (0.3, True), 1600: (0.0, False)}
@@ -216,11 +257,12 @@ def miss_shares(
     for items, errs in errors.items():
         e = np.asarray(errs, dtype=float)
         misses = int(np.sum(e > miss_decades))
-        p_value = float(binom.sf(misses - 1, e.size, MISS_SHARE))
+        p_value = float(binom.sf(misses - 1, e.size, miss_share))
         out[items] = (misses / e.size, p_value < SIGNIFICANCE)
     return out
 
 
+@decided_by(MISS_DECADES, MISS_SHARE, SIGNIFICANCE)
 def beta_search_finding(
     grid_betas: Sequence[float],
     grid_values: Sequence[float],
@@ -229,6 +271,9 @@ def beta_search_finding(
     evaluations: int,
     tolerance: float,
     noisy_errors: Mapping[int, Sequence[float]],
+    *,
+    miss_decades: float = MISS_DECADES,
+    miss_share: float = MISS_SHARE,
 ) -> Finding:
     """The verdict on ``chuang-beta-search``.
 
@@ -243,7 +288,7 @@ def beta_search_finding(
       decades (plus one grid step) of the grid optimum nor with an objective within the
       objective's own change over ``tolerance`` decades around it;
     - holds with a caveat: it does, but for some subsample size the share of noisy searches
-      that miss by more than :data:`MISS_DECADES` is significantly above :data:`MISS_SHARE`;
+      that miss by more than ``miss_decades`` is significantly above ``miss_share``;
     - holds: otherwise.
 
     >>> b = np.geomspace(0.1, 100, 301); v = -np.log10(b / 5.0) ** 2
@@ -258,8 +303,8 @@ def beta_search_finding(
         "decade scan then golden-section search (the book's reading of the binary search) on "
         f"a calibration problem whose optimum a grid of {betas.size} values of β locates; noisy "
         "version: every evaluation on a fresh subsample of the items, the book's stand-in for "
-        "one evaluation during training; a miss (> 0.1 decade) share counts when a binomial "
-        "test rejects 5 % at the 5 % level"
+        f"one evaluation during training; a miss (> {miss_decades:.3g} decade) share counts when "
+        f"a binomial test rejects {miss_share:.0%} at the {SIGNIFICANCE:.0%} level"
     )
     if best in (0, betas.size - 1):
         return Finding(
@@ -274,7 +319,7 @@ def beta_search_finding(
     value_tolerance = value_hat - float(values[near].min())
     decades = abs(math.log10(found_beta / beta_hat))
     exact_ok = decades <= tolerance + step or found_value >= value_hat - value_tolerance
-    shares = miss_shares(noisy_errors)
+    shares = miss_shares(noisy_errors, miss_decades, miss_share)
     measured = (
         f"exact objective: found β {found_beta:.3f} vs grid optimum {beta_hat:.3f} "
         f"({decades:.4f} decades, objective {found_value:.4f} vs {value_hat:.4f}) in "
@@ -282,7 +327,8 @@ def beta_search_finding(
     )
     if shares:
         measured += "; noisy objective: " + ", ".join(
-            f"{100 * share:.0f} % of searches miss by > 0.1 decade with {items} items"
+            f"{100 * share:.0f} % of searches miss by > {miss_decades:.3g} decade with "
+            f"{items} items"
             for items, (share, _) in shares.items()
         )
     if not exact_ok:
@@ -337,25 +383,14 @@ def beta_search_sentence(
     )
 
 
-UNIT_TOLERANCE = 0.1
-"""How far from 1 (beyond sampling error) a variance may be and still count as "unit"."""
-
-Z_LIMIT = 4.0
-"""Standard errors beyond which a mean, covariance or variance differs from its target (4
-rather than 2: every table makes many such comparisons)."""
-
-SMALL_CORRELATION = 0.05
-"""A significant correlation no larger than this counts as small (a caveat, not a failure)."""
-
-
-def near_unit(variance: float, se: float) -> bool:
+def near_unit(variance: float, se: float, tolerance: float = UNIT_TOLERANCE) -> bool:
     """Whether a sampled variance is 1 within :data:`UNIT_TOLERANCE` plus :data:`Z_LIMIT`
     standard errors.
 
     >>> near_unit(1.05, 0.001), near_unit(0.5, 0.01), near_unit(1.5, 0.2)
     (True, False, True)
     """
-    return abs(variance - 1.0) <= UNIT_TOLERANCE + Z_LIMIT * se
+    return abs(variance - 1.0) <= tolerance + Z_LIMIT * se
 
 
 def _defaults(table: pd.DataFrame) -> pd.DataFrame:
@@ -366,14 +401,17 @@ def _listing(parts: Sequence[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def blog_unit_variance_finding(table: pd.DataFrame) -> Finding:
+@decided_by(UNIT_TOLERANCE, Z_LIMIT)
+def blog_unit_variance_finding(
+    table: pd.DataFrame, *, unit_tolerance: float = UNIT_TOLERANCE
+) -> Finding:
     """The verdict on ``blog-init-unit-variance`` from a table of
     :func:`attncore.simulate.initializers.initializer_moments` (rows with ``default`` true
     are the library defaults judged; the others are ignored).
 
     A default draws weights "with zero mean and unit variance" when its sampled weight
-    variance passes :func:`near_unit` and its weight mean is within :data:`Z_LIMIT`
-    standard errors of 0.
+    variance passes :func:`near_unit` (``unit_tolerance``) and its weight mean is within
+    :data:`Z_LIMIT` standard errors of 0.
 
     - not testable here: the table holds no default;
     - holds: every default does;
@@ -389,7 +427,7 @@ def blog_unit_variance_finding(table: pd.DataFrame) -> Finding:
     check = (
         "weights drawn as each library default does (its documented formula, re-implemented "
         "in numpy); a weight variance counts as unit within "
-        f"{UNIT_TOLERANCE:g} plus {Z_LIMIT:g} standard errors over initializations"
+        f"{unit_tolerance:.3g} plus {Z_LIMIT:g} standard errors over initializations"
     )
     rows = _defaults(table)
     if rows.empty:
@@ -400,7 +438,7 @@ def blog_unit_variance_finding(table: pd.DataFrame) -> Finding:
             check,
         )
     unit = [
-        near_unit(r["weight variance"], r["weight variance SE"])
+        near_unit(r["weight variance"], r["weight variance SE"], unit_tolerance)
         and abs(r["weight mean z"]) <= Z_LIMIT
         for _, r in rows.iterrows()
     ]
@@ -419,14 +457,20 @@ def blog_unit_variance_finding(table: pd.DataFrame) -> Finding:
     return Finding("blog-init-unit-variance", verdict, measured, check)
 
 
-def _covariance_state(row: pd.Series) -> str:
-    """``zero``, ``small`` (significant but at most :data:`SMALL_CORRELATION`) or ``large``."""
+def _covariance_state(row: pd.Series, small: float = SMALL_CORRELATION) -> str:
+    """``zero``, ``small`` (significant but at most ``small``) or ``large``."""
     if row["largest |cov z|"] <= Z_LIMIT:
         return "zero"
-    return "small" if row["largest |corr|"] <= SMALL_CORRELATION else "large"
+    return "small" if row["largest |corr|"] <= small else "large"
 
 
-def chuang_standard_init_finding(table: pd.DataFrame) -> Finding:
+@decided_by(UNIT_TOLERANCE, SMALL_CORRELATION, Z_LIMIT)
+def chuang_standard_init_finding(
+    table: pd.DataFrame,
+    *,
+    unit_tolerance: float = UNIT_TOLERANCE,
+    small_correlation: float = SMALL_CORRELATION,
+) -> Finding:
     """The verdict on ``chuang-standard-init-conditions`` from a table of
     :func:`attncore.simulate.initializers.initializer_moments` (its ``default`` rows).
 
@@ -452,7 +496,7 @@ def chuang_standard_init_finding(table: pd.DataFrame) -> Finding:
         "Q = X W_q + b_q and K = X W_k + b_k for standard normal tokens X with weights and "
         "biases drawn as each library default does (documented formulas, re-implemented in "
         "numpy); standard errors over initializations; unit variance within "
-        f"{UNIT_TOLERANCE:g} plus {Z_LIMIT:g} standard errors; means and covariances zero "
+        f"{unit_tolerance:.3g} plus {Z_LIMIT:g} standard errors; means and covariances zero "
         f"within {Z_LIMIT:g} standard errors"
     )
     rows = _defaults(table)
@@ -464,12 +508,12 @@ def chuang_standard_init_finding(table: pd.DataFrame) -> Finding:
             check,
         )
     unit = [
-        near_unit(r["Q variance"], r["Q variance SE"])
-        and near_unit(r["K variance"], r["K variance SE"])
+        near_unit(r["Q variance"], r["Q variance SE"], unit_tolerance)
+        and near_unit(r["K variance"], r["K variance SE"], unit_tolerance)
         for _, r in rows.iterrows()
     ]
     zero_mean = [r["largest |mean z|"] <= Z_LIMIT for _, r in rows.iterrows()]
-    covariance = [_covariance_state(r) for _, r in rows.iterrows()]
+    covariance = [_covariance_state(r, small_correlation) for _, r in rows.iterrows()]
     measured = "variance of the Q, K entries " + _listing(
         [f"{r['Q variance']:.3f}, {r['K variance']:.3f} ({r['label']})" for _, r in rows.iterrows()]
     )
@@ -560,6 +604,89 @@ whose entries are correlated by at most 0.015.
             [f"{lab}, whose entries are correlated by at most {c:.3f}" for lab, c in off]
         )
     return f"{first} {second} {means}; {cov}."
+
+
+def _assumptions(table: pd.DataFrame, unit_tolerance: float) -> pd.DataFrame:
+    """Per initializer (every row, defaults and references): whether (ii) (unit variance of
+    the Q and K entries), (iii)'s zero means and (iv) (covariances 0 within
+    :data:`Z_LIMIT`) are met."""
+    return pd.DataFrame(
+        {
+            "label": table["label"],
+            "ii": [
+                abs(r["Q variance"] - 1) <= unit_tolerance + Z_LIMIT * r["Q variance SE"]
+                and abs(r["K variance"] - 1) <= unit_tolerance + Z_LIMIT * r["K variance SE"]
+                for _, r in table.iterrows()
+            ],
+            "means": table["largest |mean z|"] <= Z_LIMIT,
+            "iv": table["largest |cov z|"] <= Z_LIMIT,
+        }
+    )
+
+
+@decided_by(UNIT_TOLERANCE, Z_LIMIT)
+def assumption_ii_dependence(
+    table: pd.DataFrame, claim: str, *, unit_tolerance: float = UNIT_TOLERANCE
+) -> Finding:
+    """Chuang's "(iii) and (iv) are based on (ii)" (``claim`` =
+    ``chuang-iii-iv-based-on-ii``) and "Without assumption (ii), (iii) and (iv) are invalid"
+    (``chuang-without-ii-invalid``), from a table of
+    :func:`attncore.simulate.initializers.initializer_moments` (every row: the library
+    defaults and the references, which differ in (ii)).
+
+    (iii)'s unit variance is (ii) restated, so the rule tests what (iii) and (iv) add: the
+    zero means and the zero covariances. *Without*: **does not hold** if some initializer
+    misses (ii) while keeping (iv) (its covariances vanish without unit variance); **holds**
+    if every initializer that misses (ii) misses (iv) too; **not testable here** if none
+    misses (ii). *Based on*: **does not hold** if some initializer parts them ((iv) or the
+    zero means met where (ii) is not, or not met where it is); **holds** if they go together
+    in every initializer; **not testable here** if (ii) is met by all or by none (nothing
+    to compare).
+
+    >>> t = pd.DataFrame({"label": ["a", "b"], "Q variance": [1.0, 64.0],
+    ...     "Q variance SE": [0.01, 0.1], "K variance": [1.0, 64.0], "K variance SE": [0.01, 0.1],
+    ...     "largest |mean z|": [1.0, 1.0], "largest |cov z|": [1.0, 1.7]})
+    >>> assumption_ii_dependence(t, "chuang-without-ii-invalid").verdict.value
+    'does not hold'
+    """
+    if claim not in ("chuang-iii-iv-based-on-ii", "chuang-without-ii-invalid"):
+        raise ParameterError(f"claim must be one of the two claims on (ii), got {claim!r}")
+    met = _assumptions(table, unit_tolerance)
+    unmet = met[~met["ii"]]
+    measured = "; ".join(
+        f"{r.label}: (ii) {'met' if r.ii else 'unmet'} (Q variance "
+        f"{table.loc[i, 'Q variance']:.3g}), zero means {'met' if r.means else 'unmet'}, (iv) "
+        f"{'met' if r.iv else 'unmet'} (largest covariance z {table.loc[i, 'largest |cov z|']:.2f})"
+        for i, r in met.iterrows()
+    )
+    check = (
+        "library initializers and the two references of the chapter's table, on unit-variance "
+        f"tokens; (ii) met = Q and K variance 1 within {unit_tolerance:g} plus {Z_LIMIT:g} "
+        f"standard errors; zero means and (iv) met = every mean and covariance within "
+        f"{Z_LIMIT:g} standard errors of 0; (iii)'s unit variance is (ii) itself"
+    )
+    if claim == "chuang-without-ii-invalid":
+        if unmet.empty:
+            verdict = Verdict.UNTESTABLE
+            measured += "; every initializer meets (ii), so none shows what happens without it"
+        elif unmet["iv"].any():
+            verdict = Verdict.FAILS
+            kept = _listing(list(unmet.loc[unmet["iv"], "label"]))
+            measured += f"; without (ii), (iv) still holds for {kept}"
+        else:
+            verdict = Verdict.HOLDS
+        return Finding(claim, verdict, measured, check)
+    if met["ii"].all() or not met["ii"].any():
+        verdict = Verdict.UNTESTABLE
+        measured += "; (ii) is met by all or by none, so nothing shows whether the rest follows"
+    else:
+        apart = met[(met["iv"] != met["ii"]) | (met["means"] != met["ii"])]
+        verdict = Verdict.FAILS if len(apart) else Verdict.HOLDS
+        if len(apart):
+            measured += (
+                f"; (iv) or the zero means do not go with (ii) for {_listing(list(apart['label']))}"
+            )
+    return Finding(claim, verdict, measured, check)
 
 
 # ---- the takeaways at the top of the chapter ------------------------------------------------

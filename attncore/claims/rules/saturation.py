@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import Protocol
 
@@ -24,9 +24,12 @@ import pandas as pd
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Claim, Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.thresholds import Threshold, decided_by
+from attncore.softmax import softmax
 
 __all__ = [
     "MATERIAL_FACTOR",
+    "PEAKED",
     "CurveLandmarks",
     "decline_sentence",
     "depends_on_n",
@@ -42,6 +45,7 @@ __all__ = [
     "shift_finding",
     "shift_sentence",
     "skew_sentence",
+    "softmax_axis_finding",
     "unscaled_sentence",
     "variance_factor",
     "variance_factor_sentence",
@@ -56,7 +60,12 @@ EXAMPLE_CLAIMS = {
 }
 """Which of the post's printed outputs each worked-example claim covers."""
 
-SHIFT_ROUNDINGS = 4
+SHIFT_ROUNDINGS = Threshold(
+    4,
+    "roundings",
+    "adding the shift rounds each logit once, and the maximum subtraction and exp carry that "
+    "error into each probability: a few roundings, four",
+)
 """Shift invariance holds numerically when the softmax moves by at most this many roundings
 of the shifted logits (adding the shift rounds each logit once; the maximum subtraction
 and ``exp`` carry that error into the probabilities, relative to each of them)."""
@@ -195,11 +204,14 @@ def overflow_sentence(bounds: Mapping[str, float]) -> str:
     return f"{head}; {rest}."
 
 
-def shift_finding(table: pd.DataFrame, n_rows: int, n_keys: int) -> Finding:
+@decided_by(SHIFT_ROUNDINGS)
+def shift_finding(
+    table: pd.DataFrame, n_rows: int, n_keys: int, *, roundings: float = SHIFT_ROUNDINGS
+) -> Finding:
     """Chuang's ``Softmax(beta z + epsilon) = Softmax(beta z)``, from
     :func:`attncore.simulate.saturation.shift_table`.
 
-    Holds if every shift moves the softmax by at most :data:`SHIFT_ROUNDINGS` roundings of
+    Holds if every shift moves the softmax by at most ``roundings`` roundings of
     the shifted logits (the identity is exact; floating point can only add rounding); does
     not hold otherwise; not testable on an empty table.
 
@@ -209,11 +221,11 @@ def shift_finding(table: pd.DataFrame, n_rows: int, n_keys: int) -> Finding:
     """
     check = (
         f"{n_rows} random rows of {n_keys} logits, softmax with and without a shift; "
-        f"tolerance {SHIFT_ROUNDINGS} roundings of the shifted logits"
+        f"tolerance {roundings:.3g} roundings of the shifted logits"
     )
     if table.empty:
         return Finding("chuang-shift-invariance", Verdict.UNTESTABLE, "no shift measured", check)
-    within = table["largest_difference"] <= SHIFT_ROUNDINGS * table["rounding"]
+    within = table["largest_difference"] <= roundings * table["rounding"]
     measured = "; ".join(
         f"shift {r.shift:g}: largest |difference| {r.largest_difference:.1e} "
         f"(rounding {r.rounding:.1e})"
@@ -275,6 +287,17 @@ class CurveLandmarks(Protocol):
     tail_slope_se: float
 
 
+PEAKED = Threshold(
+    0.9,
+    "peaked_level",
+    "rows whose mean largest probability reaches the chapter's saturation threshold are peaked",
+    scale="share",
+)
+"""The mean largest probability from which rows count as peaked (the chapter passes its
+saturation threshold)."""
+
+
+@decided_by(PEAKED)
 def peaked_small_derivatives(
     marks: CurveLandmarks, example_ratio: float, peaked_level: float
 ) -> Finding:
@@ -292,8 +315,6 @@ def peaked_small_derivatives(
     - holds with a caveat: it falls, but stays clearly (two standard errors) above
       ``example_ratio`` times its maximum: peaked, yet not as small as the blog's example;
     - holds: it falls at least as far as in the blog's example.
-
-    The slope of the tail (mean norm against spread, log-log) goes into the measured text.
 
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, peak_norm=0.30, peak_norm_se=0.001, peaked_spread=100.0,
@@ -314,8 +335,6 @@ def peaked_small_derivatives(
         f"probability {marks.peaked_max_probability:.3f}) it is {marks.peaked_norm:.3g}, "
         f"{marks.peaked_norm / marks.peak_norm:.2g} of its peak"
     )
-    if not math.isnan(marks.tail_slope):
-        measured += f"; log-log slope over the last decade of spreads {marks.tail_slope:.2f}"
     if marks.peaked_max_probability < peaked_level:
         return Finding(
             "blog-peaked-small-derivatives",
@@ -367,16 +386,20 @@ def peak_sentence(marks: CurveLandmarks, n_keys: int) -> str:
     )
 
 
-def decline_sentence(marks: CurveLandmarks) -> str:
-    """How the mean Jacobian norm falls past its peak, and the slope of the tail.
+def decline_sentence(marks: CurveLandmarks, slopes: Sequence[float] = ()) -> str:
+    """How the mean Jacobian norm falls past its peak, and the slope of the tail: with
+    ``slopes`` (the tail slope once per seed, :func:`attncore.simulate.saturation.tail_slopes`)
+    their mean and standard deviation over seeds, else the curve's own fit with its standard
+    error.
 
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, largest_spread=100.0, spread_at_half=15.8,
     ...           tail_slope=-0.95, tail_slope_se=0.01)
-    >>> decline_sentence(m)
+    >>> decline_sentence(m, [-0.9, -0.92, -0.91])
     'Past the peak the mean norm falls: it is below half its peak from a spread of about \
 15.8 on. Over the last decade of the grid it falls like a power of the spread, with log-log \
-slope -0.95: a slow decline rather than a cliff.'
+slope -0.91 ± 0.01 (mean ± standard deviation over 3 seeds): a slow decline rather than a \
+cliff.'
     """
     if marks.peak_spread >= marks.largest_spread:
         head = "The grid ends at the peak, so it shows no decline."
@@ -390,19 +413,26 @@ slope -0.95: a slow decline rather than a cliff.'
             "Past the peak the mean norm falls: it is below half its peak from a spread of "
             f"about {marks.spread_at_half:.3g} on."
         )
-    slope, se = marks.tail_slope, marks.tail_slope_se
+    values = np.asarray([v for v in slopes if not math.isnan(v)], dtype=float)
+    if values.size >= 2:
+        slope, sd = float(values.mean()), float(values.std(ddof=1))
+        se = sd / math.sqrt(values.size)
+        text = f"{slope:.2f} ± {sd:.2f} (mean ± standard deviation over {values.size} seeds)"
+    else:
+        slope, se = marks.tail_slope, marks.tail_slope_se
+        text = f"{slope:.2f} ± {se:.2f} (one seed, ± its standard error)"
     if math.isnan(slope):
         return head + " The last decade of the grid has too few spreads to fit a slope."
     if slope < -2 * se:
         pace = "a slow decline rather than a cliff" if slope > -2 else "a steep decline"
         tail = (
             f"Over the last decade of the grid it falls like a power of the spread, with "
-            f"log-log slope {slope:.2f}: {pace}."
+            f"log-log slope {text}: {pace}."
         )
     elif slope > 2 * se:
-        tail = f"Over the last decade of the grid it rises (log-log slope {slope:.2f})."
+        tail = f"Over the last decade of the grid it rises (log-log slope {text})."
     else:
-        tail = f"Over the last decade of the grid it is flat (log-log slope {slope:.2f})."
+        tail = f"Over the last decade of the grid it is flat (log-log slope {text})."
     return f"{head} {tail}"
 
 
@@ -443,18 +473,26 @@ the gradient, as the quote says.'
     )
 
 
-JACOBIAN_ROUNDINGS = 4
+JACOBIAN_ROUNDINGS = Threshold(
+    4,
+    "jacobian_roundings",
+    "the complex-step Jacobian and the formula each round a few times: four times the "
+    "rounding bound leaves room for both",
+)
 """``diag(s) - s s^T`` agrees with the complex-step Jacobian when they differ by at most this
 many times the rounding bound of :func:`attncore.simulate.saturation.jacobian_agreement`."""
 
 
-def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
+@decided_by(JACOBIAN_ROUNDINGS)
+def jacobian_formula(
+    agreement: Mapping[str, float | int | bool], *, jacobian_roundings: float = JACOBIAN_ROUNDINGS
+) -> Finding:
     """The blog: the softmax derivative is ``s_i(1 - s_i)`` on the diagonal and ``-s_i s_j``
     off it, compactly ``diag(s) - s s^T``.
 
     ``agreement`` is :func:`attncore.simulate.saturation.jacobian_agreement`. Holds if sympy's
     derivative equals the formula and the complex-step Jacobian of every random row agrees
-    with it within :data:`JACOBIAN_ROUNDINGS` times the rounding bound; does not hold
+    with it within ``jacobian_roundings`` times the rounding bound; does not hold
     otherwise.
 
     >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
@@ -462,7 +500,7 @@ def jacobian_formula(agreement: Mapping[str, float | int | bool]) -> Finding:
     >>> jacobian_formula(a).verdict.value
     'holds'
     """
-    tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
+    tolerance = jacobian_roundings * float(agreement["rounding"])
     numeric_ok = float(agreement["largest_difference"]) <= tolerance
     symbolic_ok = bool(agreement["symbolic"])
     measured = (
@@ -551,6 +589,17 @@ def _clearly_below(table: pd.DataFrame, level: float) -> pd.Series:
     return table["max_probability"] + 2 * table["max_probability_se"] < level
 
 
+BLOG_PEAK = Threshold(
+    0.95,
+    "level",
+    "the post's own example, whose largest probability 0.95 it calls 'extremely peaked'",
+    scale="fixed",
+)
+"""The largest probability the post calls "extremely close to 1" (the chapter passes the
+value computed from the post's example)."""
+
+
+@decided_by(BLOG_PEAK)
 def variance_skews_softmax(
     curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], level: float
 ) -> Finding:
@@ -568,7 +617,8 @@ def variance_skews_softmax(
       largest marked spread than at spread 1;
     - holds with a caveat: it rises, but at some marked spread and number of keys it stays
       clearly below ``level``;
-    - holds: it rises and reaches ``level`` at every marked spread for every number of keys.
+    - holds: it rises and reaches ``level`` at every marked spread for every number of keys;
+    - not testable: fewer than two spreads, or no number of keys, measured.
 
     >>> curve = pd.DataFrame({"spread": [1.0, 10.0], "max_probability": [0.3, 0.97],
     ...                       "max_probability_se": [0.01, 0.01]})
@@ -583,6 +633,13 @@ def variance_skews_softmax(
         f"1' read as at least {level:.2f}, the largest probability of the post's own example "
         "(book's reading); two standard errors"
     )
+    if len(curve) < 2 or by_keys.empty:
+        return Finding(
+            "blog-variance-skews-softmax",
+            Verdict.UNTESTABLE,
+            "fewer than two spreads, or no number of keys, measured",
+            check,
+        )
     values = curve["max_probability"].to_numpy()
     ses = curve["max_probability_se"].to_numpy()
     falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
@@ -646,19 +703,26 @@ def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: flo
     )
 
 
-MATERIAL_FACTOR = 2.0
+MATERIAL_FACTOR = Threshold(
+    2.0,
+    "material",
+    "a measure that changes by a factor 2 across the numbers of keys changes materially (the "
+    "book's reading of Bernhard's point)",
+    scale="factor",
+)
 """A measure changes materially with n when its largest mean over the grid of n is at least
 this many times its smallest (the book's reading of Bernhard's point)."""
 
 
-def _material(table: pd.DataFrame, column: str) -> bool:
+def _material(table: pd.DataFrame, column: str, factor: float = MATERIAL_FACTOR) -> bool:
     values, ses = table[column].to_numpy(), table[f"{column}_se"].to_numpy()
     hi, lo = int(values.argmax()), int(values.argmin())
     noisy = values[hi] - values[lo] <= 2 * math.hypot(ses[hi], ses[lo])
-    return bool(values[lo] > 0 and values[hi] >= MATERIAL_FACTOR * values[lo] and not noisy)
+    return bool(values[lo] > 0 and values[hi] >= factor * values[lo] and not noisy)
 
 
-def depends_on_n(table: pd.DataFrame) -> Finding:
+@decided_by(MATERIAL_FACTOR)
+def depends_on_n(table: pd.DataFrame, *, material: float = MATERIAL_FACTOR) -> Finding:
     """Bernhard: softmax cannot be applied without knowing how many keys there are, so "we
     might not be able to avoid all of the softmax-related difficulties by adjusting the
     scalar attention function".
@@ -687,7 +751,7 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
     """
     check = (
         "rows of iid N(0, 1) logits (the spread 1/√d gives standard normal q and k) for "
-        f"several n; 'materially' read as a change by a factor of at least {MATERIAL_FACTOR:g} "
+        f"several n; 'materially' read as a change by a factor of at least {material:.3g} "
         "beyond two standard errors (book's reading)"
     )
     sizes = sorted(set(table["n_keys"]))
@@ -708,8 +772,10 @@ def depends_on_n(table: pd.DataFrame) -> Finding:
         f" times that of uniform attention), entropy / ln n {first.entropy_ratio:.3g} to "
         f"{last.entropy_ratio:.3g}"
     )
-    relative = _material(t, "top_over_uniform") or _material(t, "norm_over_uniform")
-    absolute = _material(t, "max_probability") or _material(t, "jacobian_norm")
+    relative = _material(t, "top_over_uniform", material) or _material(
+        t, "norm_over_uniform", material
+    )
+    absolute = _material(t, "max_probability", material) or _material(t, "jacobian_norm", material)
     if relative:
         verdict = Verdict.HOLDS
     elif absolute:
@@ -743,32 +809,45 @@ def n_dependence_sentence(table: pd.DataFrame) -> str:
 
 
 def _words(text: str) -> list[str]:
+    r"""The words of ``text`` for a comparison of quotations: mathematics written out
+    (``\frac{a}{b}`` as a/b, ``\sqrt{x}`` as √x, no dollars) and footnote marks dropped.
+
+    >>> _words(r"scale by $\frac{1}{\sqrt{d_k}}$ ⁴.")
+    ['scale', 'by', '1/√d_k']
+    """
+    text = re.sub(r"\\sqrt\{([^{}]*)\}", r"√\1", text)
+    text = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2", text)
+    text = re.sub(r"[$⁰¹²³⁴⁵⁶⁷⁸⁹]", "", text)
     return re.findall(r"[^\s,.;:\"“”]+", text)
 
 
 def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
-    """Whether the quotation in ``quote`` (the part between double quotes) matches the
-    sentence of ``original`` it quotes, word by word. **Holds** if it matches; **holds with a
-    caveat** if only words without mathematics differ (wording, not content); **does not
-    hold** if a word with mathematics (a digit, √, / or ^) differs.
+    r"""Whether the quotation in ``quote`` (the part of its words between double quotes,
+    plain or typographic) matches the passage of ``original`` it quotes, word by word (the
+    words of ``original`` before and after the passage are not part of the comparison).
+    **Holds** if it matches; **holds with a caveat** if only words without mathematics differ
+    (wording, not content); **does not hold** if a word with mathematics (a digit, √, / or ^)
+    differs.
 
-    >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.")
-    >>> quote = Claim("", "b", "2", 'Quoting a: "We scale dot products by √d_k".')
+    >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.", "")
+    >>> quote = Claim("", "b", "2", r"Quoting a: “We scale dot products by $\sqrt{d_k}$”.", "")
     >>> finding = quotation_finding("blog-vaswani-quote", quote, original)
     >>> finding.verdict.value
     'does not hold'
     >>> print(finding.measured)
     the quotation leaves out “the”; writes “√d_k” where the original writes “1/√d_k”
     """
-    quoted = re.search(r'"([^"]+)"', quote.text)
+    quoted = re.search(r'["“]([^"”]+)["”]', quote.quote)
     if quoted is None:
         raise ParameterError(f"claim {claim} holds no quotation between double quotes")
-    said = _words(quoted.group(1))
-    sentences = re.split(r"(?<=\.)\s+", original.text)
-    best = max(sentences, key=lambda s: SequenceMatcher(None, _words(s), said).ratio())
-    source = _words(best)
+    said, source = _words(quoted.group(1)), _words(original.quote)
+    opcodes = SequenceMatcher(None, source, said, autojunk=False).get_opcodes()
+    while opcodes and opcodes[0][0] == "delete":
+        opcodes.pop(0)
+    while opcodes and opcodes[-1][0] == "delete":
+        opcodes.pop()
     changes, math_changed = [], False
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, source, said).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         was, now = " ".join(source[i1:i2]), " ".join(said[j1:j2])
         if op == "equal":
             continue
@@ -785,3 +864,46 @@ def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
         verdict = Verdict.FAILS if math_changed else Verdict.CAVEAT
         measured = "the quotation " + "; ".join(changes)
     return Finding(claim, verdict, measured, "word-by-word comparison with the original sentence")
+
+
+def softmax_axis_finding(logits: np.ndarray) -> Finding:
+    r"""Chuang: applying softmax to :math:`QK^T/\sqrt{d_k}` "means to apply Softmax function on
+    each column of the matrix", by his formula
+    :math:`\exp(\beta a_{ij})/\sum_{i_1}\exp(\beta a_{i_1 j})`: each column sums to 1.
+
+    The softmax of self-attention, and the softmax "on the last dimension" of numpy and
+    PyTorch that his own definition names, normalizes each row: the weights one query puts on
+    the keys sum to 1. On the square matrix ``logits`` (rows: queries, columns: keys) the rule
+    compares his column formula with the softmax over the last dimension. **Does not hold**
+    if they differ; **not testable here** if the matrix cannot tell them apart (they agree
+    on it, as on a constant matrix).
+
+    >>> softmax_axis_finding(np.arange(9.0).reshape(3, 3)).verdict.value
+    'does not hold'
+    >>> softmax_axis_finding(np.ones((3, 3))).verdict.value
+    'not testable here'
+    """
+    a = np.asarray(logits, dtype=float)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
+        raise ParameterError(f"logits must be a square matrix of size 2 or more, got {a.shape}")
+    rows, columns = softmax(a, axis=-1), softmax(a, axis=0)
+    gap = float(np.abs(rows - columns).max())
+    row_sums = columns.sum(axis=1)
+    measured = (
+        f"on a {a.shape[0]} × {a.shape[1]} matrix of random logits (rows: queries), his column "
+        f"formula gives weights whose columns sum to 1 and whose rows (one query's weights on "
+        f"the keys) sum to {row_sums.min():.2f} to {row_sums.max():.2f}; the softmax over the "
+        f"last dimension gives rows that sum to 1; the two differ by up to {gap:.2f}"
+    )
+    check = (
+        "his formula (a sum over the first index i₁ for a fixed j) against the softmax over "
+        "the last dimension (numpy, PyTorch; the attention of Vaswani et al., over the keys)"
+    )
+    if gap <= 1e-12:
+        measured += "; this matrix cannot tell the two apart"
+        return Finding("chuang-softmax-columns", Verdict.UNTESTABLE, measured, check)
+    measured += (
+        ": normalizing each column is the softmax over the first dimension, over the queries, "
+        "not the attention over the keys nor his own 'last dimension'"
+    )
+    return Finding("chuang-softmax-columns", Verdict.FAILS, measured, check)

@@ -19,6 +19,28 @@ import sympy as sp
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.thresholds import Threshold, decided_by
+
+GROWN = Threshold(
+    0.1,
+    "margin",
+    "a mean square of q·k/√d that grows by more than 10 % over its value 1 has grown: the "
+    "softmax of logits 5 % wider moves visibly",
+)
+"""The rise of the mean square of q·k/√d above 1 from which a reason counts as growing it."""
+
+SIMILAR = Threshold(
+    0.05,
+    "tolerance",
+    "two factors within 5 % of each other give logits within 5 %, too close for the curve of "
+    "distortion to tell apart",
+)
+"""How far k_total/(n√d) may be from 1 for the two to "behave similarly"."""
+
+SMALLEST_D = Threshold(
+    16, "smallest_d", "Bernhard's smallest dimension, 16 (his Figure 1)", scale="fixed"
+)
+"""The smallest d from which Bernhard's statement is read."""
 
 __all__ = [
     "Counterexample",
@@ -242,6 +264,11 @@ def relaxed_variance(
     >>> relaxed_variance([0.3, -1.1], [0.2], 1.125, 16, 16, 4.0).verdict
     <Verdict.HOLDS: 'holds'>
     """
+    check = f"symbolic derivation and Monte Carlo over fresh weights and tokens, d_k = {d_k}"
+    if not len(two_tokens_z):
+        return Finding(
+            "chuang-relaxed-variance", Verdict.UNTESTABLE, "no pair of tokens was simulated", check
+        )
     worst_two, worst_self = _worst(two_tokens_z), _worst(self_z_derived)
     measured = (
         f"two distinct tokens: largest |z| against Chuang's formula {worst_two:.1f} (exact, not "
@@ -249,7 +276,6 @@ def relaxed_variance(
         f"formula at d_x = {d_x} (1 + (κ − 1)/d_x with κ the token kurtosis), simulation within "
         f"{worst_self:.1f} standard errors of that"
     )
-    check = f"symbolic derivation and Monte Carlo over fresh weights and tokens, d_k = {d_k}"
     verdict = Verdict.HOLDS if worst_two <= z_limit else Verdict.FAILS
     return Finding("chuang-relaxed-variance", verdict, measured, check)
 
@@ -350,11 +376,12 @@ def assumptions_necessary(breaking: Mapping[str, tuple[sp.Expr, float]], z_limit
     return Finding(claim, Verdict.HOLDS, measured, check)
 
 
+@decided_by(GROWN)
 def other_reasons(
     second_moments: Mapping[str, float],
     z_scores: Mapping[str, float],
     z_limit: float,
-    margin: float = 0.1,
+    margin: float = GROWN,
 ) -> Finding:
     """Bernhard: besides the dimension, "there are other reasons ... why the absolute value of
     these dot products might grow large".
@@ -395,30 +422,33 @@ def cauchy_schwarz(
     """Bernhard's ``|k_i . q| / k_total <= ||q||``: a theorem, checked on simulated logits.
 
     Holds when no simulated ratio ``|q.k_i| / (k_total ||q||)`` exceeds 1 (up to rounding),
-    does not hold otherwise.
+    does not hold otherwise, not testable without a simulated law.
 
     >>> cauchy_schwarz({"normal": 0.02}, {"normal": 0.003}, 0.003, 64).verdict
     <Verdict.HOLDS: 'holds'>
     """
+    check = f"symbolic (Cauchy-Schwarz) and simulated logits per law, d = {d}"
+    if not max_ratios:
+        return Finding("bernhard-cauchy-schwarz", Verdict.UNTESTABLE, "no law was simulated", check)
     measured = "; ".join(
         f"{law}: largest ratio {max_ratios[law]:.3f}, mean {mean_ratios[law]:.4f}"
         for law in max_ratios
     )
     measured += f" (heuristic size √(2/(πd))/n = {typical:.4f})"
-    check = f"symbolic (Cauchy-Schwarz) and simulated logits per law, d = {d}"
     ok = all(r <= 1 + 1e-12 for r in max_ratios.values())
     return Finding(
         "bernhard-cauchy-schwarz", Verdict.HOLDS if ok else Verdict.FAILS, measured, check
     )
 
 
+@decided_by(SIMILAR, SMALLEST_D)
 def n_sqrt_d_normal(
     ratios: Mapping[int, float],
     z_scores: Mapping[int, float],
     n_keys: int,
     z_limit: float,
-    tolerance: float = 0.05,
-    smallest_d: int = 16,
+    tolerance: float = SIMILAR,
+    smallest_d: int = SMALLEST_D,
 ) -> Finding:
     """Bernhard: dividing by ``n sqrt d`` "seems to exhibit similar behavior" to ``k_total``
     for standard normal components.
@@ -448,7 +478,7 @@ def n_sqrt_d_normal(
     elif all(d < smallest_d for d in off):
         verdict = Verdict.CAVEAT
         measured += (
-            f"; the two scales part by more than {tolerance:.0%} below d = {smallest_d} "
+            f"; the two scales part by more than {tolerance:.0%} below d = {smallest_d:g} "
             f"(d = {', '.join(map(str, off))})"
         )
     else:

@@ -1,0 +1,95 @@
+"""When a difference counts as clear: one-sided t tests over draws, corrected for the number
+of comparisons a verdict counts.
+
+A verdict that counts wins over many configurations (1/k_total below 1/√d in 41 of 59, say)
+makes one comparison per configuration; at a fixed 2 standard errors each, a few of them
+would be "clear" by chance alone. Here each comparison is a one-sided Student t test of the
+mean paired difference over ``draws`` independent draws (``draws - 1`` degrees of freedom),
+and the comparisons of one count are corrected together by Holm's step-down method, so that
+the chance of counting even one false win in the whole count is at most
+:data:`FAMILY_LEVEL`. With few draws the test is weak and counts little: a rule reads "not
+clearly" as "undecided", never as "the opposite".
+
+>>> p = one_sided_p([-0.30, -0.01, 0.2], [0.02, 0.02, 0.02], draws=10, side="below")
+>>> [round(float(x), 3) for x in p]
+[0.0, 0.315, 1.0]
+>>> holm([0.001, 0.03, 0.04]).tolist()
+[True, False, False]
+>>> clear([-0.3, -0.2, 0.1], [0.02, 0.02, 0.02], draws=10, side="below").tolist()
+[True, True, False]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from attncore.checks import ParameterError
+
+__all__ = ["FAMILY_LEVEL", "MIN_DRAWS", "clear", "holm", "one_sided_p"]
+
+FAMILY_LEVEL = 0.05
+"""The chance, over a whole count of comparisons, of calling even one difference clear that
+is not there (Holm's family-wise error rate)."""
+
+MIN_DRAWS = 10
+"""Draws per configuration from which a count of clear differences is stable from build to
+build at the sizes of effect these chapters measure; with fewer, a rule still counts, and its
+text says how many draws it had."""
+
+Values = Sequence[float] | np.ndarray | pd.Series
+
+
+def one_sided_p(diff: Values, se: Values, draws: Values | int, side: str) -> np.ndarray:
+    """One-sided p-values of mean differences ``diff`` with standard errors ``se`` over
+    ``draws`` draws each: the chance of a t statistic at least as far to ``side`` (``below``
+    or ``above`` 0) if the true difference were 0. A zero standard error gives 0 or 1 (the
+    draws agree exactly); a missing one (a single draw) gives 1.
+
+    >>> one_sided_p([0.5], [0.0], 3, "above").tolist(), one_sided_p([0.5], [np.nan], 1, "above")
+    ([0.0], array([1.]))
+    """
+    if side not in ("below", "above"):
+        raise ParameterError(f"side must be one of below, above, got {side!r}")
+    d = np.asarray(diff, dtype=float)
+    s = np.asarray(se, dtype=float)
+    n = np.broadcast_to(np.asarray(draws, dtype=float), d.shape)
+    sign = -1.0 if side == "below" else 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = sign * d / s
+        p = stats.t.sf(t, np.maximum(n - 1, 1))
+    exact = s == 0
+    p = np.where(exact, np.where(sign * d > 0, 0.0, 1.0), p)
+    return np.where(np.isnan(s) | (n < 2) | np.isnan(d), 1.0, p)
+
+
+def holm(p_values: Values, level: float = FAMILY_LEVEL) -> np.ndarray:
+    """Holm's step-down correction: which of ``p_values`` are rejected at the family-wise
+    ``level`` (the smallest against level/m, the next against level/(m - 1), ... until one
+    is not)."""
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    limits = level / (p.size - np.arange(p.size))
+    passed = p[order] <= limits
+    stop = int(np.argmin(passed)) if not passed.all() else p.size
+    rejected = np.zeros(p.size, dtype=bool)
+    rejected[order[:stop]] = True
+    return rejected
+
+
+def clear(
+    diff: Values,
+    se: Values,
+    draws: Values | int,
+    side: str,
+    level: float = FAMILY_LEVEL,
+) -> pd.Series:
+    """Which mean differences are clearly ``below`` or ``above`` 0: one-sided t tests
+    (:func:`one_sided_p`) corrected together by :func:`holm`; indexed like ``diff`` when it
+    is a Series."""
+    p = one_sided_p(diff, se, draws, side)
+    index = diff.index if isinstance(diff, pd.Series) else None
+    return pd.Series(holm(p, level) if p.size else np.zeros(0, bool), index=index)

@@ -1,0 +1,165 @@
+"""The critical-scale rules, branch by branch, on synthetic sweep tables.
+
+A synthetic table has the columns of attncore.simulate.simplex.critical_sweep: its angle
+ratio is a logistic curve in ln(gamma (1 - rho)) that reaches the boundary's level
+(critical_level at odds 1) at a chosen centre, with a width that may shrink with n, and a
+little noise per draw, so each verdict can be reached on purpose.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from critical_tables import synthetic
+
+from attncore.checks import ParameterError
+from attncore.claims import Verdict
+from attncore.claims.rules import critical_scale as rules
+from attncore.symbolic.critical import limit_angle_ratio
+
+
+def test_the_level_is_the_derived_limit_of_the_angle_ratio():
+    for rho in (0.1, 0.5, 0.9):
+        for odds in (0.5, 1.0, 2.0):
+            p = odds / (1 + odds)
+            expected = limit_angle_ratio().evaluate(rho=rho, p=p)
+            assert rules.critical_level(rho, odds) == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_boundary_of_a_curve_reaching_the_level_at_a_known_place_is_found_there():
+    """The curves reach the level at x = 1.1: the crossing is there, inside its interval
+    (widened by the grid's allowance)."""
+    table = synthetic(ns=(512,), width=lambda n: 0.2, centre=lambda n, rho: 1.1)
+    bounds = rules.boundary_table(table, odds=1.0)
+    assert (bounds["x_low"] <= 1.1).all() and (bounds["x_high"] >= 1.1).all()
+    assert bounds["x"].to_numpy() == pytest.approx(1.1, rel=2e-3)
+    expected = 1.1 / (1 - bounds["rho"].to_numpy())
+    assert bounds["gamma"].to_numpy() == pytest.approx(expected, rel=2e-3)
+
+
+@pytest.mark.parametrize(
+    ("centre", "verdict"),
+    [
+        (lambda n, rho: 1.0, Verdict.HOLDS),
+        (lambda n, rho: 1.0 if rho < 0.6 else 1.6, Verdict.CAVEAT),
+        (lambda n, rho: 1.6, Verdict.FAILS),
+    ],
+)
+def test_critical_log_n_reaches_each_verdict(centre, verdict):
+    finding = rules.critical_log_n(synthetic(centre=centre))
+    assert finding.verdict is verdict
+    assert "at n = 4096" in finding.measured
+    if verdict is Verdict.CAVEAT:
+        assert "not within it at ρ = 0.8" in finding.measured
+
+
+def test_critical_log_n_is_not_testable_without_a_bracketed_crossing_or_draws():
+    high = synthetic(floor=lambda n, rho: 0.99)  # above every level from the grid's start
+    assert rules.critical_log_n(high).verdict is Verdict.UNTESTABLE
+    one_draw = synthetic(draws=1)
+    assert rules.critical_log_n(one_draw).verdict is Verdict.UNTESTABLE
+
+
+def test_a_rho_the_grid_does_not_bracket_gives_a_caveat():
+    table = synthetic(floor=lambda n, rho: 0.99 if rho == 0.8 else 0.0)
+    finding = rules.critical_log_n(table)
+    assert finding.verdict is Verdict.CAVEAT and "ρ = 0.8" in finding.measured
+
+
+def test_critical_log_n_near_its_tolerance_is_marked_fragile():
+    near = rules.critical_log_n(synthetic(centre=lambda n, rho: 1.12))
+    assert near.verdict is Verdict.HOLDS
+    flips = {f.threshold: f for f in near.fragile}
+    assert "tolerance" in flips and flips["tolerance"].verdict is not Verdict.HOLDS
+    assert 0.075 < flips["tolerance"].value < 0.15
+    if "odds" in flips:  # a boundary near the tolerance also moves out with the level
+        assert 0.5 <= flips["odds"].value <= 2
+    far = rules.critical_log_n(synthetic())
+    assert not far.fragile and {t.name for t in far.thresholds} == {"odds", "tolerance"}
+
+
+def test_the_odds_band_moves_the_boundary_by_about_ln_2_over_the_logistic_slope():
+    base = rules.boundary_table(synthetic(ns=(512,)), odds=1.0)["x"]
+    more = rules.boundary_table(synthetic(ns=(512,)), odds=2.0)["x"]
+    assert (more > base).all()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "verdict"),
+    [
+        ({}, Verdict.HOLDS),
+        ({"floor": lambda n, rho: 0.3 if rho == 0.2 else 0.0}, Verdict.CAVEAT),
+        ({"ns": (4096,)}, Verdict.CAVEAT),
+        ({"width": lambda n: 0.3, "floor": lambda n, rho: 0.3}, Verdict.FAILS),
+        ({"ns": (4096,), "floor": lambda n, rho: 0.3}, Verdict.FAILS),
+    ],
+)
+def test_phase_transition_reaches_each_verdict(arguments, verdict):
+    finding = rules.phase_transition(synthetic(**arguments))
+    assert finding.verdict is verdict, finding.measured
+    if arguments.get("ns") == (4096,):
+        assert "one n only" in finding.measured
+
+
+def test_a_transition_that_does_not_sharpen_gives_a_caveat():
+    flat = rules.phase_transition(synthetic(width=lambda n: 0.15))
+    assert flat.verdict is Verdict.CAVEAT
+    assert "does not sharpen clearly" in flat.measured
+
+
+def test_phase_transition_is_not_testable_when_the_grid_misses_the_factors():
+    short = synthetic(gammas=np.geomspace(1.5, 3.0, 10))
+    assert rules.phase_transition(short).verdict is Verdict.UNTESTABLE
+
+
+def test_phase_transition_reports_its_thresholds_and_fragility():
+    table = synthetic(floor=lambda n, rho: 0.08 if n == 4096 else 0.2)
+    finding = rules.phase_transition(table)
+    assert finding.verdict is Verdict.HOLDS
+    assert {t.name for t in finding.thresholds} == {"below", "above", "collapsed", "identity"}
+    flips = {(f.threshold, f.verdict) for f in finding.fragile}
+    assert ("collapsed", Verdict.CAVEAT) in flips
+
+
+@pytest.mark.parametrize(
+    ("fixed", "verdict"),
+    [
+        (lambda n, rho: (1.0 - math.log(n) / 10, math.log(n) / 10), Verdict.HOLDS),
+        (lambda n, rho: (0.5, math.log(n) / 10), Verdict.CAVEAT),
+        (lambda n, rho: (0.5, 0.5), Verdict.FAILS),
+        (lambda n, rho: (0.1 + math.log(n) / 10, 0.9 - math.log(n) / 10), Verdict.FAILS),
+    ],
+)
+def test_uniform_as_n_grows_reaches_each_verdict(fixed, verdict):
+    finding = rules.uniform_as_n_grows(synthetic(fixed=fixed))
+    assert finding.verdict is verdict, finding.measured
+
+
+def test_uniform_as_n_grows_needs_two_n():
+    table = synthetic(ns=(512,), fixed=lambda n, rho: (0.5, 0.5))
+    assert rules.uniform_as_n_grows(table).verdict is Verdict.UNTESTABLE
+    assert rules.uniform_as_n_grows(synthetic()).verdict is Verdict.UNTESTABLE  # no such rows
+
+
+def test_a_ragged_grid_is_refused():
+    table = synthetic(ns=(64,), draws=2)
+    with pytest.raises(ParameterError, match="same gamma grid"):
+        rules.crossings(table.drop(index=[3]))
+
+
+def test_the_sentences_follow_the_numbers():
+    table = synthetic(ns=(64, 4096))
+    bounds = rules.boundary_table(table)
+    assert rules.boundary_sentence(bounds).startswith("In units of 1/(1 − ρ), the measured")
+    assert "n = 4096" in rules.boundary_sentence(bounds)
+    assert rules.boundary_sentence(bounds.assign(x=np.nan)).startswith("The γ grid brackets no")
+    scales = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.0, 30.0]})
+    sentence = rules.scales_sentence(scales, bounds, 64)
+    assert (
+        "1/√d puts γ at 1, below the measured boundary (on the collapse side) for ρ = 0.2, 0.5, 0.8"
+        in sentence
+    )
+    assert "ln n/√d puts γ at 30, above the measured boundary at every ρ" in sentence
