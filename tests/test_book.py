@@ -699,9 +699,14 @@ window.addEventListener("load", () => setTimeout(() => {
     if (out) clipped.push(element.tagName + "." + element.className + ": "
                           + element.textContent.trim().slice(0, 50));
   }
-  // captions stay in view even when their table scrolls
+  // captions stay in view even when their table scrolls: within the window and within the
+  // visible part of the box the table scrolls in
   const captions = Array.from(article.querySelectorAll("caption, figcaption"))
-    .filter((c) => c.getBoundingClientRect().right > width + 1)
+    .filter((c) => {
+      const box = c.closest(".pst-scrollable-table-container");
+      const edge = box ? box.getBoundingClientRect().left + box.clientWidth : width;
+      return c.getBoundingClientRect().right > Math.min(width, edge) + 1;
+    })
     .map((c) => c.textContent.trim().slice(0, 50));
   const pre = document.createElement("pre");
   pre.id = "attncore-probe";
