@@ -13,7 +13,7 @@ from attncore.book.build import build_book
 from attncore.book.cache import RunCache
 
 REPO = Path(__file__).resolve().parent.parent
-BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks"]
+BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks", "CITATION.cff"]
 CACHE = ".cache/chapters"
 """Where a scratch copy's build keeps its cache (not the repository's)."""
 

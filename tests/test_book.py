@@ -19,7 +19,7 @@ import nbformat
 import numpy as np
 import pytest
 import yaml
-from conftest import CACHE
+from conftest import CACHE, REPO
 from matplotlib.colors import to_rgb
 
 from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
@@ -40,9 +40,11 @@ window.addEventListener("load", () => setTimeout(() => {
     images: document.images.length,
     math: document.querySelectorAll("mjx-container").length,
     column: (document.querySelector("article.bd-article") || document.body).clientWidth,
-    // a table fits its column; one in a full-width cell may use the page's width but must
-    // end before the right sidebar (if the page has one) and the window's edge
+    // a table (or the box it scrolls in) fits its column; one in a full-width cell may use
+    // the page's width but must end before the right sidebar (if the page has one) and the
+    // window's edge
     wideTables: Array.from(document.querySelectorAll("article table"))
+      .map(t => t.closest(".pst-scrollable-table-container") || t)
       .filter(t => {
         const box = t.getBoundingClientRect();
         if (!t.closest(".tag_full-width")) {
@@ -57,6 +59,14 @@ window.addEventListener("load", () => setTimeout(() => {
     // each verdict chip's text and the colour the theme paints it
     chips: Array.from(document.querySelectorAll("article .sd-badge"))
       .map(b => [b.textContent.trim(), getComputedStyle(b).backgroundColor]),
+    // search fields and buttons a reader sees
+    searchBoxes: Array.from(document.querySelectorAll(
+        "input[type=search], .search-button-field, .search-button"))
+      .filter(e => !e.closest("dialog") && e.offsetParent !== null
+                   && e.getBoundingClientRect().width > 0).length,
+    // each figure's image: its text alternative and the file a click opens
+    figures: Array.from(document.querySelectorAll("article figure img"))
+      .map(i => [i.alt, i.closest("a") ? i.closest("a").href : null, i.src]),
   };
   const pre = document.createElement("pre");
   pre.id = "attncore-probe";
@@ -88,27 +98,48 @@ def served(built_book):
     server.shutdown()
 
 
+SMALLEST_WINDOW = 500
+"""The narrowest window headless Chromium opens, in pixels."""
+
+
 def probe(
-    base_url: str, html_root: Path, page: Path, script: str = PROBE, budget_ms: int = 10000
+    base_url: str,
+    html_root: Path,
+    page: Path,
+    script: str = PROBE,
+    budget_ms: int = 10000,
+    width: int = 1400,
 ) -> dict:
-    """Open ``page`` in headless Chromium with ``script`` added and return what it reports
-    (by default its resources, images and typeset math), ``budget_ms`` of virtual time on."""
+    """Open ``page`` in headless Chromium, ``width`` pixels wide, with ``script`` added and
+    return what it reports (by default its resources, images and typeset math),
+    ``budget_ms`` of virtual time on. Headless Chromium keeps its window at least
+    :data:`SMALLEST_WINDOW` pixels wide, so a narrower page is opened in a frame of that
+    width (its media queries then see the frame's width), and the script reports to the
+    window that holds it."""
     probe_page = page.with_name(f".probe-{page.name}")
     probe_page.write_text(page.read_text().replace("</body>", script))
+    opened = probe_page
+    if width < SMALLEST_WINDOW:
+        opened = page.with_name(f".frame-{page.name}")
+        opened.write_text(
+            f'<!DOCTYPE html><html><body style="margin:0"><iframe src="{probe_page.name}" '
+            f'style="width:{width}px;height:1000px;border:0"></iframe></body></html>'
+        )
     try:
         with tempfile.TemporaryDirectory() as profile:
             flags = [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", "--dump-dom",
-                "--window-size=1400,1000",
+                f"--window-size={max(width, SMALLEST_WINDOW)},1000",
             ]  # fmt: skip
-            url = f"{base_url}/{probe_page.relative_to(html_root).as_posix()}"
+            url = f"{base_url}/{opened.relative_to(html_root).as_posix()}"
             dom = subprocess.run(
                 [CHROMIUM, *flags, url], capture_output=True, text=True, timeout=120, check=True
             ).stdout
     finally:
         probe_page.unlink()
+        opened.unlink(missing_ok=True)
     found = re.search(r'<pre id="attncore-probe"[^>]*>(.*?)</pre>', dom, flags=re.S)
     assert found, f"the probe did not run on {page.name}"
     return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
@@ -188,6 +219,10 @@ def test_pages_in_headless_chromium(served):
             assert report["math"] > 0, f"{page.name}: math is not typeset"
         if page.parent.name == "generated":
             assert report["images"] > 0, f"{page.name}: no figure"
+        assert report["searchBoxes"] == 1, f"{page.name}: {report['searchBoxes']} search boxes"
+        for alt, link, source in report["figures"]:  # a tap opens the image at full size
+            assert link == source, (page.name, link, source)
+            assert alt and not re.fullmatch(r"\S+\.(png|svg)", alt), (page.name, alt)
         assert not report["wideTables"], f"{page.name}: tables wider than the column"
         for verdict, painted in report["chips"]:  # chips look as in the verdict figures
             if verdict in VERDICT_COLOURS:
@@ -470,3 +505,240 @@ def test_every_page_carries_less_explorable_data_than_its_budget(built_book):
         if manifest.is_file():
             recorded = json.loads(manifest.read_text())["explorables"]
             assert sorted(e["data_bytes"] for e in recorded) == sorted(map(data_bytes, specs))
+
+
+def test_every_page_names_the_version_commit_and_date_of_its_build(built_book):
+    """The footer of every page says what it was built from, and links how to cite it."""
+    citation = yaml.safe_load((built_book / "CITATION.cff").read_text())
+    url = yaml.safe_load((built_book / "_config.yml").read_text())["repository"]["url"]
+    for page in html_pages(built_book):
+        footer = re.search(r'<p class="attncore-build">(.*?)</p>', page.read_text(), flags=re.S)
+        assert footer, f"{page.name} has no build line in its footer"
+        text = footer.group(1)
+        assert f"attncore {citation['version']}" in text and f'href="{url}"' in text, text
+        assert re.search(r"commit (<a [^>]+>)?([0-9a-f]{12}|unknown)", text), text
+        assert re.search(r"of \d{4}-\d{2}-\d{2}", text) or "unknown" in text, text
+        assert "#sec-how-to-cite" in text
+        if page.stem == "introduction":  # the first page links its own box, not "##…"
+            assert 'href="#sec-how-to-cite"' in text, text
+    intro = built_book / "_build" / "html" / "book" / "generated" / "introduction.html"
+    words = re.sub(r"<[^>]+>", "", intro.read_text())  # the BibTeX is highlighted in spans
+    assert 'id="sec-how-to-cite"' in intro.read_text() and "@misc{attncore," in words
+
+
+def test_no_file_of_the_site_names_a_path_of_the_build_machine(built_book):
+    """The pages, the .ipynb downloads and the CSV files name neither the folder the book
+    was built in, nor the temporary folder, nor the virtual environment."""
+    import sys
+
+    html = built_book / "_build" / "html"
+    machine = {str(built_book), str(REPO), tempfile.gettempdir() + "/", sys.prefix}
+    for path in html.rglob("*"):
+        if path.suffix not in {".html", ".ipynb", ".csv", ".txt", ".json", ".js", ".md"}:
+            continue
+        text = path.read_text(errors="replace")
+        for folder in machine:
+            assert folder not in text, f"{path.relative_to(html)} names {folder}"
+
+
+def test_every_table_comes_with_its_data_as_csv_and_none_is_split(built_book):
+    """Each numbered table a chapter shows is written to its run folder as CSV, and the page
+    links the copy the site serves; no table is cut into parts."""
+    import html as entities
+
+    generated = built_book / "_build" / "html" / "book" / "generated"
+    served_tables = 0
+    for chapter in toc_chapters(built_book):
+        page = (generated / f"{chapter}.html").read_text()
+        assert "(part 1 of" not in page, chapter
+        manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
+        for table in manifest.get("tables", []):
+            written = built_book / RUNS / chapter / table
+            link = re.search(rf'href="([^"]*/{re.escape(Path(table).name)})"', page)
+            assert link, f"{chapter}: no link to {table}"
+            target = (generated / entities.unescape(link.group(1))).resolve()
+            assert target.read_bytes() == written.read_bytes(), table
+            assert written.read_text().count("\n") >= 2, f"{table} holds no row"
+            served_tables += 1
+    assert served_tables >= 20
+
+
+def _caption_words(text: str) -> tuple[set[str], set[str]]:
+    """The colour words (by :data:`CAPTION_COLOURS`) and line-style words of a caption."""
+    from attncore.book.plotting import CAPTION_COLOURS
+
+    text = re.sub(r"\{[\w:-]+\}`[^`]*`|\$[^$]*\$", " ", text).lower()
+    colours = set(re.findall(r"\b(" + "|".join(CAPTION_COLOURS) + r")\b", text))
+    styles = re.findall(r"\b(dash-dotted|dash-dot|dashed|dashes|dotted|solid)\b", text)
+    names = {"dash-dot": "dash-dotted", "dashes": "dashed"}
+    return colours, {names.get(s, s) for s in styles}
+
+
+def _image_colours(png: Path, least: int = 40) -> set[str]:
+    """The colour words of which ``png`` holds at least ``least`` pixels."""
+    import matplotlib.image
+
+    from attncore.book.plotting import colour_words
+
+    pixels = matplotlib.image.imread(png)[..., :3].reshape(-1, 3)
+    words, counts = np.unique(colour_words(pixels), return_counts=True)
+    return {str(w) for w, c in zip(words, counts, strict=True) if c >= least}
+
+
+def _spec_styles(spec: dict) -> tuple[set[str], set[str]]:
+    """The colour words and line styles a Vega-Lite specification draws with."""
+    from attncore.book.plotting import colour_words
+
+    colours, styles = [], {"solid"}
+
+    def walk(node: object, key: str = "") -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, k)
+        elif isinstance(node, list):
+            if key == "strokeDash" or (node and all(isinstance(v, list) for v in node)):
+                for dash in node if node and isinstance(node[0], list) else [node]:
+                    if len(dash) == 2 and dash[1]:
+                        styles.add("dashed" if dash[0] > dash[1] else "dotted")
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key in {"color", "stroke", "fill", "range"}:
+            if re.fullmatch(r"#[0-9a-fA-F]{6}|black|grey|gray", node):
+                colours.append(node)
+
+    walk(spec)
+    return {str(w) for w in colour_words(colours)} if colours else set(), styles
+
+
+def test_captions_name_the_colours_and_line_styles_their_figures_draw(built_book):
+    """Each caption's colour words are inks its image holds (counted in its pixels) and its
+    plotting calls use, and its line-style words are styles those calls draw (Figs 3.1 to 3.3
+    once promised blue and orange in images of greys)."""
+    from attncore.book.plotting import CAPTION_COLOURS
+
+    checked = 0
+    for chapter in toc_chapters(built_book):
+        source = (built_book / "notebooks" / f"{chapter}.md").read_text()
+        manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
+        figures = {Path(f["file"]).stem: f for f in manifest["figures"]}
+        explorables = {Path(e["file"]).stem: e for e in manifest.get("explorables", [])}
+        for key, caption in re.findall(r"```\{glue:figure\} (\w+)\n(.*?)\n```", source, re.S):
+            colours, styles = _caption_words(caption.split("\n\n", 1)[-1])
+            if not colours and not styles:
+                continue
+            where = f"{chapter}: {key}"
+            if key in explorables:
+                spec = json.loads(
+                    (built_book / RUNS / chapter / explorables[key]["file"]).read_text()
+                )
+                drawn, drawn_styles = _spec_styles(spec)
+                pixels = drawn
+            else:
+                assert key in figures and figures[key]["colours"] is not None, where
+                drawn, drawn_styles = set(figures[key]["colours"]), set(figures[key]["line_styles"])
+                pixels = _image_colours(built_book / RUNS / chapter / figures[key]["file"])
+            for word in colours:
+                assert CAPTION_COLOURS[word] & drawn, f"{where}: no {word} is drawn ({drawn})"
+                assert CAPTION_COLOURS[word] & pixels, f"{where}: no {word} pixels ({pixels})"
+            assert styles <= drawn_styles, f"{where}: {styles - drawn_styles} not drawn"
+            checked += 1
+    assert checked >= 10
+
+
+PHONE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const article = document.querySelector("article.bd-article");
+  const width = document.documentElement.clientWidth;
+  // a word broken across lines anywhere but after a hyphen, a dash, a slash or closing
+  // punctuation (a line may break between ")" and "(", as in "(σ_Wq²)(d_x")
+  const split = [];
+  const range = document.createRange();
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: (n) =>
+    n.parentElement.closest("pre, mjx-container, script, style, svg, .vega-embed")
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+  const top = (node, i) => {
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const box = range.getBoundingClientRect();
+    return box.height ? box.top + box.height / 2 : null;
+  };
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (const match of node.data.matchAll(/\\S{2,}/g)) {
+      range.setStart(node, match.index); range.setEnd(node, match.index + match[0].length);
+      const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)));
+      if (lines.size < 2) continue;
+      for (let i = 1; i < match[0].length; i++) {
+        const a = top(node, match.index + i - 1), b = top(node, match.index + i);
+        const breaks = /[-\\u2010-\\u2014\\/)\\],;]/.test(match[0][i - 1]);
+        if (a !== null && b !== null && b - a > 4 && !breaks) {
+          split.push(match[0]);
+          break;
+        }
+      }
+    }
+  }
+  // an element that sticks out of the window, or out of a box that hides what overflows,
+  // unless a box it is in scrolls
+  const clipped = [];
+  for (const element of article.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect();
+    if (!box.width || !box.height || element.closest("mjx-container")) continue;
+    let scrolls = false, hidden = null;
+    for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (/auto|scroll/.test(style.overflowX) && up.scrollWidth > up.clientWidth) {
+        scrolls = true;
+        break;
+      }
+      if (!hidden && /hidden|clip/.test(style.overflowX)) hidden = up.getBoundingClientRect();
+    }
+    if (scrolls) continue;
+    const out = box.right > width + 1 || box.left < -1
+      || (hidden && (box.right > hidden.right + 1 || box.left < hidden.left - 1));
+    if (out) clipped.push(element.tagName + "." + element.className + ": "
+                          + element.textContent.trim().slice(0, 50));
+  }
+  // captions stay in view even when their table scrolls: within the window and within the
+  // visible part of the box the table scrolls in
+  const captions = Array.from(article.querySelectorAll("caption, figcaption"))
+    .filter((c) => {
+      const box = c.closest(".pst-scrollable-table-container");
+      const edge = box ? box.getBoundingClientRect().left + box.clientWidth : width;
+      return c.getBoundingClientRect().right > Math.min(width, edge) + 1;
+    })
+    .map((c) => c.textContent.trim().slice(0, 50));
+  const pre = document.createElement("pre");
+  pre.id = "attncore-probe";
+  pre.textContent = JSON.stringify({
+    split, clipped, captions, pageWidth: document.documentElement.scrollWidth, width,
+    cards: Array.from(document.querySelectorAll("table.ledger-table tr"))
+      .map((r) => getComputedStyle(r).display),
+  });
+  window.parent.document.body.appendChild(pre);  // the page's own window, or its frame's
+}, 1500));
+</script></body>"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="chromium is not installed (make test installs it; under CI its absence fails)",
+)
+def test_on_a_390_pixel_phone_no_word_is_split_and_nothing_is_clipped(served):
+    """Every page at the width of a phone: no word breaks across lines mid-word (the ledger
+    once set "compone nts"), nothing sticks out of the window or of a box that hides it
+    (what is wider scrolls inside its box), no caption leaves the window, and the ledger is
+    one card per claim."""
+    assert CHROMIUM, "chromium is not installed: make test installs Debian's chromium"
+    base_url, root = served
+    html = root / "_build" / "html"
+    for page in html_pages(root):
+        report = probe(base_url, html, page, PHONE, width=390)
+        assert report["width"] <= 390, report["width"]
+        assert not report["split"], f"{page.name}: words split {report['split'][:5]}"
+        assert not report["clipped"], f"{page.name}: clipped {report['clipped'][:5]}"
+        assert not report["captions"], f"{page.name}: captions out of view {report['captions']}"
+        assert report["pageWidth"] <= report["width"] + 1, f"{page.name} scrolls sideways"
+        if page.stem == "claims_ledger":
+            assert report["cards"] and set(report["cards"]) == {"block"}, report["cards"]

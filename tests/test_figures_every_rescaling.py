@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.text import Text
 
 from attncore.book import figures_every_rescaling as figures
 from attncore.book.explorable import datasets, read_spec
@@ -72,12 +73,33 @@ def test_d_spread_sentence_finds_no_spread_where_d_does_not_matter(grid):
     assert sentence.count(" 0 %") == 5
 
 
-def test_gradients_legend_follows_the_lines_at_the_largest_n(grid):
-    styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
+def test_gradients_name_the_highlighted_lines_at_their_ends_and_grey_the_others(grid):
+    """Fig. 4.5 once drew twelve coloured series with a legend beside the column: now five
+    at most are coloured and named on their lines, apart from each other, the rest grey."""
+    names = [*NAMES, "mup", "key_rss", "log_n"]
+    styles = figures.rescaling_styles({name: get_rescaling(name) for name in names})
+    copies = [  # three more rescalings, on lines between those of the fixture
+        grid[grid["rescaling"] == "sqrt_d"].assign(
+            rescaling=name, gradient_norm=lambda t, k=k: t["gradient_norm"] * 0.5**k
+        )
+        for k, name in enumerate(["mup", "key_rss", "log_n"], start=1)
+    ]
+    grid = pd.concat([grid, *copies])
     fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
     assert len(fig.axes) == 6
-    labels = [text.get_text() for text in fig.legends[0].get_texts()][: len(NAMES)]
-    assert labels == [styles[name]["label"] for name in ["none", "sqrt_d", "k_total"]]
+    for ax in fig.axes[1::2]:  # the right column names the highlighted lines
+        named = [t for t in ax.texts if t.get_text()]
+        assert sorted(t.get_text() for t in named) == sorted(
+            styles[n]["label"] for n in ["none", "sqrt_d", "k_total", "mup"]
+        )
+        boxes = [Text.get_window_extent(t) for t in named]  # the name, not its leader
+        tops = sorted(box.y0 for box in boxes)
+        heights = [box.height for box in boxes]
+        assert min(np.diff(tops)) >= 0.95 * min(heights), "two names overlap"
+    coloured = {line.get_color() for ax in fig.axes for line in ax.get_lines()}
+    for name in ("key_rss", "log_n"):
+        assert styles[name]["color"] not in coloured
+    assert len(coloured - {"0.5", "black", figures._MUTED}) <= 5
     plt.close(fig)
 
 
@@ -124,7 +146,7 @@ def test_gradients_show_the_saturated_share_of_every_rescaling(grid):
 
 def test_gradients_draw_the_references_as_rings_under_the_other_markers(grid):
     """1/(n√d) sits on 1/k_total for standard normal keys: a larger hollow marker underneath
-    leaves both in sight, and the legend shows the ring as drawn."""
+    leaves both in sight."""
     styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
     fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
     by_colour = {line.get_color(): line for line in fig.axes[5].get_lines()}
@@ -132,8 +154,6 @@ def test_gradients_draw_the_references_as_rings_under_the_other_markers(grid):
     assert ring.get_markerfacecolor() == "none" and filled.get_markerfacecolor() != "none"
     assert ring.get_markersize() > filled.get_markersize()
     assert ring.get_zorder() < filled.get_zorder()
-    handles = {h.get_label(): h for h in fig.legends[0].legend_handles}
-    assert handles[styles["k_total"]["label"]].get_markerfacecolor() == "none"
     plt.close(fig)
 
 

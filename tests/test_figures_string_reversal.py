@@ -8,6 +8,7 @@ import pandas as pd
 
 from attncore.book import figures_string_reversal as figures
 from attncore.book.plotting import method_style
+from attncore.book.tables import numbered_table
 
 STEPS = np.arange(0, 3001, 50)
 
@@ -104,7 +105,10 @@ def test_accuracy_tables_give_intervals_and_no_cell_reads_as_a_quotation():
         )
     summary = pd.DataFrame(rows)
     betas = {"small init": 5.0, "LayerNorm": 0.4}
-    tables = "\n".join(figures.summary_tables(summary, 500, 3000, betas, runs))
-    assert "\\> 99.9% [" in tables
+    tables = "\n".join(
+        numbered_table(part, name, caption, index="method", formats=formats, transpose=False)
+        for part, name, caption, formats in figures.summary_tables(summary, 500, 3000, betas, runs)
+    )
+    assert "\\> 99.9 [" in tables and "(%)" in tables  # the unit in the header, once
     assert not any(line.lstrip(" -").startswith(">") for line in tables.splitlines())
     assert "median 1000 (1000 to 1000; 2 of 2 seeds)" in tables

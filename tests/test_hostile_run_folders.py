@@ -276,6 +276,7 @@ def mini_book(root: Path, notebooks: list[Path]) -> Path:
     """A book of the given executed notebooks (the introduction first), built by Sphinx."""
     root.mkdir()
     shutil.copy2(REPO / "_config.yml", root / "_config.yml")
+    shutil.copy2(REPO / "CITATION.cff", root / "CITATION.cff")  # every page's footer cites it
     shutil.copytree(REPO / "_static", root / "_static")
     (root / "book" / "generated").mkdir(parents=True)
     shutil.copy2(REPO / "book" / "references.bib", root / "book" / "references.bib")

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from attncore.book.cache import RunCache
-from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT
+from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT, RUNS
 from attncore.book.publish import publish
 from attncore.book.runner import (
     RUN_FOLDER,
@@ -43,8 +43,6 @@ from attncore.simulate.tasks import resolve_scheduler, shared_local_cluster
 __all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
 
 PROFILES = ("full", "smoke")
-RUNS = Path("_build") / "runs"
-"""Where a build keeps its chapters' run folders (figures, manifests), relative to a root."""
 
 
 class BuildFailed(RuntimeError):

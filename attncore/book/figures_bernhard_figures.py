@@ -1,9 +1,9 @@
 """Figures and reader tables of the chapter on Bernhard's figures (``bernhard_figures``).
 
 The numbers come from :mod:`attncore.sources.bernhard`; this module only draws and formats.
-The two samples of a panel have one style each across the chapter: as intended (solid) and as
-published (dashed); per-rescaling colours and markers come from
-:func:`attncore.book.plotting.method_style`.
+The two samples of a panel have one style each across the chapter: as intended (vermilion,
+solid) and as published (sky blue, dashed), colours no method of the book uses; per-rescaling
+colours and markers come from :func:`attncore.book.plotting.method_style`.
 """
 
 from __future__ import annotations
@@ -60,9 +60,11 @@ EXPLORABLE_TITLES = {
 """The panel titles of :data:`PANEL_TITLES` in plain text, for the explorable figure."""
 
 SAMPLE_STYLE = {
-    "intended": dict(color=CONTRAST[0], ls="-"),
-    "published": dict(color=CONTRAST[1], ls="--"),
+    "intended": dict(color="#D55E00", ls="-"),
+    "published": dict(color="#56B4E9", ls="--"),
 }
+"""The two samples' inks (the Okabe–Ito vermilion and sky blue, which no method of
+:func:`~attncore.book.plotting.method_style` uses) and line styles."""
 SAMPLES = ("intended", "published")
 
 
@@ -88,7 +90,7 @@ def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
     for offset, sample in enumerate(SAMPLES):
         grid, density = curves[sample]
         style = SAMPLE_STYLE[sample]
-        ax.plot(grid, density, lw=1.6, **style)
+        ax.plot(grid, density, lw=1.8, **style)
         low, high = -(0.20 - 0.09 * offset) * top, -(0.12 - 0.09 * offset) * top
         ax.vlines(getattr(draw.values, sample), low, high, color=style["color"], lw=0.6, alpha=0.6)
     ax.axhline(0, color="0.3", lw=0.6)
@@ -104,7 +106,7 @@ def _top_panel(ax: plt.Axes, draw: PanelDraw, kde_points: int) -> None:
 def _shape_panel(ax: plt.Axes, draw: PanelDraw, row: pd.Series, kde_points: int) -> None:
     after = _standardized(draw.values.intended)
     grid, density = kde_curve(after, n_points=kde_points)
-    ax.plot(grid, density, color=CONTRAST[0], lw=1.6)
+    ax.plot(grid, density, color=SAMPLE_STYLE["intended"]["color"], lw=1.8)
     if draw.rescaling is None:
         z = np.linspace(grid.min(), grid.max(), 200)
         ax.plot(z, stats.norm.pdf(z), color="0.35", ls=":", lw=1.5)
@@ -135,9 +137,7 @@ def panel_figure(
     draws: dict[str, PanelDraw],
     seed_rows: pd.DataFrame,
     panels: Sequence[str],
-    number: int,
     *,
-    seed: int,
     kde_points: int = 512,
 ) -> matplotlib.figure.Figure:
     """One of Bernhard's figures redrawn. Row 1: each panel on its own axes as in the paper,
@@ -153,19 +153,18 @@ def panel_figure(
         _shape_panel(axes[1, column], draws[panel], intended.loc[panel], kde_points)
     for ax in axes[:, 0]:
         ax.set_ylabel("density")
-    first = draws[panels[0]]
     top = [
         plt.Line2D(
             [],
             [],
-            lw=1.6,
+            lw=1.8,
             **SAMPLE_STYLE["intended"],
             label="as intended: $q_i\\cdot k_1$ over the queries (lower rug)",
         ),
         plt.Line2D(
             [],
             [],
-            lw=1.6,
+            lw=1.8,
             **SAMPLE_STYLE["published"],
             label="as published: the R code's refilled column (upper rug)",
         ),
@@ -175,8 +174,8 @@ def panel_figure(
         plt.Line2D(
             [],
             [],
-            color=CONTRAST[0],
-            lw=1.6,
+            color=SAMPLE_STYLE["intended"]["color"],
+            lw=1.8,
             label="the panel's values (as intended), standardized",
         ),
         plt.Line2D(
@@ -190,12 +189,6 @@ def panel_figure(
         ),
         plt.Line2D([], [], color="0.35", ls=":", lw=1.5, label="N(0, 1), in (a)"),
     ]
-    n_queries, n_keys = first.queries.shape[0], first.keys.shape[0]
-    fig.suptitle(
-        f"Figure {number} redrawn: d = {first.d}, {n_keys} keys, {n_queries} queries, seed "
-        f"{seed}.\nTop: each panel on its own axes, as in the paper. Bottom: the shape alone.",
-        fontsize=11,
-    )
     rows[1].legend(handles=bottom, loc="outside lower center", ncol=3, frameon=False)
     return fig
 
@@ -266,20 +259,18 @@ def seed_spread_figure(
                 edgecolor="w",
                 label=f"seed {seed}" if x == 0 else None,
             )
-        ax.axhline(0, color="0.4", lw=0.7)
+        shown = panels[panels.panel == panel].skewness
+        spread = shown.max() - shown.min()
+        if shown.min() - 0.25 * spread <= 0 <= shown.max() + 0.25 * spread:
+            ax.axhline(0, color="0.4", lw=0.7)  # symmetry, where it is near the data
         ax.set_xticks([0, 1], list(SAMPLES), fontsize=8.5)
         ax.set_xlim(-0.5, 1.6)
         label = scaling_label(draws[panel].rescaling)
         ax.set_title(f"{panel}: {label}, d = {draws[panel].d}", fontsize=9.5)
     for ax in axes[:, 0]:
         ax.set_ylabel("skewness of the sample")
-    axes[0, 0].legend(fontsize=8, loc="upper left")
-    fig.suptitle(
-        f"Skewness over {n_seeds} draws: dots one draw each, bars 5-95 % with median, "
-        "black diamond the figures' seed",
-        fontsize=11,
-    )
-    fig.subplots_adjust(left=0.08, right=0.99, top=0.88, bottom=0.06, wspace=0.35, hspace=0.38)
+    axes[0, 0].legend(fontsize=8, loc="best")
+    fig.subplots_adjust(left=0.08, right=0.99, top=0.94, bottom=0.06, wspace=0.35, hspace=0.38)
     return fig
 
 
@@ -290,49 +281,40 @@ def distortion_pairs_figure(
     seed: int,
     pairs: Sequence[tuple[str, str]] = (("1b", "1c"), ("2b", "2c")),
 ) -> matplotlib.figure.Figure:
-    """W1 distortion of two panels draw by draw (intended samples), one dot per draw, the
-    figures' draw marked: below the diagonal the second panel's scaling distorts less."""
+    """Per pair of panels, the ratio of their W1 distortions draw by draw (intended samples,
+    the second panel's over the first's), one dot per draw on a logarithmic axis, the
+    figures' draw marked: left of 1 the second panel's scaling distorts less."""
     intended = panels[panels["sample"] == "intended"]
     wide = intended.pivot(index="seed", columns="panel", values="wasserstein")
     mine = seed_rows[seed_rows["sample"] == "intended"].set_index("panel").wasserstein
-    fig, axes = plt.subplots(1, len(pairs), figsize=(10, 5.2))
-    for ax, (base, better) in zip(np.atleast_1d(axes), pairs, strict=True):
-        x, y = wide[base], wide[better]
-        ax.scatter(x, y, s=12, alpha=0.6, color=CONTRAST[1], lw=0, label="one draw")
-        ax.scatter(
-            [mine[base]],
-            [mine[better]],
-            marker="D",
-            s=50,
-            color="k",
-            edgecolor="w",
-            zorder=5,
-            label=f"seed {seed}",
-        )
-        low, top = 0.7 * min(x.min(), y.min()), 1.4 * max(x.max(), y.max())
-        ax.plot([low, top], [low, top], color="0.4", lw=1, ls="--", label="equal distortion")
-        ax.set(xscale="log", yscale="log", xlim=(low, top), ylim=(low, top), aspect="equal")
-        ticks = [t for t in (0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0) if low <= t <= top]
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_locator(FixedLocator(ticks))
-            axis.set_major_formatter(FormatStrFormatter("%g"))
-            axis.set_minor_formatter(NullFormatter())
+    fig, ax = plt.subplots(figsize=(9, 1.6 + 1.3 * len(pairs)), layout="constrained")
+    jitter = np.random.default_rng(0).uniform(-0.22, 0.22, len(wide))  # plotting jitter only
+    names, ratios = [], []
+    for row, (base, better) in enumerate(pairs):
+        ratio = wide[better] / wide[base]
+        ratios.append(ratio)
+        ax.scatter(ratio, row + jitter, s=14, alpha=0.6, color=CONTRAST[1], lw=0,
+                   label="one draw" if row == 0 else None)  # fmt: skip
+        ax.scatter([mine[better] / mine[base]], [row], marker="D", s=55, color="k",
+                   edgecolor="w", zorder=5, label=f"seed {seed}" if row == 0 else None)  # fmt: skip
         label_base = scaling_label(draws[base].rescaling)
         label_better = scaling_label(draws[better].rescaling)
-        ax.set_xlabel(f"$W_1$ distortion, panel {base} ({label_base})")
-        ax.set_ylabel(f"$W_1$ distortion, panel {better} ({label_better})")
-        ax.set_title(
-            f"Figure {base[0]}, d = {draws[base].d}: {label_better} distorts less than\n"
-            f"{label_base} in {100 * float((y < x).mean()):.0f} % of draws",
-            fontsize=10.5,
+        share = f"{100 * float((ratio < 1).mean()):.0f} %"
+        names.append(
+            f"Figure {base[0]}, d = {draws[base].d}:\n{label_better} over {label_base},\n"
+            f"below 1 in {share} of draws"
         )
-        ax.legend(fontsize=8, loc="upper left")
-    fig.suptitle(
-        "Shape distortion by the softmax, draw by draw (log scales): below the diagonal the "
-        "second scaling distorts less",
-        fontsize=11,
-    )
-    fig.subplots_adjust(left=0.09, right=0.98, top=0.8, bottom=0.12, wspace=0.35)
+    every = pd.concat(ratios)
+    low = min(every.min(), mine[[b for _, b in pairs]].min()) * 0.7
+    ax.axvline(1, color="0.4", lw=1, ls="--", label="equal distortion")
+    ax.set(xscale="log", xlim=(low, 1.25), ylim=(len(pairs) - 0.5, -0.5))
+    ticks = [t for t in (0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0) if low <= t]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yticks(range(len(pairs)), names)
+    ax.set_xlabel("ratio of the $W_1$ distortions, second scaling over first (log scale)")
+    fig.legend(loc="outside lower center", ncol=3, frameon=False)
     return fig
 
 
@@ -521,7 +503,7 @@ def panels_explorable(
                     x=f"datum.lo + (datum.j - 1) * (datum.hi - datum.lo) / {points - 1}",
                     density="toNumber(datum.value)",
                 )
-                .mark_line(color=CONTRAST[0])
+                .mark_line(color=SAMPLE_STYLE["intended"]["color"])
                 .encode(
                     x=alt.X(
                         "x:Q",

@@ -41,6 +41,7 @@ from attncore.book.plotting import method_style
 from attncore.rescalings import Rescaling
 
 __all__ = [
+    "HIGHLIGHTED",
     "d_n_grid_figure",
     "d_spread_sentence",
     "families_figure",
@@ -53,6 +54,16 @@ __all__ = [
 ]
 
 _CURVE = "0.55"
+_MUTED = "#BBBBBB"
+"""The ink of the rescalings a crowded figure does not highlight."""
+
+HIGHLIGHTED = ("none", "sqrt_d", "k_total", "mup", "qk_norm")
+"""The rescalings a crowded figure draws in their colours and names on their lines: no
+scaling, the Transformer's 1/√d, Bernhard's 1/k_total and the two in use today that differ
+most from them (1/d of μP and QK-norm); the others are drawn grey."""
+
+LABEL_PT = 12.0
+"""The size of the names written on the lines of a crowded figure."""
 _EXTRA_MARKERS = ["1", "2", "3", "4"]
 _RING = ("sqrt_d", "k_total")
 """The references drawn as large hollow markers, so a rescaling at the same place (for
@@ -407,21 +418,29 @@ def family_frontiers_figure(
     title: str,
 ) -> matplotlib.figure.Figure:
     """The distortion/selectivity curve of constant factors and every rescaling, one panel
-    per family."""
-    columns = 4
+    per family, two panels a row so that the figure fits the text column: the rescalings of
+    :data:`HIGHLIGHTED` in their colours and markers (named in the legend), the others as
+    small grey dots."""
+    columns = 2
     rows = max(1, math.ceil(len(families) / columns))
     fig, axes = plt.subplots(
         rows,
         columns,
-        figsize=(12, 3.2 * rows + 1.6),
+        figsize=(9, 2.9 * rows + 1.4),
         sharex=True,
         sharey=True,
         squeeze=False,
         layout="constrained",
     )
+    shown = {name: styles[name] for name in HIGHLIGHTED if name in styles}
+    muted = [name for name in styles if name not in shown]
     for ax, family in zip(axes.ravel(), families, strict=False):
         _draw_curve(ax, curves[curves["family"] == family], "wasserstein")
-        _draw_points(ax, points[points["family"] == family], "wasserstein", styles, size=45)
+        mine = points[points["family"] == family]
+        grey = mine[mine["rescaling"].isin(muted)]
+        ax.scatter(grey["selectivity"], grey["wasserstein"], s=24, facecolor="none",
+                   edgecolor="0.45", linewidth=0.9, zorder=2)  # fmt: skip
+        _draw_points(ax, mine, "wasserstein", shown, size=55)
         ax.set(xscale="log", yscale="log", title=family)
         ax.xaxis.set_major_locator(LogLocator(base=10, numticks=4))
         _plain_log_ticks(ax.yaxis)
@@ -430,7 +449,10 @@ def family_frontiers_figure(
     for ax in axes[-1]:
         ax.set_xlabel("selectivity 1 − H / ln n")
     fig.supylabel("W₁, distortion of the shape")
-    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+    other = Line2D([], [], ls="", marker="o", markerfacecolor="none", markeredgecolor="0.45",
+                   label=f"the other {len(muted)} rescalings")  # fmt: skip
+    handles = [_curve_handle(), *_handles(shown), *([other] if muted else [])]
+    return _finish(fig, handles, title, ncol=3)
 
 
 def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
@@ -523,6 +545,50 @@ most 0 % under 1/k_total and 25 % under 1/√d.'
     )
 
 
+def _name_line_ends(
+    fig: matplotlib.figure.Figure, ends: Mapping[Any, Sequence[tuple[str, float, float, str]]]
+) -> None:
+    """For each axes of ``ends``, write each ``(name, x, y, colour)`` just right of the axes
+    at the height of its line's end ``(x, y)``, moved apart so that no two names overlap,
+    with a thin leader where a name had to move. The names take room the layout then gives
+    them, which changes the axes' heights, so they are spaced again until that settles."""
+    placed = {}
+    for ax, named in ends.items():
+        to_axes = ax.transData + ax.transAxes.inverted()
+        anchors = sorted((float(to_axes.transform((x, y))[1]), n, c) for n, x, y, c in named)
+        placed[ax] = []
+        for y, name, colour in anchors:
+            leader = dict(arrowstyle="-", color=colour, lw=0.7, relpos=(0, 0.5))  # from the left
+            note = ax.annotate(
+                name,
+                xy=(1.0, y),
+                xycoords="axes fraction",
+                xytext=(1.04, y),
+                textcoords="axes fraction",
+                va="center",
+                ha="left",
+                color=colour,
+                fontsize=LABEL_PT,
+                annotation_clip=False,
+                arrowprops=leader,
+            )
+            placed[ax].append((y, note))
+    for _ in range(4):
+        fig.canvas.draw()  # lay the figure out, so the axes' heights are known
+        for ax, names in placed.items():
+            gap = 1.25 * LABEL_PT / (ax.get_window_extent().height * 72 / fig.dpi)
+            heights: list[float] = []
+            for y, _ in names:
+                heights.append(max(y, heights[-1] + gap) if heights else y)
+            overflow = max(0.0, heights[-1] - 1.0) if heights else 0.0
+            heights = [h - overflow for h in heights]  # the top name inside the axes' height
+            for i in range(len(heights) - 2, -1, -1):  # none pushed into the one above it
+                heights[i] = min(heights[i], heights[i + 1] - gap)
+            for (y, note), height in zip(names, heights, strict=True):
+                note.xyann = (1.04, height)
+                note.arrow_patch.set_visible(abs(height - y) > gap / 4)
+
+
 def gradients_figure(
     summary: pd.DataFrame,
     styles: Mapping[str, dict[str, Any]],
@@ -533,29 +599,37 @@ def gradients_figure(
 ) -> matplotlib.figure.Figure:
     """The mean softmax Jacobian norm (top), the share of rows whose largest probability
     exceeds ``threshold`` (middle) and the gradient reaching the query (bottom), against ``d``
-    at ``n_ref`` (left) and against ``n`` at ``d_ref`` (right); the legend lists the
-    rescalings from the largest to the smallest gradient at the largest ``n``."""
-    fig, axes = plt.subplots(3, 2, figsize=(11, 11), sharey="row", layout="constrained")
+    at ``n_ref`` (left) and against ``n`` at ``d_ref`` (right). The rescalings of
+    :data:`HIGHLIGHTED` are drawn in their colours (1/√d and 1/k_total as rings) and named at
+    the right end of their lines; the others are thin grey lines."""
+    fig, axes = plt.subplots(3, 2, figsize=(10.5, 11), sharey="row", layout="constrained")
     sweeps = [("d", "n", n_ref), ("n", "d", d_ref)]
     rows = [
         ("jacobian_norm", r"mean $\|J\|_F$, softmax Jacobian"),
         ("saturated_share", f"share of rows with\nlargest probability > {threshold:g}"),
         ("gradient_norm", r"mean $\|\partial s/\partial q\|_F$"),
     ]
-    last = summary[(summary["d"] == d_ref) & (summary["n"] == summary["n"].max())]
-    end = last.set_index("rescaling")["gradient_norm"]
-    order = sorted((n for n in styles if n in end.index), key=lambda n: -end[n])
+    shown = [name for name in HIGHLIGHTED if name in styles]
+    muted = [name for name in styles if name not in shown]
+    ends: list[list[tuple[str, float, float, str]]] = [[] for _ in rows]
     for col, (axis, fixed, value) in enumerate(sweeps):
         part = summary[summary[fixed] == value]
-        for name in order:
+        for name in muted + shown:  # the highlighted on top
             style, line = styles[name], part[part["rescaling"] == name].sort_values(axis)
-            # a ring goes under the others, so a filled marker at its place shows inside it
-            ring = name in _RING
-            kw = dict(**_marker(style, ring, 5), lw=1.3, zorder=1.9 if ring else 2)
+            if line.empty:
+                continue
             for row, (column, _) in enumerate(rows):
-                axes[row, col].errorbar(
-                    line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw
-                )
+                ax = axes[row, col]
+                if name in muted:
+                    ax.plot(line[axis], line[column], color=_MUTED, lw=1.0, zorder=1)
+                    continue
+                # a ring goes under the filled markers, so one at its place shows inside it
+                ring = name in _RING
+                kw = dict(**_marker(style, ring, 5), lw=1.6, zorder=1.9 if ring else 2)
+                ax.errorbar(line[axis], line[column], yerr=2 * line[f"{column}_se"], **kw)
+                if col == 1:
+                    last = line.iloc[-1]
+                    ends[row].append((style["label"], last[axis], last[column], style["color"]))
             if name == "none":
                 axes[2, col].plot(
                     line[axis], line["gradient_median"], color="black", ls="--", lw=1.2
@@ -574,23 +648,15 @@ def gradients_figure(
     axes[1, 0].set_ylim(-0.03, 1.03)
     for row, (_, label) in enumerate(rows):
         axes[row, 0].set_ylabel(label)
-    handles = [*_handles({name: styles[name] for name in order})]
-    handles += [
+    handles = [
+        Line2D([], [], color=_MUTED, lw=1.0, label=f"the other {len(muted)} rescalings"),
         Line2D(
-            [],
-            [],
-            color="0.5",
-            ls=":",
-            lw=2,
-            label="uniform attention:\n" r"$\|J\|_F = \sqrt{n-1}/n$",
+            [], [], color="0.5", ls=":", lw=2, label=r"uniform attention: $\|J\|_F = \sqrt{n-1}/n$"
         ),
-        Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median\nover queries"),
+        Line2D([], [], color="black", ls="--", lw=1.2, label="no scaling, median over queries"),
     ]
-    top = (
-        "top to bottom:\n"
-        r"$\|\partial s/\partial q\|_F$"
-        f" at\nn = {summary['n'].max()}, d = {d_ref}"
-    )
-    fig.legend(handles=handles, loc="outside right center", frameon=False, title=top)
+    fig.legend(handles=handles[0 if muted else 1 :], loc="outside lower center", ncol=2,
+               frameon=False)  # fmt: skip
     fig.suptitle(title)
+    _name_line_ends(fig, {axes[row, 1]: named for row, named in enumerate(ends)})
     return fig

@@ -113,9 +113,16 @@ def saturation_figure(
                 np.sqrt(d),
                 color=unscaled["color"],
                 ls=style,
-                lw=1.2,
+                lw=1.6,
                 label=rf"{unscaled['label']} (unscaled), $d={d}$: $\sigma={np.sqrt(d):.1f}$",
             )
+    # each line named on it in the middle panel, away from the curve (low at σ = 1, high
+    # at the unscaled spreads)
+    for x, y, text in [(1.0, 0.97, "1/√d"), (8.0, 0.03, "d = 64"), (np.sqrt(512), 0.03, "d = 512")]:
+        axes[1].annotate(
+            text, (x, y), xytext=(3, 0), textcoords="offset points", rotation=90,
+            ha="left", va="top" if y > 0.5 else "bottom", fontsize=9,
+        )  # fmt: skip
     uniform = axes[2].axhline(uniform_norm, color="#AAAAAA", lw=1, label="uniform attention")
     axes[0].set_ylim(0, 1.02)
     axes[1].set_ylim(0, 1.02)
@@ -171,7 +178,6 @@ def example_figure(sweep: FactorSweep, factor: float) -> matplotlib.figure.Figur
     curves.set(xscale="log", xlabel="factor c on the logits", ylim=(0, 1.02))
     curves.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     curves.legend(loc="center left", frameon=False)
-    fig.suptitle(f"The post's logits y times a factor c, softmax over n = {sweep.y.size} keys")
     return fig
 
 

@@ -21,11 +21,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, PercentFormatter
+from pandas.api.types import is_numeric_dtype
 from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
-from attncore.book.tables import fraction, numbered_table
+from attncore.book.tables import percent
 from attncore.claims.rules.training import INTERVAL, LEARNED, interval, steps_text
 
 __all__ = [
@@ -111,6 +112,8 @@ def search_figure(
         )
     axes[0, 0].set_ylabel("validation token accuracy\nafter the budget")
     axes[0, 0].set_ylim(-0.02, 1.05)
+    for ax in axes[0]:
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     fig.suptitle("Chuang's search: squares the decade scan, dots the rounds around the best")
     return fig
 
@@ -176,6 +179,7 @@ def learning_curves_figure(
             ax.axvline(short_steps, color="grey", ls=":", lw=1)
             ax.axhline(LEARNED, color="grey", ls=(0, (4, 4)), lw=0.8)
             ax.set(xlabel="training step", ylim=(-0.02, 1.03))
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         whole.text(
             short_steps,
             0.5,
@@ -283,25 +287,26 @@ def summary_tables(
     long_steps: int,
     searched_beta: Mapping[str, float],
     runs: pd.DataFrame | None = None,
-) -> list[str]:
-    """The accuracy tables, then the attention tables, one per setup, as numbered tables
-    ``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N`` (N = 1, 2, ... per setup);
-    an accuracy below 1 never reads as 1 (:func:`attncore.book.tables.fraction`). With the
-    per-run table ``runs``, every mean accuracy carries its 95 % interval over seeds and the
-    steps to the target their median and range."""
+) -> list[tuple[pd.DataFrame, str, str, dict[str, Any]]]:
+    """The accuracy tables, then the attention tables, one per setup, each as its frame, its
+    name (``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N``, N = 1, 2, ... per
+    setup), its caption and its columns' formats; accuracies are percentages (the unit in the
+    header), and one below 100 % never reads as 100 (:func:`attncore.book.tables.percent`).
+    With the per-run table ``runs``, every mean accuracy carries its 95 % interval over seeds
+    and the steps to the target their median and range."""
     target = f"{100 * LEARNED:g} %"
     if runs is not None:
         summary = _with_intervals(summary, runs, [short_steps, long_steps])
     accuracy_names = {
-        f"accuracy at {short_steps} steps": f"acc. {short_steps}",
-        f"worst seed at {short_steps} steps": f"worst {short_steps}",
-        f"accuracy at {long_steps} steps": f"acc. {long_steps}",
-        f"worst seed at {long_steps} steps": f"worst {long_steps}",
-        f"test accuracy at {short_steps} steps": f"test {short_steps}",
-        f"test accuracy at {long_steps} steps": f"test {long_steps}",
+        f"accuracy at {short_steps} steps": f"acc. {short_steps} (%)",
+        f"worst seed at {short_steps} steps": f"worst {short_steps} (%)",
+        f"accuracy at {long_steps} steps": f"acc. {long_steps} (%)",
+        f"worst seed at {long_steps} steps": f"worst {long_steps} (%)",
+        f"test accuracy at {short_steps} steps": f"test {short_steps} (%)",
+        f"test accuracy at {long_steps} steps": f"test {long_steps} (%)",
         "steps to target (median)": f"{target} at step",
         "seeds reaching target": f"seeds at {target}",
-        "exact match at end": "exact match",
+        "exact match at end": "exact match (%)",
     }
     attention_names = {
         "logit spread at init": "spread, init",
@@ -320,24 +325,32 @@ def summary_tables(
         "mirrored, end": "{:.3f}",
     }
     kinds = (
-        ("accuracy", "Validation and test token accuracy", accuracy_names, fraction),
-        ("attention", "Attention measurements and cost", attention_names, "{:.3g}"),
+        ("accuracy", "Validation and test token accuracy", accuracy_names, percent),
+        ("attention", "Attention measurements and cost", attention_names, None),
     )
     tables = []
-    for kind, title, names, digits in kinds:
+    for kind, title, names, form in kinds:
         for number, setup in enumerate(dict.fromkeys(summary["setup"]), start=1):
             part = summary[summary["setup"] == setup].copy()
             part["method"] = [method_label(m, searched_beta[setup]) for m in part["method"]]
-            part = part.set_index("method")[[c for c in names if c in part]].rename(columns=names)
+            part = part.set_index("method")[[c for c in names if c in part]]
+            shares = [c for c in part if names[c].endswith("(%)")]  # as the prose gives them
+            texts = [c for c in shares if not is_numeric_dtype(part[c])]  # "mean% [low, high]"
+            numbers = [c for c in shares if c not in texts]
+            part[numbers] = 100 * part[numbers].astype(float)
+            for column in texts:  # the header carries the unit; a share left bare is one too
+                part[column] = [
+                    v.replace("%", "") if isinstance(v, str) else percent(100 * float(v))
+                    for v in part[column]
+                ]
+            part = part.rename(columns=names)
             formats = {
-                c: "{}" if part[c].dtype == object else special.get(c, digits) for c in part.columns
+                c: "{}" if not is_numeric_dtype(part[c]) else special.get(c, form)
+                for c in part.columns
+                if not is_numeric_dtype(part[c]) or c in special or form
             }
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
-            tables.append(
-                numbered_table(
-                    part, name, caption, index="method", formats=formats, transpose=False
-                )
-            )
+            tables.append((part, name, caption, formats))
     return tables
 
 

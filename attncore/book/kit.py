@@ -7,8 +7,8 @@ the MIME type :data:`VERDICT_MIME`, which the book does not render and the runne
 into the run's manifest (:mod:`attncore.book.runner`).
 
 >>> page = Chapter("softmax_saturation", seed=3)
->>> page.note()
-'Seed 3; the chapter’s *Reproduce* section gives the command.'
+>>> page.data_link("tbl-shifts")
+'{download}`Data (CSV) </_build/runs/softmax_saturation/tables/tbl-shifts.csv>`'
 >>> finding = Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation")
 >>> verdict_record(finding, "sec-x")["verdict"]
 'holds'
@@ -17,13 +17,17 @@ into the run's manifest (:mod:`attncore.book.runner`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import matplotlib.figure
+import pandas as pd
 
 from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, describe_bytes
 from attncore.book.markup import literal
+from attncore.book.paths import RUNS, TABLES
+from attncore.book.plotting import figure_styles
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 from attncore.claims.catalogue import SOURCES
 
@@ -32,6 +36,7 @@ __all__ = [
     "FIGURE_MIME",
     "HEADLINE_MIME",
     "MIN_TEXT_PX",
+    "TABLE_MIME",
     "VERDICT_COLOURS",
     "VERDICT_MIME",
     "Chapter",
@@ -52,6 +57,10 @@ VERDICT_MIME = "application/vnd.attncore.verdict+json"
 
 FIGURE_MIME = "application/vnd.attncore.figure+json"
 """The MIME type of a figure's facts (its smallest text) in an executed chapter."""
+
+TABLE_MIME = "application/vnd.attncore.table+json"
+"""The MIME type of a table's data (its name and its CSV text) in an executed chapter; the
+runner writes it to the run's ``tables/<name>.csv``."""
 
 HEADLINE_MIME = "application/vnd.attncore.headline+json"
 """The MIME type of a headline (a computed sentence for the introduction) in an executed
@@ -277,21 +286,52 @@ def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any
 
 @dataclass(frozen=True)
 class Chapter:
-    """One chapter's kernel-side helper: the chapter's name and, if it draws, its seed."""
+    """One chapter's kernel-side helper: the chapter's name and, if it draws, its seed (the
+    chapter's *Reproduce* section states it with every other parameter)."""
 
     name: str
     seed: int | None = None
 
-    def note(self) -> str:
-        """The provenance line under each figure."""
-        seed = f"Seed {self.seed}; the" if self.seed is not None else "The"
-        return f"{seed} chapter’s *Reproduce* section gives the command."
+    def data_link(self, name: str) -> str:
+        """A MyST link that downloads the CSV of the table or figure ``name`` from the book
+        (the runner writes it to the run's ``tables/``; the book build publishes the runs)."""
+        return f"{{download}}`Data (CSV) </{RUNS}/{self.name}/{TABLES}/{name}.csv>`"
 
-    def figure(self, fig: matplotlib.figure.Figure, name: str) -> None:
-        """Glue ``fig`` (key ``name``) and its provenance note (key ``name + '_note'``).
+    def _hand_over(self, frame: pd.DataFrame, name: str) -> None:
+        from IPython.display import display
 
-        A markdown cell places it: ``{glue:figure} name``, a caption, ``{glue:md}`name_note```.
-        The runner writes the same image to the run's ``figures/name.png``.
+        display({TABLE_MIME: {"name": name, "csv": frame.to_csv()}}, raw=True)
+
+    def table(
+        self,
+        layout: Callable[..., str],
+        frame: pd.DataFrame,
+        name: str,
+        caption: str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        """Show ``layout(frame, name, caption, *args, **kwargs)`` (a numbered table:
+        :func:`~attncore.book.tables.numbered_table` or :func:`~attncore.book.tables.list_table`)
+        with a link under it that downloads ``frame`` as CSV, which the runner writes to the
+        run's ``tables/<name>.csv``."""
+        from IPython.display import Markdown, display
+
+        self._hand_over(frame, name)
+        markdown = layout(frame, name, caption, *args, **kwargs)
+        display(Markdown(f"{markdown}\n{self.data_link(name)}\n"))
+
+    def figure(
+        self, fig: matplotlib.figure.Figure, name: str, data: pd.DataFrame | None = None
+    ) -> None:
+        """Glue ``fig`` (key ``name``); with ``data`` (the numbers it plots), hand those over
+        as the run's ``tables/<name>.csv`` and glue a link that downloads them (key
+        ``name + '_data'``).
+
+        A markdown cell places it: ``{glue:figure} name`` and a caption (ending in
+        ``{glue:md}`name_data:myst``` when it has data). The runner writes the same image to the
+        run's ``figures/name.png`` and records the colours and line styles it draws, which a
+        test checks against the caption's words.
         """
         import matplotlib.pyplot as plt
         from IPython.display import Markdown, display
@@ -299,14 +339,16 @@ class Chapter:
 
         fit_text(fig)
         glue(name, fig, display=False)
-        glue(f"{name}_note", Markdown(self.note()), display=False)
-        facts = {"name": name, "min_text_px": smallest_text_px(fig)}
+        if data is not None:
+            self._hand_over(data, name)
+            glue(f"{name}_data", Markdown(self.data_link(name)), display=False)
+        facts = {"name": name, "min_text_px": smallest_text_px(fig), **figure_styles(fig)}
         display({FIGURE_MIME: facts}, raw=True)
         plt.close(fig)
 
     def explorable(self, explorable: Explorable, name: str) -> None:
         """Glue ``explorable`` (key ``name``) and its note (key ``name + '_note'``): the
-        provenance and the bytes of data it adds to the page.
+        bytes of data it adds to the page.
 
         A markdown cell places it like a figure, next to the static figure it extends:
         ``{glue:figure} name``, a caption, ``{glue:md}`name_note```. The runner writes its
@@ -317,7 +359,7 @@ class Chapter:
 
         size = data_bytes(explorable.spec())
         glue(name, explorable, display=False)
-        note = f"{self.note()} Its data add {describe_bytes(size)} to this page."
+        note = f"Its data add {describe_bytes(size)} to this page."
         glue(f"{name}_note", Markdown(note), display=False)
         display({EXPLORABLE_MIME: {"name": name, "data_bytes": size}}, raw=True)
 

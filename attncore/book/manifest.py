@@ -24,7 +24,7 @@ from typing import Any
 
 from attncore.book.paths import MANIFEST, ROOT
 
-__all__ = ["Revision", "parameters_hash", "source_revision", "write_manifest"]
+__all__ = ["Revision", "commit_date", "parameters_hash", "source_revision", "write_manifest"]
 
 
 @dataclass(frozen=True)
@@ -42,23 +42,37 @@ class Revision:
         return self.short + (" (with uncommitted changes)" if self.dirty else "")
 
 
+def _git(root: Path, *args: str) -> str | None:
+    """The output of ``git args`` in ``root``, or ``None`` where git or a checkout is missing."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
 def source_revision(root: Path = ROOT) -> Revision:
     """The git revision of ``root``; ``unknown`` outside a git checkout."""
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
-            )
-        except OSError:
-            return None
-        return done.stdout.strip() if done.returncode == 0 else None
-
-    commit = git("rev-parse", "HEAD")
+    commit = _git(root, "rev-parse", "HEAD")
     if commit is None:
         return Revision("unknown", dirty=True)
-    status = git("status", "--porcelain", "--untracked-files=no", "--", "attncore", "notebooks")
+    status = _git(
+        root, "status", "--porcelain", "--untracked-files=no", "--", "attncore", "notebooks"
+    )
     return Revision(commit, dirty=bool(status))
+
+
+def commit_date(revision: Revision, root: Path = ROOT) -> str | None:
+    """The day (``YYYY-MM-DD``) ``revision``'s commit was made, or ``None`` if it is unknown.
+
+    >>> commit_date(Revision("unknown", dirty=True)) is None
+    True
+    """
+    if revision.commit == "unknown":
+        return None
+    return _git(root, "show", "-s", "--format=%cs", revision.commit) or None
 
 
 def parameters_hash(parameters: dict[str, Any]) -> str:

@@ -21,7 +21,9 @@ __all__ = [
     "PAPERS_VARIABLE",
     "PROFILES_FILE",
     "ROOT",
+    "RUNS",
     "SOURCE_TEXTS",
+    "TABLES",
     "chapter_source",
     "papers_folder",
 ]
@@ -43,6 +45,13 @@ FIGURES = "figures"
 
 EXPLORABLES = "explorables"
 """The folder of a chapter's run that holds its explorable figures' specifications and data."""
+
+TABLES = "tables"
+"""The folder of a chapter's run that holds its tables as CSV files."""
+
+RUNS = Path("_build") / "runs"
+"""Where a book build keeps its chapters' run folders (figures, tables, manifests), relative
+to a root."""
 
 MANIFEST = "manifest.json"
 """The file of a chapter's run that records what it ran with and what it produced."""

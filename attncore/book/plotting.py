@@ -17,15 +17,30 @@ the next colour of the palette, so it needs no entry here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import matplotlib
+import matplotlib.collections
+import matplotlib.figure
+import matplotlib.lines
+import numpy as np
 import seaborn as sns
+from matplotlib.colors import rgb_to_hsv, to_rgba_array
 
 from attncore.checks import ParameterError
 from attncore.rescalings import RESCALINGS
 
-__all__ = ["CONTRAST", "TRAINED_ONLY", "method_style", "use_book_style"]
+__all__ = [
+    "CAPTION_COLOURS",
+    "CONTRAST",
+    "LINE_STYLES",
+    "TRAINED_ONLY",
+    "colour_words",
+    "figure_styles",
+    "method_style",
+    "use_book_style",
+]
 
 TRAINED_ONLY: dict[str, str] = {
     "learned": "learned β per head",
@@ -100,3 +115,124 @@ def use_book_style() -> None:
     matplotlib.rcParams.update(
         {"figure.dpi": 110, "axes.titlesize": 11, "axes.labelsize": 10, "legend.framealpha": 0.9}
     )
+
+
+CAPTION_COLOURS: dict[str, frozenset[str]] = {
+    "black": frozenset({"black"}),
+    "grey": frozenset({"grey"}),
+    "gray": frozenset({"grey"}),
+    "red": frozenset({"red"}),
+    "vermilion": frozenset({"orange", "red"}),
+    "orange": frozenset({"orange"}),
+    "brown": frozenset({"brown"}),
+    "yellow": frozenset({"yellow"}),
+    "green": frozenset({"green"}),
+    "teal": frozenset({"green", "cyan"}),
+    "cyan": frozenset({"cyan"}),
+    "blue": frozenset({"blue"}),
+    "indigo": frozenset({"blue", "purple"}),
+    "purple": frozenset({"purple"}),
+    "pink": frozenset({"pink"}),
+}
+"""The colour words a caption may use, each with the colours of :func:`colour_words` it
+names (a caption's "teal" is drawn green or cyan)."""
+
+_HUES = [(12, "red"), (42, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"),
+         (255, "blue"), (290, "purple"), (345, "pink"), (360, "red")]  # fmt: skip
+"""Upper ends of the hue ranges (degrees) of the chromatic colour words."""
+
+
+def colour_words(colours: Any) -> np.ndarray:
+    """The colour word of each colour of ``colours`` (anything :func:`matplotlib.colors.
+    to_rgba_array` reads: names, hex codes, an array of RGBA rows): ``black``, ``grey`` and
+    ``white`` for the unsaturated, else a hue (``red`` … ``pink``), dark orange-reds being
+    ``brown``.
+
+    >>> colour_words(["#0072B2", "#E69F00", "#8C6D31", "#555555", "#1A1A1A", "#009E73"]).tolist()
+    ['blue', 'orange', 'brown', 'grey', 'black', 'green']
+    """
+    rgb = to_rgba_array(colours)[:, :3]
+    hsv = rgb_to_hsv(np.clip(rgb, 0, 1))
+    hue, saturation, value = hsv[..., 0] * 360, hsv[..., 1], hsv[..., 2]
+    edges = np.array([edge for edge, _ in _HUES])
+    names = np.array([name for _, name in _HUES])
+    words = names[np.searchsorted(edges, hue, side="right").clip(0, len(names) - 1)]
+    brown = ((hue < 50) | (hue >= 345)) & (value < 0.6) & (saturation < 0.8)
+    words = np.where(brown, "brown", words)
+    grey = (saturation < 0.25) | (value * saturation < 0.12)
+    shade = np.where(value < 0.2, "black", np.where(value < 0.93, "grey", "white"))
+    return np.where(grey, shade, words).astype(object)
+
+
+LINE_STYLES = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dotted"}
+"""matplotlib's line styles by the word a caption uses for each."""
+
+
+def _dash_word(dashes: Any) -> str:
+    """The word of a dash pattern ``(offset, on-off sequence or None)`` of a collection."""
+    sequence = dashes[1]
+    if sequence is None or len(sequence) == 0:
+        return "solid"
+    if len(sequence) >= 4:
+        return "dash-dotted"
+    return "dashed" if sequence[0] > sequence[1] else "dotted"
+
+
+def _figures(fig: matplotlib.figure.FigureBase) -> Iterator[matplotlib.figure.FigureBase]:
+    yield fig
+    for sub in fig.subfigs:
+        yield from _figures(sub)
+
+
+def _drawn(fig: matplotlib.figure.Figure) -> Iterator[Any]:
+    """The data artists of ``fig``: lines, collections and patches of every axes, and the
+    handles of every legend (not ticks, grid lines, spines or backgrounds)."""
+    legends = [legend for f in _figures(fig) for legend in f.legends]
+    for ax in fig.axes:
+        yield from (*ax.lines, *ax.collections, *ax.patches)
+        if ax.get_legend() is not None:
+            legends.append(ax.get_legend())
+    for legend in legends:
+        yield from legend.legend_handles
+
+
+def figure_styles(fig: matplotlib.figure.Figure) -> dict[str, list[str]]:
+    """The colour words (:func:`colour_words`) and line-style words (:data:`LINE_STYLES`) of
+    what ``fig`` draws and its legends show, for checking a caption against its figure.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 1], color="#0072B2", ls="--")
+    >>> _ = ax.vlines([0.5], 0, 1, color="0.5", ls=":")
+    >>> figure_styles(fig)
+    {'colours': ['blue', 'grey'], 'line_styles': ['dashed', 'dotted']}
+    >>> plt.close(fig)
+    """
+    colours: set[str] = set()
+    styles: set[str] = set()
+    for artist in _drawn(fig):
+        if artist is None or not artist.get_visible():
+            continue
+        if isinstance(artist, matplotlib.lines.Line2D):
+            if artist.get_linestyle() in LINE_STYLES and artist.get_linewidth() > 0:
+                styles.add(LINE_STYLES[artist.get_linestyle()])
+                colours.update(colour_words([artist.get_color()]))
+            if artist.get_marker() not in (None, "", "None", " "):
+                for face in (artist.get_markerfacecolor(), artist.get_markeredgecolor()):
+                    if not (isinstance(face, str) and face.lower() == "none"):
+                        colours.update(colour_words([face]))
+            continue
+        if isinstance(artist, matplotlib.collections.Collection):
+            if isinstance(artist, matplotlib.collections.LineCollection):
+                styles.update(_dash_word(dashes) for dashes in artist.get_linestyles())
+            for rgba in (artist.get_facecolors(), artist.get_edgecolors()):
+                rgba = np.asarray(rgba).reshape(-1, 4)
+                visible = rgba[rgba[:, 3] > 0.05]
+                colours.update(colour_words(visible) if len(visible) else [])
+            continue
+        if artist.get_fill():  # a patch: a bar, a band
+            colours.update(colour_words([artist.get_facecolor()]))
+        if artist.get_linewidth() > 0:
+            colours.update(colour_words([artist.get_edgecolor()]))
+    colours.discard("white")
+    return {"colours": sorted(colours), "line_styles": sorted(styles)}

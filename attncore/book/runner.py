@@ -4,7 +4,8 @@ A chapter's source is a MyST Markdown notebook (``notebooks/<name>.md``), read w
 and executed by papermill in a scratch folder. Its parameters are read and validated once,
 here, and reach the kernel through papermill's injected cell. What the kernel hands over
 travels in the executed notebook's outputs (see :mod:`attncore.book.kit`): the runner writes
-the glued figures to ``figures/`` and the verdict records into ``manifest.json``, then
+the glued figures to ``figures/``, the tables' data to ``tables/`` (CSV) and the verdict
+records into ``manifest.json``, then
 publishes the folder as ``<output>/<chapter>/``, replacing any earlier run of the chapter
 whole. A failed run leaves the earlier one as it was.
 
@@ -36,14 +37,15 @@ import nbformat
 import papermill
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from papermill.translators import PythonTranslator
 
 import attncore
 from attncore.book.cache import DamagedEntry, RunCache, code_fingerprint, run_key
 from attncore.book.explorable import EXPLORABLE_MIME, read_spec
-from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, VERDICT_MIME
+from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, TABLE_MIME, VERDICT_MIME
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
-from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT
+from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT, TABLES
 from attncore.book.publish import publish
 from attncore.checks import ParameterError, warn
 from attncore.scratch import remove_orphans, scratch_folder
@@ -158,14 +160,30 @@ def _reproduce_section(
 
 
 def _present_parameters(
-    nb: nbformat.NotebookNode, name: str, values: dict[str, Any], declared: dict[str, Parameter]
+    nb: nbformat.NotebookNode,
+    source: Path,
+    values: dict[str, Any],
+    declared: dict[str, Parameter],
+    output_dir: Path,
 ) -> None:
-    """Hide papermill's injected cell and end the chapter with its *Reproduce* section."""
+    """Hide papermill's injected cell, end the chapter with its *Reproduce* section, and leave
+    no path of the machine that ran it in the notebook readers download: a ``run_folder``
+    that was the run's own output folder reads as its default ``""`` (the folder the page is
+    run into), and papermill's record of its input names the source file, not a copy of
+    the whole notebook."""
+    defaulted = values.get(RUN_FOLDER) == str(output_dir)
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
         if "injected-parameters" in tags:
             cell.metadata["tags"] = [*tags, "remove-cell"]
-    nb.cells.append(_reproduce_section(name, values, declared))
+            if defaulted:
+                written = PythonTranslator.translate_escaped_str(str(output_dir))
+                cell.source = cell.source.replace(written, '""')
+    record = nb.metadata.get("papermill", {})
+    record["input_path"] = source.name
+    if defaulted and RUN_FOLDER in record.get("parameters", {}):
+        record["parameters"][RUN_FOLDER] = ""
+    nb.cells.append(_reproduce_section(source.stem, values, declared))
 
 
 def _failure(name: str, nb: nbformat.NotebookNode, error: Exception) -> NotebookFailed:
@@ -190,9 +208,10 @@ def _outputs(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, Any]]:
     """Write every glued figure of ``nb`` to ``folder/<key>.png``; return, per figure, its
-    file, its width in pixels and the height of its smallest text in pixels."""
-    texts = {
-        facts["name"]: facts["min_text_px"]
+    file, its width in pixels, the height of its smallest text in pixels and the colours and
+    line styles it draws (:func:`attncore.book.plotting.figure_styles`)."""
+    facts_of = {
+        facts["name"]: facts
         for out in _outputs(nb)
         if (facts := out.get("data", {}).get(FIGURE_MIME))
     }
@@ -205,10 +224,31 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{key}.png").write_bytes(data)
             width = int.from_bytes(data[16:20], "big")  # the PNG header's IHDR width
+            facts = facts_of.get(key, {})
             figures.append(
-                {"file": f"{FIGURES}/{key}.png", "width_px": width, "min_text_px": texts.get(key)}
+                {
+                    "file": f"{FIGURES}/{key}.png",
+                    "width_px": width,
+                    "min_text_px": facts.get("min_text_px"),
+                    "colours": facts.get("colours"),
+                    "line_styles": facts.get("line_styles"),
+                }
             )
     return figures
+
+
+def _write_tables(nb: nbformat.NotebookNode, folder: Path) -> list[str]:
+    """Write the data of every table (and figure) the chapter handed over to
+    ``folder/<name>.csv``; return their files, relative to the run folder."""
+    tables = {}
+    for out in _outputs(nb):
+        record = out.get("data", {}).get(TABLE_MIME)
+        if record:
+            tables[record["name"]] = record["csv"]
+    for name, text in tables.items():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.csv").write_text(text, encoding="utf-8")
+    return [f"{TABLES}/{name}.csv" for name in tables]
 
 
 def _write_explorables(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, Any]]:
@@ -280,7 +320,7 @@ def run_chapter(
             folder = scratch / name
             cached = bool(cache and reuse and _restore(cache, key, folder, name))
             if not cached:
-                _run_into(folder, source, nb, declared, values, key, progress)
+                _run_into(folder, source, nb, declared, values, key, progress, output_dir)
                 if cache:
                     _store(cache, key, folder, name)
             publish(folder, output_dir / name)
@@ -432,14 +472,16 @@ def _run_into(
     values: dict[str, Any],
     key: str,
     progress: bool,
+    output_dir: Path,
 ) -> None:
-    """Execute the chapter and write its notebook, figures and manifest into ``folder``."""
+    """Execute the chapter and write its notebook, figures, tables and manifest into
+    ``folder``, a scratch folder that will be published in ``output_dir``."""
     name = source.stem
     revision = source_revision()
     start = time.perf_counter()
     folder.mkdir()
     executed = _execute(name, nb, values, folder, progress)
-    _present_parameters(executed, name, values, declared)
+    _present_parameters(executed, source, values, declared, output_dir.resolve())
     nbformat.write(executed, folder / f"{name}.ipynb")
     write_manifest(
         folder,
@@ -453,6 +495,7 @@ def _run_into(
         seconds=round(time.perf_counter() - start, 3),
         figures=_write_figures(executed, folder / FIGURES),
         explorables=_write_explorables(executed, folder / EXPLORABLES),
+        tables=_write_tables(executed, folder / TABLES),
         verdicts=_records(executed, VERDICT_MIME, "claim"),
         headlines=_records(executed, HEADLINE_MIME, "name"),
     )

@@ -1,28 +1,25 @@
 """Tables as a reader sees them: numbered, captioned MyST list-tables that prose cites with
-``{numref}``, numbers rounded, yes/no for checks, and never wider than the text column (the
+``{numref}``, numbers rounded to one number of decimals per column, yes/no for checks (the
 book's minus signs are set on every page by :mod:`attncore.book.typography`). A table wider
-than :data:`MAX_WIDTH` is transposed when that makes it narrow enough, and otherwise split
-into parts that are, the index repeated: each part is a numbered table of its own, the first
-named as asked and the next ones with ``-b``, ``-c``, ..., each captioned "(part 1 of 2)" and
-so on.
+than :data:`MAX_WIDTH` is transposed when that makes it narrow enough; otherwise it stays one
+table, which scrolls sideways inside its box on a narrow screen (the theme's scrollable table
+container, ``_static/attncore.css``), never split into parts.
 
 >>> import pandas as pd
 >>> wide = pd.DataFrame([range(9)], columns=[f"measurement{i}" for i in range(9)])
 >>> print(numbered_table(wide, "tbl-wide", "Few rows.", index="row").splitlines()[4:8])
 ['* - row', '  - 0', '* - measurement0', '  - 0']
->>> parts = numbered_table(pd.concat([wide] * 20), "tbl-long", "Many rows.")
->>> [line for line in parts.splitlines() if line.startswith(("```{", ":name"))]
-['```{list-table} Many rows. (part 1 of 2)', ':name: tbl-long', \
-'```{list-table} Many rows. (part 2 of 2)', ':name: tbl-long-b']
+>>> whole = numbered_table(pd.concat([wide] * 20), "tbl-long", "Many rows.")
+>>> [line for line in whole.splitlines() if line.startswith(("```{", ":name"))]
+['```{list-table} Many rows.', ':name: tbl-long']
 """
 
 from __future__ import annotations
 
-import itertools
+import math
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from string import ascii_lowercase
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -38,6 +35,7 @@ __all__ = [
     "fraction",
     "list_table",
     "numbered_table",
+    "percent",
     "verdict_table",
 ]
 
@@ -59,28 +57,47 @@ def _cell(value: object, decimals: int) -> str:
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return "yes" if value else "no"
     if isinstance(value, numbers.Integral):
-        text = f"{int(value):,}"
-    elif isinstance(value, numbers.Real):
+        return f"{int(value):,}"
+    if isinstance(value, numbers.Real):
         v = float(value)
         if v == 0 or v != v:
-            text = "0" if v == 0 else "–"
-        elif abs(v) >= 1000:
-            text = f"{v:,.0f}"
-        elif abs(v) >= 10**-decimals:
-            text = f"{v:.{decimals}f}"
-        else:
-            text = f"{v:.1e}"
-    else:
-        return str(value)
-    return text
+            return "0" if v == 0 else "–"
+        if abs(v) >= 1000:
+            return f"{v:,.0f}"
+        if abs(v) >= 10**-decimals:
+            return f"{v:.{decimals}f}"
+        return _scientific(v)
+    return str(value)
+
+
+def _scientific(value: float) -> str:
+    """``value`` in scientific notation with two significant digits, the exponent unpadded.
+
+    >>> _scientific(1e-7), _scientific(-0.0149)
+    ('1.0e-7', '-1.5e-2')
+    """
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def _whole(values: Iterable[object]) -> bool:
+    """Whether every number of a column is a whole number (a float that counts, a bin edge)."""
+    reals = [
+        float(v)
+        for v in values
+        if isinstance(v, numbers.Real) and not isinstance(v, bool) and type(v).__name__ != "bool_"
+    ]
+    finite = [v for v in reals if math.isfinite(v)]
+    return bool(finite) and all(v == round(v) and abs(v) < 1e15 for v in finite)
 
 
 def list_table(
     frame: pd.DataFrame, name: str, caption: str, decimals: int = 3, index: str | None = None
 ) -> str:
     """``frame`` as a numbered, captioned MyST ``list-table`` that pages cite with
-    ``{numref}`name```; numbers rounded to ``decimals`` places (thousands with separators,
-    tiny values in scientific notation); the index is the first column,
+    ``{numref}`name```; numbers rounded to ``decimals`` places (a column of whole numbers
+    without decimals, thousands with separators, tiny values in scientific notation); the
+    index is the first column,
     headed ``index`` or the index's name. It is written as given: :func:`numbered_table`
     keeps a table within the column.
 
@@ -110,9 +127,10 @@ def list_table(
         )
     header = [index if index is not None else str(frame.index.name or ""), *map(str, frame.columns)]
     lines = [f"```{{list-table}} {caption}", f":name: {name}", ":header-rows: 1", ""]
+    places = [0 if _whole(frame.iloc[:, i]) else decimals for i in range(frame.shape[1])]
     rows = [header] + [
         [str(key) if not isinstance(key, tuple) else ", ".join(map(str, key))]
-        + [_cell(v, decimals) for v in values]
+        + [_cell(v, d) for v, d in zip(values, places, strict=True)]
         for key, values in zip(frame.index, frame.itertuples(index=False), strict=True)
     ]
     for row in rows:
@@ -138,8 +156,61 @@ def fraction(value: float, decimals: int = 3) -> str:
     return "> 0.999999" if value > 0.5 else "< 0.000001"
 
 
+def percent(value: float, decimals: int = 1) -> str:
+    """A percentage in [0, 100] to ``decimals`` places, without the sign (the column's header
+    carries "(%)"); one that is not 0 or 100 never reads as 0 or 100.
+
+    >>> percent(97.531), percent(100.0), percent(99.999), percent(0.0), percent(2e-3)
+    ('97.5', '100.0', '> 99.9', '0.0', '< 0.1')
+    """
+    if value != value:
+        return "–"
+    text = f"{value:.{decimals}f}"
+    step = 10.0**-decimals
+    if 0 < value < 100 and float(text) >= 100:
+        return f"> {100 - step:.{decimals}f}"
+    if 0 < value < 100 and float(text) <= 0:
+        return f"< {step:.{decimals}f}"
+    return text
+
+
 Format = str | Callable[[object], str]
 """A column's format: a format string such as ``"{:.3f}"``, or a function of the value."""
+
+
+def _decimals(value: float, digits: int) -> int:
+    """The decimals that show ``value`` with ``digits`` significant digits (0 to 6)."""
+    exponent = math.floor(math.log10(abs(value))) if value else 0
+    return min(max(digits - 1 - exponent, 0), 6)
+
+
+def _column_format(
+    values: pd.Series, digits: int, errors: pd.Series | None = None
+) -> Callable[[object], object]:
+    """The format of one column of numbers: every real number with the decimals that give the
+    column's largest ``digits`` significant digits, or, with ``errors``, its smallest
+    standard error two (a column of whole numbers has none), so the column reads in one
+    precision; a value too small for them in scientific notation."""
+    reals = [float(v) for v in values if isinstance(v, float | np.floating) and np.isfinite(v)] or [
+        0.0
+    ]
+    whole = all(v == round(v) and abs(v) < 1e15 for v in reals)
+    spreads = [abs(float(e)) for e in (errors if errors is not None else []) if e == e and e]
+    if spreads:
+        decimals = _decimals(min(spreads), 2)
+    else:
+        decimals = 0 if whole else _decimals(max(abs(v) for v in reals), digits)
+
+    def show(v: object) -> object:
+        if not isinstance(v, float | np.floating):
+            return v
+        if np.isnan(v):
+            return "–"
+        if v != 0 and abs(v) < 0.5 * 10.0**-decimals:
+            return _scientific(v)
+        return f"{v:,.{decimals}f}"
+
+    return show
 
 
 def numbered_table(
@@ -153,17 +224,20 @@ def numbered_table(
     errors: Mapping[str, str] | None = None,
     transpose: bool = True,
 ) -> str:
-    """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```,
-    kept within the column (see the module docstring): booleans as yes/no, real numbers to
-    ``digits`` significant digits, a missing value a dash; the index is
-    formatted as the cells and headed ``index`` or its own name. The columns of ``formats``
-    are written with their own format; each column of ``errors`` is shown with its standard
-    error (the column ``errors`` names, 2 significant digits) as "value ± s.e.";
-    ``columns``, if given, picks the columns to show and their headers. With ``transpose``
-    false a wide table is split rather than transposed (for tables of one kind that must
+    """``frame`` as a numbered, captioned MyST table that prose cites with ``{numref}`name```
+    (see the module docstring): booleans as yes/no, the real numbers of each column with one
+    number of decimals, those that give the column's largest ``digits`` significant digits
+    (a column of whole numbers without decimals), a missing value a dash; the index is
+    formatted per value to ``digits`` significant digits and headed ``index`` or its own name.
+    The columns of ``formats`` are written with their own format; each column of ``errors``
+    is shown with its standard error (the column ``errors`` names) as "value ± s.e.", both
+    with the decimals that give the column's smallest standard error 2 significant digits;
+    ``columns``, if given, picks the columns to show and their headers. With
+    ``transpose`` false a wide table is never transposed (for tables of one kind that must
     keep one layout whatever their widths).
 
-    >>> frame = pd.DataFrame({"p": [0.014912, 15.31]}, index=pd.Index([2.0, 22.627], name="σ"))
+    >>> frame = pd.DataFrame({"p": [0.7235, 0.07202], "n": [80.0, 2734.0], "q": [0.0149, 15.31]},
+    ...                      index=pd.Index([2.0, 22.627], name="σ"))
     >>> print(numbered_table(frame, "tbl-demo", "A demo.", digits=3))
     ```{list-table} A demo.
     :name: tbl-demo
@@ -171,9 +245,15 @@ def numbered_table(
     <BLANKLINE>
     * - σ
       - p
+      - n
+      - q
     * - 2
-      - 0.0149
+      - 0.724
+      - 80
+      - 1.5e-2
     * - 22.6
+      - 0.072
+      - 2,734
       - 15.3
     ```
     <BLANKLINE>
@@ -183,84 +263,49 @@ def numbered_table(
     >>> frame = pd.DataFrame({"w": [0.05031], "w_se": [0.000656], "x": [1]})
     >>> text = numbered_table(frame, "tbl-y", "W.", 3, errors={"w": "w_se"}, columns={"w": "W₁"})
     >>> text.splitlines()[4:8]
-    ['* - ', '  - W₁', '* - 0', '  - 0.0503 ± 0.00066']
+    ['* - ', '  - W₁', '* - 0', '  - 0.05031 ± 0.00066']
     """
 
-    def cell(v: object, form: Format | None = None) -> object:
+    def label(v: object) -> object:
+        if isinstance(v, float | np.floating):
+            return (
+                "–" if np.isnan(v) else f"{v:,.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"
+            )
+        return v
+
+    def formatted(v: object, form: Format) -> object:
         if isinstance(v, float | np.floating) and np.isnan(v):
             return "–"
-        if callable(form):
-            return form(v)
-        if form is not None:
-            return form.format(v)
-        if not isinstance(v, float | np.floating):
-            return v
-        return f"{v:,.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"  # no "1e+03"
+        return form(v) if callable(form) else form.format(v)
 
-    shown = frame.astype(object).map(cell)
-    for column, form in (formats or {}).items():
-        shown[column] = [cell(v, form) for v in frame[column]]
-    for column, se in (errors or {}).items():
+    shown = frame.astype(object).copy()
+    errors = dict(errors or {})
+    for column in frame.columns:
+        form = (formats or {}).get(column)
+        spread = frame[errors[column]] if column in errors else None
+        show = _column_format(frame[column], digits, spread) if form is None else None
+        shown[column] = [formatted(v, form) if form else show(v) for v in frame[column]]
+    for column, se in errors.items():
+        show = _column_format(frame[se], 2, frame[se])
         shown[column] = [
-            value if np.isnan(s) else f"{value} ± {s:.2g}"
+            value if np.isnan(s) else f"{value} ± {show(s)}"
             for value, s in zip(shown[column], frame[se], strict=True)
         ]
     if columns is not None:
         shown = shown[list(columns)].rename(columns=columns)
     shown.index = shown.index.map(
-        lambda k: tuple(map(cell, k)) if isinstance(k, tuple) else cell(k)
+        lambda k: tuple(map(label, k)) if isinstance(k, tuple) else label(k)
     )
     header = index if index is not None else str(frame.index.name or "")
-    if _width(shown, header) <= MAX_WIDTH:
+    if _width(shown, header) <= MAX_WIDTH or not transpose:
         return list_table(shown, name, caption, index=header)
     transposed = shown.T
     transposed.columns = [
         ", ".join(map(str, k)) if isinstance(k, tuple) else k for k in shown.index
     ]
-    if transpose and _width(transposed, header) <= MAX_WIDTH:
+    if _width(transposed, header) <= MAX_WIDTH:
         return list_table(transposed, name, caption, index=header)
-    index_width = _width(shown[[]], header)
-    widths = [_width(shown[[c]], header) - index_width for c in shown.columns]
-    count, used = 1, 0  # the fewest parts: fill each up to MAX_WIDTH
-    for width in widths:
-        if used and index_width + used + width > MAX_WIDTH:
-            count, used = count + 1, 0
-        used += width
-    parts = [[shown.columns[i] for i in part] for part in _balanced(widths, count)]
-    return "\n".join(
-        list_table(
-            shown[columns],
-            name if part == 0 else f"{name}-{ascii_lowercase[part]}",
-            f"{caption} (part {part + 1} of {len(parts)})",
-            index=header,
-        )
-        for part, columns in enumerate(parts)
-    )
-
-
-def _balanced(widths: Sequence[int], parts: int) -> list[list[int]]:
-    """The columns (by position) in ``parts`` consecutive groups whose widest is as narrow as
-    possible, so that a split table has no stub of one column after wide parts.
-
-    >>> _balanced([10, 10, 10, 10, 3], 2)  # widest part 23, where filling up gives 30 and 13
-    [[0, 1], [2, 3, 4]]
-    """
-    n = len(widths)
-    ends = [sum(widths[:i]) for i in range(n + 1)]
-    best: dict[tuple[int, int], tuple[int, list[int]]] = {(0, 0): (0, [])}
-    for k in range(1, parts + 1):
-        for stop in range(k, n + 1):
-            options = [
-                (
-                    max(best[k - 1, start][0], ends[stop] - ends[start]),
-                    [*best[k - 1, start][1], stop],
-                )
-                for start in range(k - 1, stop)
-                if (k - 1, start) in best
-            ]
-            best[k, stop] = min(options)
-    cuts = [0, *best[parts, n][1]]
-    return [list(range(a, b)) for a, b in itertools.pairwise(cuts)]
+    return list_table(shown, name, caption, index=header)
 
 
 LABEL_WORDS = 8
