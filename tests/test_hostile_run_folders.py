@@ -66,7 +66,9 @@ def hostile(folder: Path, payload: str = PAYLOAD) -> Path:
     verdicts = [{**record, "check": payload, "evidence": payload}]
     headline = {"name": "x", "chapter": "every_rescaling", "text": payload, "evidence": payload}
     write(folder, manifest("why_sqrt_d", verdicts=verdicts))
-    write(folder, manifest("every_rescaling", headlines=[headline]))
+    measured = {"name": payload, "chapter": "every_rescaling", "value": payload}
+    measurements = [{**measured, "evidence": payload}]
+    write(folder, manifest("every_rescaling", headlines=[headline], measurements=measurements))
     return folder
 
 
@@ -180,6 +182,22 @@ CASES = {
         lambda f: write(f, manifest("why_sqrt_d", headlines=[{**headline(), "chapter": "x"}])),
         r"headlines\[0\].chapter must be its folder's",
     ),
+    "a measurement of another chapter": (
+        lambda f: write(
+            f, manifest("why_sqrt_d", measurements=[{**measurement(), "chapter": "x"}])
+        ),
+        r"measurements\[0\].chapter must be its folder's",
+    ),
+    "a measurement that is not a number": (
+        lambda f: write(f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": None}])),
+        r"measurements\[0\].value must be a finite number",
+    ),
+    "an infinite measurement": (
+        lambda f: write(
+            f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": float("inf")}])
+        ),
+        r"measurements\[0\].value must be a finite number",
+    ),
     "a figure linked to /etc/passwd": (
         lambda f: figure(f, lambda path: path.symlink_to("/etc/passwd")),
         "figures/frontier.png is a symbolic link",
@@ -217,6 +235,10 @@ def long_text() -> dict:
 
 def headline() -> dict:
     return {"name": "n", "chapter": "why_sqrt_d", "text": "t", "evidence": "sec-x"}
+
+
+def measurement() -> dict:
+    return {"name": "n", "chapter": "why_sqrt_d", "value": 1.5, "evidence": "sec-x"}
 
 
 def figure(folder: Path, damage) -> None:
