@@ -238,7 +238,7 @@ def lead_figure(
     at = to_axes.transform(xy) if len(xy) else xy
     spots: dict[int, tuple[float, float]] = {}
     for i in sorted(range(len(at)), key=lambda i: -at[i][1]):
-        y = min([at[i][1] + 0.03, 0.95, *(y - 0.075 for _, y in spots.values())])
+        y = min([at[i][1] + 0.07, 0.95, *(y - 0.075 for _, y in spots.values())])
         spots[i] = (at[i][0] - 0.05, y)
     for i, (x_text, y_text) in spots.items():
         name = shown["rescaling"].iat[i]
