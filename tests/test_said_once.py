@@ -16,7 +16,6 @@ LEDGER = "claims_ledger"
 """The one page that repeats each measured text on purpose: it gathers them."""
 
 REPEATING_SENTENCES = {
-    "softmax_saturation": "takeaways, body and summary state the same computed sentences",
     "why_sqrt_d": "derivation steps and verdict thresholds repeat from claim to claim",
     "bernhard_figures": "each panel's verdict repeats its measured text beside the prose",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
@@ -30,7 +29,6 @@ REPEATING_SENTENCES = {
 that stops repeating must leave this list (issue 24 removes them one by one)."""
 
 REPEATING_MEASURED = {
-    "softmax_saturation": "the body quotes the measured text of its verdict lines",
     "why_sqrt_d": "the body quotes the measured text of its verdict lines",
     "bernhard_figures": "the body quotes the measured text of its verdict lines",
     "every_rescaling": "the body quotes the measured text of its verdict lines",
