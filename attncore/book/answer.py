@@ -96,21 +96,22 @@ def _which_factor(verdicts: Mapping[str, str]) -> str | None:
             else ""
         )
         return (
-            "**Use 1/√d**, times a constant if you tune one: it gives q·k unit variance at every "
-            "width d when the components of q and k are independent with mean 0 and variance 1, "
+            "**Use 1/√d**, times a constant if you tune one: it gives the logits q·k/√d unit "
+            "variance at every width d when the components of q and k are independent with mean "
+            "0 and variance 1, "
             f"and without it the softmax moves toward saturation as d grows ({ledger}).{partly}"
         )
     if variance == _H and gradients == _F:
         return (
-            "**1/√d is a sound default, not a necessity**: it gives q·k unit variance at every "
+            "**1/√d is a sound default, not a necessity**: it gives q·k/√d unit variance at every "
             "width d for independent components with mean 0 and variance 1, but this build did "
             f"not find the softmax gradients shrinking with d without it ({ledger})."
         )
     if variance in (_C, _F):
         return (
-            "**This build did not confirm the reason usually given for 1/√d**, that it gives q·k "
-            f"unit variance at every width d ({ledger}); the costs below still place it among "
-            "the alternatives."
+            "**This build did not confirm the reason usually given for 1/√d**, that it gives "
+            f"q·k/√d unit variance at every width d ({ledger}); the costs below still place it "
+            "among the alternatives."
         )
     return None
 
@@ -199,7 +200,7 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             f"{_ratios(measured, more, 'selectivity')} times as selective, put more than "
             f"{threshold:g} of a row's weight on one key in {shares} of the rows (1/√d: "
             f"{_pct(reference)}) and leave the softmax Jacobian "
-            f"{_ratios(measured, more, 'jacobian_norm')} times as large"
+            f"{_ratios(measured, more, 'jacobian_norm')} times as large as under 1/√d"
         )
     if less := groups["less"]:
         inverse = _join(
@@ -216,9 +217,15 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             "standard errors)"
         )
     where = _link("every_rescaling", measured, "d", "the measurements")
+    notes = {
+        "mup": "1/d is μP's factor without the constant μP tunes for the task",
+        "qk_norm": "QK-norm is measured with its initial gain, before training moves it",
+    }
+    shown = [notes[r] for r in notes if r in complete]
+    caveat = f" ({'; '.join(shown)}.)" if shown else ""
     return (
         f"What the alternatives cost, at d = {d:.0f} and n = {n:.0f} with standard normal "
-        f"components ({where}): {'; '.join(parts)}."
+        f"components ({where}): {'; '.join(parts)}.{caveat}"
     )
 
 
