@@ -69,6 +69,7 @@ def test_when_follows_independence_and_long_contexts(verdict) -> None:
         rows(chuang_proposition_5=verdict, chen_uniform_as_n_grows=verdict), {}
     )
     assert ("needs independent components" in text) == (verdict != H)
+    assert ("it holds if Chuang's" in text) == (verdict == C)
     assert ("holds under the assumptions" in text) == (verdict == H)
     assert ("lets attention flatten" in text) == (verdict != F)
     assert ("did not flatten" in text) == (verdict == F)

@@ -120,9 +120,15 @@ def _when(verdicts: Mapping[str, str]) -> list[str]:
     sentences = []
     independence = verdicts.get("chuang-proposition-5")
     if independence in (_C, _F):
+        reading = (
+            "it holds if Chuang's 'independent in the following ways' means independent, but "
+            if independence == _C
+            else ""
+        )
         sentences.append(
-            "The variance argument needs independent components: zero covariances alone, as "
-            "Chuang's Proposition 5 lists them, do not give q·k variance d ({doc}`why_sqrt_d`)."
+            f"The variance argument needs independent components: {reading}zero covariances "
+            "alone, as Chuang's Proposition 5 lists them, do not give q·k variance d "
+            "({doc}`why_sqrt_d`)."
         )
     elif independence == _H:
         sentences.append(
