@@ -23,6 +23,7 @@ import pytest
 from conftest import REPO
 
 from attncore.book import cli
+from attncore.book.answer import own_findings, recommendation
 from attncore.book.cache import current_fingerprints, run_key
 from attncore.book.intro_page import beyond_sources, key_findings
 from attncore.book.ledger_page import ledger_tables
@@ -66,7 +67,9 @@ def hostile(folder: Path, payload: str = PAYLOAD) -> Path:
     verdicts = [{**record, "check": payload, "evidence": payload}]
     headline = {"name": "x", "chapter": "every_rescaling", "text": payload, "evidence": payload}
     write(folder, manifest("why_sqrt_d", verdicts=verdicts))
-    write(folder, manifest("every_rescaling", headlines=[headline]))
+    measured = {"name": payload, "chapter": "every_rescaling", "value": payload}
+    measurements = [{**measured, "evidence": payload}]
+    write(folder, manifest("every_rescaling", headlines=[headline], measurements=measurements))
     return folder
 
 
@@ -180,6 +183,22 @@ CASES = {
         lambda f: write(f, manifest("why_sqrt_d", headlines=[{**headline(), "chapter": "x"}])),
         r"headlines\[0\].chapter must be its folder's",
     ),
+    "a measurement of another chapter": (
+        lambda f: write(
+            f, manifest("why_sqrt_d", measurements=[{**measurement(), "chapter": "x"}])
+        ),
+        r"measurements\[0\].chapter must be its folder's",
+    ),
+    "a measurement that is not a number": (
+        lambda f: write(f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": None}])),
+        r"measurements\[0\].value must be a finite number",
+    ),
+    "an infinite measurement": (
+        lambda f: write(
+            f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": float("inf")}])
+        ),
+        r"measurements\[0\].value must be a finite number",
+    ),
     "a figure linked to /etc/passwd": (
         lambda f: figure(f, lambda path: path.symlink_to("/etc/passwd")),
         "figures/frontier.png is a symbolic link",
@@ -217,6 +236,10 @@ def long_text() -> dict:
 
 def headline() -> dict:
     return {"name": "n", "chapter": "why_sqrt_d", "text": "t", "evidence": "sec-x"}
+
+
+def measurement() -> dict:
+    return {"name": "n", "chapter": "why_sqrt_d", "value": 1.5, "evidence": "sec-x"}
 
 
 def figure(folder: Path, damage) -> None:
@@ -322,3 +345,25 @@ def test_pages_built_from_a_hostile_run_folder_run_none_of_it(tmp_path):
         assert "data-pwned" not in dom, f"{page}: a script from the run folder ran"
         assert 'id="payload' not in dom, f"{page}: an element from the run folder exists"
         assert 'src="x"' not in dom and "javascript:" not in dom.replace("(javascript:", "")
+
+
+def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(tmp_path):
+    names = ["d", "n", "threshold"] + [
+        f"{r}.{c}"
+        for r in ("sqrt_d", "none")
+        for c in ("selectivity", "selectivity_se", "saturated_share", "jacobian_norm")
+    ]
+    values = {name: 0.5 for name in names} | {"sqrt_d.selectivity": 0.1, "none.gradient_norm": 1.0}
+    values["sqrt_d.gradient_norm"] = 0.5
+    measurements = [
+        {"name": k, "chapter": "every_rescaling", "value": v, "evidence": PAYLOAD}
+        for k, v in values.items()
+    ]
+    headline = {"name": "rescaling-curve", "chapter": "every_rescaling"}
+    headlines = [headline | {"text": PAYLOAD, "evidence": PAYLOAD}]
+    write(tmp_path, manifest("every_rescaling", measurements=measurements, headlines=headlines))
+    runs = read_runs(tmp_path)
+    for myst in (recommendation([], runs), own_findings(runs)):
+        assert myst.startswith(("What the alternatives cost", "- **Where"))
+        assert PAYLOAD not in myst and "<script" not in myst
+        assert "the run's evidence reference names no section of this chapter" in myst

@@ -42,6 +42,7 @@ from attncore.rescalings import Rescaling
 
 __all__ = [
     "HIGHLIGHTED",
+    "LEAD_RESCALINGS",
     "d_n_grid_figure",
     "d_spread_sentence",
     "families_figure",
@@ -50,6 +51,7 @@ __all__ = [
     "frontier_figure",
     "gradients_figure",
     "grid_matrix",
+    "lead_figure",
     "rescaling_styles",
 ]
 
@@ -207,6 +209,78 @@ def frontier_figure(
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
     return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+
+
+LEAD_RESCALINGS = ("sqrt_d", "none", "mup", "k_total", "log_n", "qk_norm")
+"""The rescalings a reader asks about first, in the order the first page discusses them."""
+
+
+def lead_figure(
+    curve: pd.DataFrame, points: pd.DataFrame, styles: Mapping[str, dict[str, Any]]
+) -> matplotlib.figure.Figure:
+    """The first page's figure: the curve of constant factors (distortion against
+    selectivity) with the rescalings of :data:`LEAD_RESCALINGS` on it, each named beside its
+    point, and the two ends of the curve named for what the attention does there.
+
+    >>> from attncore.simulate.study import frontier_points
+    >>> summary = pd.DataFrame({"family": "f", "rescaling": ["curve_000", "curve_001", "none"],
+    ...     "selectivity": [0.001, 0.9, 0.5], "wasserstein": [0.01, 0.5, 0.4],
+    ...     "selectivity_se": 0.0, "wasserstein_se": 0.0})
+    >>> curve, points = frontier_points(summary)
+    >>> fig = lead_figure(curve, points, {"none": {"color": "k", "marker": "o", "label": "x"}})
+    >>> [t.get_text().split(":")[0] for t in fig.axes[0].texts]
+    ['no scaling', 'uniform attention', 'one-hot attention']
+    """
+    fig, ax = plt.subplots(figsize=(7.2, 5.0), layout="constrained")
+    _draw_curve(ax, curve, "wasserstein")
+    names = {"none": "no scaling", "mup": "1/d (μP)", "qk_norm": "QK-norm"}
+    shown = points[points["rescaling"].isin(LEAD_RESCALINGS)]
+    _draw_points(ax, shown, "wasserstein", {r: styles[r] for r in shown["rescaling"]}, size=110)
+    ax.set(xscale="log", yscale="log")
+    ax.set_xlabel("selectivity 1 − H/ln n  (0: uniform, 1: one key)", fontsize=13)
+    ax.set_ylabel("distortion of the shape, W₁", fontsize=13)
+    _plain_log_ticks(ax.xaxis)
+    _plain_log_ticks(ax.yaxis)
+    ax.tick_params(labelsize=12)
+    # the curve rises to the right, so the upper left of it is empty: each name sits there,
+    # left of its point, moved down where it would overlap the name above
+    to_axes = ax.transData + ax.transAxes.inverted()
+    xy = shown[["selectivity", "wasserstein"]].to_numpy(dtype=float)
+    at = to_axes.transform(xy) if len(xy) else xy
+    spots: dict[int, tuple[float, float]] = {}
+    for i in sorted(range(len(at)), key=lambda i: -at[i][1]):
+        y = min([at[i][1] + 0.07, 0.95, *(y - 0.075 for _, y in spots.values())])
+        spots[i] = (at[i][0] - 0.05, y)
+    for i, (x_text, y_text) in spots.items():
+        name = shown["rescaling"].iat[i]
+        colour = styles[name]["color"]
+        ax.annotate(
+            names.get(name, styles[name]["label"]),
+            tuple(xy[i]),
+            xytext=(x_text, y_text),
+            textcoords="axes fraction",
+            color=colour,
+            fontsize=13,
+            fontweight="bold",
+            ha="right",
+            va="center",
+            arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=7),
+        )
+    ends = curve.sort_values("selectivity")
+    for row, text, spot in [
+        (ends.iloc[0], "uniform attention:\nselects nothing,\nkeeps the shape", (0.03, 0.32)),
+        (ends.iloc[-1], "one-hot attention:\nselects one key,\ndistorts most", (0.72, 0.1)),
+    ]:
+        ax.annotate(
+            text,
+            (row["selectivity"], row["wasserstein"]),
+            xytext=spot,
+            textcoords="axes fraction",
+            color="0.3",
+            fontsize=12,
+            arrowprops=dict(arrowstyle="-", color="0.5", lw=0.8, shrinkB=3),
+        )
+    return fig
 
 
 _EXPLORED = ["selectivity", "wasserstein", "effective_share", "jacobian_norm", "factor"]

@@ -35,6 +35,7 @@ __all__ = [
     "COLUMN_PX",
     "FIGURE_MIME",
     "HEADLINE_MIME",
+    "MEASUREMENT_MIME",
     "MIN_TEXT_PX",
     "TABLE_MIME",
     "VERDICT_COLOURS",
@@ -65,6 +66,10 @@ runner writes it to the run's ``tables/<name>.csv``."""
 HEADLINE_MIME = "application/vnd.attncore.headline+json"
 """The MIME type of a headline (a computed sentence for the introduction) in an executed
 chapter."""
+
+MEASUREMENT_MIME = "application/vnd.attncore.measurement+json"
+"""The MIME type of a measurement (one computed number or outcome for the introduction's
+recommendation) in an executed chapter."""
 
 _BADGES = {
     Verdict.HOLDS.value: ("success", "#00843f"),
@@ -371,6 +376,15 @@ class Chapter:
 
         record = {"name": name, "chapter": self.name, "text": text, "evidence": evidence}
         display({HEADLINE_MIME: record}, raw=True)
+
+    def measure(self, name: str, value: float | str, evidence: str) -> None:
+        """Hand the introduction one computed ``value`` (a number, or the name of an outcome a
+        tested rule chose) with the label of the section that shows it, so that the first
+        page can state it once and link there. A later measurement of one ``name`` wins."""
+        from IPython.display import display
+
+        record = {"name": name, "chapter": self.name, "value": value, "evidence": evidence}
+        display({MEASUREMENT_MIME: record}, raw=True)
 
     def record(self, finding: Finding, evidence: str) -> None:
         """Hand ``finding`` to the runner, with the label of the section that shows it, and

@@ -136,7 +136,7 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
         and len(revision["commit"]) <= 64
     ):
         raise ValueError("revision must hold a hexadecimal commit and whether it was dirty")
-    for field in ("verdicts", "headlines", "figures"):
+    for field in ("verdicts", "headlines", "measurements", "figures"):
         run.setdefault(field, [])
     for i, record in enumerate(_records(run["verdicts"], "verdicts")):
         for key in ("claim", "measured", "check", "evidence"):
@@ -149,6 +149,16 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
             _text(record.get(key), f"headlines[{i}].{key}")
         if record.get("chapter") != folder:
             raise ValueError(f"headlines[{i}].chapter must be its folder's, {folder}")
+    for i, record in enumerate(_records(run["measurements"], "measurements")):
+        for key in ("name", "evidence"):
+            _text(record.get(key), f"measurements[{i}].{key}")
+        if record.get("chapter") != folder:
+            raise ValueError(f"measurements[{i}].chapter must be its folder's, {folder}")
+        value = record.get("value")
+        if isinstance(value, str):
+            _text(value, f"measurements[{i}].value")
+        else:
+            _number(value, f"measurements[{i}].value")
     for i, record in enumerate(_records(run["figures"], "figures")):
         name = _text(record.get("file"), f"figures[{i}].file")
         if not re.fullmatch(rf"{FIGURES}/[A-Za-z0-9_-]+\.png", name):

@@ -42,7 +42,13 @@ from papermill.translators import PythonTranslator
 import attncore
 from attncore.book.cache import DamagedEntry, RunCache, code_fingerprint, run_key
 from attncore.book.explorable import EXPLORABLE_MIME, read_spec
-from attncore.book.kit import FIGURE_MIME, HEADLINE_MIME, TABLE_MIME, VERDICT_MIME
+from attncore.book.kit import (
+    FIGURE_MIME,
+    HEADLINE_MIME,
+    MEASUREMENT_MIME,
+    TABLE_MIME,
+    VERDICT_MIME,
+)
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT, TABLES
@@ -272,8 +278,8 @@ def _write_explorables(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str
 
 
 def _records(nb: nbformat.NotebookNode, mime: str, key: str) -> list[dict[str, Any]]:
-    """The records of type ``mime`` the chapter displayed (verdicts, headlines), in order;
-    a later one with the same ``key`` field wins."""
+    """The records of type ``mime`` the chapter displayed (verdicts, headlines,
+    measurements), in order; a later one with the same ``key`` field wins."""
     records: dict[str, dict[str, Any]] = {}
     for out in _outputs(nb):
         record = out.get("data", {}).get(mime)
@@ -498,6 +504,7 @@ def _run_into(
         tables=_write_tables(executed, folder / TABLES),
         verdicts=_records(executed, VERDICT_MIME, "claim"),
         headlines=_records(executed, HEADLINE_MIME, "name"),
+        measurements=_records(executed, MEASUREMENT_MIME, "name"),
     )
 
 

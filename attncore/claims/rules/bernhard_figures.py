@@ -41,6 +41,7 @@ from attncore.claims.statistics import clear
 from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
+    "SAME_SAMPLE_SHARE",
     "Assessment",
     "Estimate",
     "Z",
@@ -48,6 +49,8 @@ __all__ = [
     "assess_other_components_similar",
     "assess_sqrt_d_helps",
     "assess_unscaled_distorts",
+    "changed_verdicts",
+    "differing_share",
     "estimate",
     "fig1_vanishing_inference",
     "k_total_better",
@@ -577,6 +580,22 @@ def fig1_vanishing_inference(
     return Finding(claim, verdict, measured, check)
 
 
+def changed_verdicts(intended: Sequence[Finding], published: Sequence[Finding]) -> list[str]:
+    """The claims whose verdict on the published samples differs from that on the intended
+    ones, each with both verdicts.
+
+    >>> a = Finding("bernhard-fig2-k-total-better", Verdict.HOLDS, "", "")
+    >>> changed_verdicts([a], [a])
+    []
+    """
+    by_claim = {f.claim: f for f in published}
+    return [
+        f"{f.claim} {by_claim[f.claim].verdict.value} (intended: {f.verdict.value})"
+        for f in intended
+        if f.claim in by_claim and by_claim[f.claim].verdict != f.verdict
+    ]
+
+
 def published_agreement_sentence(intended: Sequence[Finding], published: Sequence[Finding]) -> str:
     """Whether the rules give the same verdicts on the published samples as on the intended
     ones (matched by claim).
@@ -588,15 +607,25 @@ def published_agreement_sentence(intended: Sequence[Finding], published: Sequenc
     >>> published_agreement_sentence([a], [b])  # doctest: +ELLIPSIS
     'On the published samples the rules give other verdicts: bernhard-fig2-... (intended: holds).'
     """
-    by_claim = {f.claim: f for f in published}
-    differ = [
-        f"{f.claim} {by_claim[f.claim].verdict.value} (intended: {f.verdict.value})"
-        for f in intended
-        if f.claim in by_claim and by_claim[f.claim].verdict != f.verdict
-    ]
+    differ = changed_verdicts(intended, published)
     if not differ:
         return "On the published samples the same rules give the same verdicts."
     return "On the published samples the rules give other verdicts: " + "; ".join(differ) + "."
+
+
+SAME_SAMPLE_SHARE = 0.5
+"""The share of draws whose two samples are farther apart than the KS critical value at and
+above which the published and intended samples are called different samples (a majority)."""
+
+
+def differing_share(ks_distances: Sequence[float], ks_critical: float) -> float:
+    """The share of draws whose intended and published samples lie farther apart than the
+    critical value for two independent samples.
+
+    >>> differing_share([0.01, 0.02, 0.2], 0.086)
+    0.3333333333333333
+    """
+    return float(np.mean(np.asarray(ks_distances, dtype=float) > ks_critical))
 
 
 def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -> str:
@@ -608,10 +637,9 @@ def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -
     >>> samples_differ_sentence([0.01, 0.02, 0.2], 0.086)[:40]
     'In 33 % of the draws the distance exceed'
     """
-    x = np.asarray(ks_distances, dtype=float)
-    share = float(np.mean(x > ks_critical))
+    share = differing_share(ks_distances, ks_critical)
     text = f"In {_pct(share)} of the draws the distance exceeds the critical value"
-    if share >= 0.5:
+    if share >= SAME_SAMPLE_SHARE:
         return f"{text}: they are not the same sample."
     return f"{text}: most draws cannot tell the two samples apart."
 

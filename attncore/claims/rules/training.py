@@ -37,6 +37,7 @@ from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
     "FAST",
+    "GAP_OUTCOMES",
     "GUESS",
     "LEARNED",
     "association",
@@ -54,6 +55,7 @@ __all__ = [
     "example_evaluations",
     "example_runs",
     "experiment_summary",
+    "gap_outcome",
     "gap_story",
     "gaps",
     "interval",
@@ -348,6 +350,24 @@ def search_spread_sentence(
     )
 
 
+GAP_OUTCOMES = ("none", "closes", "open")
+"""What :func:`gap_outcome` can find in a setup: no gap at the short budget, a gap that the
+long budget closes, a gap still open after it."""
+
+
+def gap_outcome(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
+    """One of :data:`GAP_OUTCOMES` for ``setup``.
+
+    >>> gap_outcome(example_runs(sqrt_long=0.5), "small init", 500, 3000)
+    'open'
+    >>> gap_outcome(example_runs(), "LayerNorm", 500, 3000)
+    'none'
+    """
+    if not gaps(runs, [short, long])[setup, short]:
+        return "none"
+    return "closes" if _learns(runs, setup, "sqrt_d", long) else "open"
+
+
 def gap_story(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
     """One sentence on the gap in ``setup``: absent, closed by the long budget, or still open.
 
@@ -359,14 +379,14 @@ def gap_story(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
     sqrt, searched = _part(runs, setup, "sqrt_d"), _part(runs, setup, "constant")
     s_short, s_long = sqrt[_acc(short)].mean(), sqrt[_acc(long)].mean()
     b_short, b_long = searched[_acc(short)].mean(), searched[_acc(long)].mean()
-    found = gaps(runs, [short, long])
-    if not found[setup, short]:
+    outcome = gap_outcome(runs, setup, short, long)
+    if outcome == "none":
         return (
             f"There is no gap after {short} steps {_in(setup)}: 1/√d is at {_pct(s_short)}, "
             f"the searched β at {_pct(b_short)} ({_pct(s_long)} and {_pct(b_long)} after "
             f"{long} steps)."
         )
-    if _learns(runs, setup, "sqrt_d", long):
+    if outcome == "closes":
         return (
             f"The gap closes with training {_in(setup)}: after {long} steps 1/√d is at "
             f"{_pct(s_long)} as well (the searched β at {_pct(b_long)})."

@@ -1,0 +1,352 @@
+"""The first page's answer to "Should I use 1/√d?" and the book's own findings, written from
+the verdicts of the claims ledger and the measurements the chapters hand over.
+
+Every sentence that states an outcome is chosen by a verdict or a measured value, so a rerun
+with other parameters gets a first page that agrees with its chapters; each number is said
+once, beside a link to the section that holds it. A run folder may come from anyone: its
+texts reach the page through :func:`attncore.book.markup.literal`, its section labels through
+:func:`attncore.book.ledger_page.evidence_link`, and a measurement of the wrong type counts as
+not measured.
+
+>>> rows = [{"claim": "vaswani-variance", "verdict": "holds"},
+...         {"claim": "vaswani-small-gradients", "verdict": "holds"}]
+>>> recommendation(rows, {}).startswith("**Use 1/√d**")
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attncore.book.ledger_page import evidence_link
+from attncore.book.markup import literal
+from attncore.claims import Verdict
+from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
+from attncore.claims.rules.training import GAP_OUTCOMES
+
+__all__ = ["ALTERNATIVES", "CLEAR", "STATED", "own_findings", "recommendation"]
+
+STATED = ("rescaling-curve",)
+"""The chapters' headlines that the book's own findings state (and no other list repeats)."""
+
+_H, _C, _F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value
+
+ALTERNATIVES = {
+    "none": "no scaling",
+    "log_n": "ln n/√d",
+    "qk_norm": "QK-norm",
+    "mup": "1/d (μP)",
+    "k_total": "1/k_total",
+}
+"""The alternatives to 1/√d the first page weighs, by their name in the every-rescaling
+chapter's measurements, with the words the page uses for them."""
+
+CLEAR = 2.0
+"""Standard errors (of the difference of two independent means) by which an alternative's
+selectivity must differ from that of 1/√d to count as more or less selective; the chapter
+measuring it uses the same mark for comparisons along the curve."""
+
+
+def _measured(runs: Mapping[str, Mapping[str, Any]], chapter: str) -> dict[str, dict[str, Any]]:
+    return {m["name"]: m for m in runs.get(chapter, {}).get("measurements", [])}
+
+
+def _number(measured: Mapping[str, Mapping[str, Any]], name: str) -> float | None:
+    value = measured.get(name, {}).get("value")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _link(chapter: str, measured: Mapping[str, Mapping[str, Any]], name: str, text: str) -> str:
+    return evidence_link(chapter, str(measured[name].get("evidence", "")), text)
+
+
+def _join(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _times(ratio: float) -> str:
+    """A ratio in words: two significant digits, whole numbers from 10 on (``9.4``, ``940``).
+
+    >>> _times(937.4), _times(0.0913), _times(6.71)
+    ('937', '0.091', '6.7')
+    """
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.2g}"
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.0f} %" if share >= 0.01 or share == 0 else "under 1 %"
+
+
+def _verdicts(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    return {row["claim"]: row["verdict"] for row in rows}
+
+
+def _which_factor(verdicts: Mapping[str, str]) -> str | None:
+    variance, gradients = verdicts.get("vaswani-variance"), verdicts.get("vaswani-small-gradients")
+    ledger = "{doc}`why_sqrt_d`"
+    if variance == _H and gradients in (_H, _C):
+        partly = (
+            " Not every sign of that shows at every size ({ref}`sec-key-findings`)."
+            if gradients == _C
+            else ""
+        )
+        return (
+            "**Use 1/√d**, times a constant if you tune one: it gives the logits q·k/√d unit "
+            "variance at every width d when the components of q and k are independent with mean "
+            "0 and variance 1, "
+            f"and without it the softmax moves toward saturation as d grows ({ledger}).{partly}"
+        )
+    if variance == _H and gradients == _F:
+        return (
+            "**1/√d is a sound default, not a necessity**: it gives q·k/√d unit variance at every "
+            "width d for independent components with mean 0 and variance 1, but this build did "
+            f"not find the softmax gradients shrinking with d without it ({ledger})."
+        )
+    if variance in (_C, _F):
+        return (
+            "**This build did not confirm the reason usually given for 1/√d**, that it gives "
+            f"q·k/√d unit variance at every width d ({ledger}); the costs below still place it "
+            "among the alternatives."
+        )
+    return None
+
+
+def _when(verdicts: Mapping[str, str]) -> list[str]:
+    sentences = []
+    independence = verdicts.get("chuang-proposition-5")
+    if independence in (_C, _F):
+        reading = (
+            "it holds if Chuang's 'independent in the following ways' means independent, but "
+            if independence == _C
+            else ""
+        )
+        sentences.append(
+            f"The variance argument needs independent components: {reading}zero covariances "
+            "alone, as Chuang's Proposition 5 lists them, do not give q·k variance d "
+            "({doc}`why_sqrt_d`)."
+        )
+    elif independence == _H:
+        sentences.append(
+            "The variance argument holds under the assumptions Chuang's Proposition 5 lists "
+            "({doc}`why_sqrt_d`)."
+        )
+    flattening = verdicts.get("chen-uniform-as-n-grows")
+    if flattening in (_H, _C):
+        sentences.append(
+            "For long contexts, 1/√d lets attention flatten as the number of keys n grows; a "
+            "factor that grows like ln n keeps it selective ({doc}`critical_scale`)."
+        )
+    elif flattening == _F:
+        sentences.append(
+            "In this build attention under 1/√d did not flatten as the number of keys grew "
+            "({doc}`critical_scale`)."
+        )
+    return sentences
+
+
+def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | None:
+    """``more``, ``less`` or ``same`` selective than 1/√d, by :data:`CLEAR` standard errors;
+    None where a value is missing."""
+    values = [
+        _number(measured, f"{r}.{c}")
+        for r in (name, "sqrt_d")
+        for c in ("selectivity", "selectivity_se")
+    ]
+    if any(v is None for v in values):
+        return None
+    sel, se, ref, ref_se = values
+    if abs(sel - ref) <= CLEAR * math.hypot(se, ref_se):
+        return "same"
+    return "more" if sel > ref else "less"
+
+
+def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) -> float | None:
+    value, ref = _number(measured, f"{name}.{column}"), _number(measured, f"sqrt_d.{column}")
+    return None if value is None or not ref else value / ref
+
+
+def _ratios(measured: Mapping[str, Mapping[str, Any]], names: list[str], column: str) -> str:
+    """The ratios of ``column`` to that of 1/√d, in words: ``3.1 and 2.2``."""
+    return _join([_times(_ratio(measured, r, column) or math.nan) for r in names])
+
+
+def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    measured = _measured(runs, "every_rescaling")
+    d, n, threshold = (_number(measured, k) for k in ("d", "n", "threshold"))
+    reference = _number(measured, "sqrt_d.saturated_share")
+    if d is None or n is None or threshold is None or reference is None:
+        return None
+    complete = [
+        r
+        for r in ALTERNATIVES
+        if all(
+            _ratio(measured, r, c) is not None
+            for c in ("selectivity", "jacobian_norm", "gradient_norm")
+        )
+        and _number(measured, f"{r}.saturated_share") is not None
+    ]
+    groups: dict[str, list[str]] = {"more": [], "less": [], "same": []}
+    for name in complete:
+        direction = _direction(measured, name)
+        if direction is not None:
+            groups[direction].append(name)
+    if not any(groups.values()):
+        return None
+    names = {k: literal(v) for k, v in ALTERNATIVES.items()}
+    parts = []
+    if more := groups["more"]:
+        shares = _join([_pct(_number(measured, f"{r}.saturated_share") or 0.0) for r in more])
+        parts.append(
+            f"{_join([names[r] for r in more])} make attention "
+            f"{_ratios(measured, more, 'selectivity')} times as selective, put more than "
+            f"{threshold:g} of a row's weight on one key in {shares} of the rows (1/√d: "
+            f"{_pct(reference)}) and leave the softmax Jacobian "
+            f"{_ratios(measured, more, 'jacobian_norm')} times as large as under 1/√d"
+        )
+    if less := groups["less"]:
+        inverse = _join(
+            [_times(1 / (_ratio(measured, r, "selectivity") or math.nan)) for r in less]
+        )
+        parts.append(
+            f"{_join([names[r] for r in less])} make attention {inverse} times less "
+            f"selective, nearer uniform, and pass {_ratios(measured, less, 'gradient_norm')} "
+            "times the gradient 1/√d passes to the query"
+        )
+    if same := groups["same"]:
+        parts.append(
+            f"{_join([names[r] for r in same])} select about as 1/√d does (within {CLEAR:g} "
+            "standard errors)"
+        )
+    where = _link("every_rescaling", measured, "d", "the measurements")
+    notes = {
+        "mup": "1/d is μP's factor without the constant μP tunes for the task",
+        "qk_norm": "QK-norm is measured with its initial gain, before training moves it",
+    }
+    shown = [notes[r] for r in notes if r in complete]
+    caveat = f" ({'; '.join(shown)}.)" if shown else ""
+    return (
+        f"What the alternatives cost, at d = {d:.0f} and n = {n:.0f} with standard normal "
+        f"components ({where}): {'; '.join(parts)}.{caveat}"
+    )
+
+
+def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """MyST: which factor to use and why, when it needs care, and what each alternative
+    costs, each sentence chosen by the verdicts in ``rows`` (the ledger's) or the
+    measurements in ``runs``; what did not run is left out."""
+    verdicts = _verdicts(rows)
+    paragraphs = [_which_factor(verdicts), " ".join(_when(verdicts)), _costs(runs)]
+    if not any(paragraphs):
+        return "No chapter has run yet, so this page has no answer to report."
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _curve_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    headlines = {h["name"]: h for h in runs.get("every_rescaling", {}).get("headlines", [])}
+    headline = headlines.get(STATED[0])
+    if headline is None:
+        return None
+    link = evidence_link("every_rescaling", str(headline.get("evidence", "")), "evidence")
+    return (
+        f"**Where a rescaling can put attention.** {literal(headline['text'])} On one draw, a "
+        "rescaling that multiplies every logit by one factor is a point of the curve of "
+        "constant factors by construction, so what tells rescalings apart is where they sit on "
+        "it and whether they stay there as d, n and the distribution change; QK-norm, which "
+        f"changes the logits themselves, is the one that can leave it ({link} in "
+        "{doc}`every_rescaling`)."
+    )
+
+
+def _refill_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    measured = _measured(runs, "bernhard_figures")
+    share = _number(measured, "refill.differing_share")
+    changed = _number(measured, "refill.changed_verdicts")
+    if share is None or changed is None:
+        return None
+    link = _link("bernhard_figures", measured, "refill.differing_share", "evidence")
+    if share >= SAME_SAMPLE_SHARE:
+        sample = (
+            f"in {_pct(share)} of the draws that is a different sample from the one his text "
+            "describes"
+        )
+    else:
+        sample = (
+            f"only {_pct(share)} of the draws can tell that sample from the one his text describes"
+        )
+    if changed == 0:
+        verdicts = "the verdicts on his figures come out the same on either sample"
+    else:
+        plural = "s" if changed != 1 else ""
+        verdicts = f"{changed:.0f} verdict{plural} on his figures change with the sample"
+    return (
+        "**Bernhard's plots show a refilled column.** His R code fills the dot products of "
+        "all keys of a few queries into the column his text describes as key 1 of many "
+        f"queries; {sample}, and {verdicts}. This concerns the figures' code, not the "
+        f"proposal itself ({link} in {{doc}}`bernhard_figures`)."
+    )
+
+
+def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    measured = _measured(runs, "string_reversal")
+    outcomes = {k: measured.get(f"gap_{k}", {}).get("value") for k in ("a", "b")}
+    spreads = {k: _number(measured, f"spread_{k}") for k in ("a", "b")}
+    if not all(v in GAP_OUTCOMES for v in outcomes.values()) or None in spreads.values():
+        return None
+    link = _link("string_reversal", measured, "gap_a", "evidence")
+    caveat = (
+        "One toy task and two setups, with training budgets of the book's choosing (Chuang "
+        f"states neither) ({link} in {{doc}}`string_reversal`)."
+    )
+    gapped = [k for k, v in outcomes.items() if v != "none"]
+    if not gapped:
+        return (
+            "**No training gap.** In neither setup of Chuang's string reversal does 1/√d trail "
+            f"the searched factor after the short training budget. {caveat}"
+        )
+    narrow, wide = sorted(spreads, key=lambda k: spreads[k])
+    if gapped == [narrow]:
+        ratio = spreads[wide] / spreads[narrow] if spreads[narrow] else math.inf
+        which = (
+            f"only in the setup whose logits under 1/√d start {_times(ratio)} times narrower at "
+            "initialization, which the book reads as an effect of the initialization scale"
+        )
+    elif len(gapped) == 2:
+        which = "in both setups"
+    else:
+        which = (
+            "only in the setup whose logits under 1/√d start wider at initialization, so the "
+            "initialization scale does not explain it here"
+        )
+    if all(outcomes[k] == "closes" for k in gapped):
+        title, end = (
+            "The training gap closes with training.",
+            "and 1/√d catches up by the long budget",
+        )
+    elif all(outcomes[k] == "open" for k in gapped):
+        title, end = "The training gap stays open.", "and it is still open after the long budget"
+    else:
+        title, end = (
+            "The training gap closes in one setup only.",
+            "and only one of them closes by the long budget",
+        )
+    return (
+        f"**{title}** 1/√d trails the factor Chuang's search finds after the short training "
+        f"budget {which}, {end}. {caveat}"
+    )
+
+
+def own_findings(runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """A MyST list of the book's own findings (beyond the verdicts on the four texts), each
+    with its caveat and a link to its evidence; findings whose chapter did not run are left
+    out."""
+    items = [
+        f"- {item}"
+        for item in (_curve_finding(runs), _refill_finding(runs), _training_finding(runs))
+        if item
+    ]
+    return "\n".join(items) if items else "No chapter that makes these findings has run yet."

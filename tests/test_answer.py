@@ -1,0 +1,159 @@
+"""The first page's answer and the book's own findings: one sentence per outcome a run can
+produce, chosen by the verdicts and measurements, never two that contradict each other."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from attncore.book import answer
+from attncore.claims import Verdict
+
+H, C, F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value
+UNTESTABLE = Verdict.UNTESTABLE.value
+
+
+def measurements(chapter: str, values: dict[str, float | str], evidence: str) -> list[dict]:
+    return [
+        {"name": k, "chapter": chapter, "value": v, "evidence": evidence} for k, v in values.items()
+    ]
+
+
+def rescaling_run(**selectivity: float) -> dict:
+    """An every-rescaling run at d = 64, n = 32 whose 1/√d has selectivity 0.1 and the others
+    the given selectivities (standard error 0.001 each), Jacobian and gradient in proportion."""
+    values: dict[str, float | str] = {"d": 64, "n": 32, "threshold": 0.9}
+    for name, sel in {"sqrt_d": 0.1, **selectivity}.items():
+        values |= {
+            f"{name}.selectivity": sel,
+            f"{name}.selectivity_se": 0.001,
+            f"{name}.saturated_share": min(sel, 1.0) / 2,
+            f"{name}.jacobian_norm": 0.3,
+            f"{name}.gradient_norm": sel,
+        }
+    return {"measurements": measurements("every_rescaling", values, "sec-frontier")}
+
+
+def rows(**verdicts: str) -> list[dict]:
+    return [{"claim": claim.replace("_", "-"), "verdict": v} for claim, v in verdicts.items()]
+
+
+@pytest.mark.parametrize(
+    ("variance", "gradients", "start"),
+    [
+        (H, H, "**Use 1/√d**"),
+        (H, C, "**Use 1/√d**"),
+        (H, F, "**1/√d is a sound default, not a necessity**"),
+        (C, H, "**This build did not confirm"),
+        (F, F, "**This build did not confirm"),
+    ],
+)
+def test_the_factor_follows_the_two_vaswani_verdicts(variance, gradients, start) -> None:
+    text = answer.recommendation(
+        rows(vaswani_variance=variance, vaswani_small_gradients=gradients), {}
+    )
+    assert text.startswith(start)
+    assert ("Not every sign of that shows" in text) == (gradients == C)
+
+
+def test_claims_not_tested_leave_their_sentences_out() -> None:
+    text = answer.recommendation(rows(vaswani_variance=UNTESTABLE), {})
+    assert text.startswith("No chapter has run yet")
+    assert "Proposition 5" in answer.recommendation(rows(chuang_proposition_5=F), {})
+
+
+@pytest.mark.parametrize("verdict", [H, C, F])
+def test_when_follows_independence_and_long_contexts(verdict) -> None:
+    text = answer.recommendation(
+        rows(chuang_proposition_5=verdict, chen_uniform_as_n_grows=verdict), {}
+    )
+    assert ("needs independent components" in text) == (verdict != H)
+    assert ("it holds if Chuang's" in text) == (verdict == C)
+    assert ("holds under the assumptions" in text) == (verdict == H)
+    assert ("lets attention flatten" in text) == (verdict != F)
+    assert ("did not flatten" in text) == (verdict == F)
+
+
+def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() -> None:
+    runs = {"every_rescaling": rescaling_run(none=0.6, mup=0.01, k_total=0.1015, log_n=0.3)}
+    text = answer.recommendation([], runs)
+    assert text.startswith("What the alternatives cost, at d = 64 and n = 32")
+    more, _, rest = text.partition("times as selective")
+    assert "no scaling, ln n\\/√d make" not in more and "no scaling and ln n\\/√d" in more
+    assert "6 and 3 times" not in more and "make attention 6 and 3" in more
+    assert "1\\/d \\(μP\\) make attention 10 times less selective" in rest
+    assert "1\\/k\\_total select about as 1/√d does" in rest
+    assert "(1/√d: 5 %)" in rest and "30 % and 15 %" in rest
+
+
+def test_missing_or_hostile_measurements_count_as_not_measured() -> None:
+    run = rescaling_run(none=0.6)
+    assert answer.recommendation([], {"every_rescaling": run}).startswith("What the")
+    for record in run["measurements"]:
+        if record["name"] == "none.selectivity":
+            record["value"] = "<script>"
+    assert answer.recommendation([], {"every_rescaling": run}).startswith("No chapter")
+
+
+def refill_run(share: float, changed: int) -> dict:
+    values = {"refill.differing_share": share, "refill.changed_verdicts": changed}
+    return {
+        "measurements": measurements(
+            "bernhard_figures", values, "sec-bernhard-published-vs-intended"
+        )
+    }
+
+
+@pytest.mark.parametrize(("share", "changed"), list(itertools.product([0.2, 1.0], [0, 1, 2])))
+def test_the_refilled_column_finding_follows_its_measurements(share, changed) -> None:
+    text = answer.own_findings({"bernhard_figures": refill_run(share, changed)})
+    assert ("is a different sample" in text) == (share >= answer.SAME_SAMPLE_SHARE)
+    assert ("can tell that sample" in text) == (share < answer.SAME_SAMPLE_SHARE)
+    assert ("come out the same" in text) == (changed == 0)
+    assert ("1 verdict on" in text) == (changed == 1)
+    assert ("2 verdicts on" in text) == (changed == 2)
+
+
+def training_run(gap_a: str, gap_b: str, spread_a: float = 0.001, spread_b: float = 0.3) -> dict:
+    values = {"gap_a": gap_a, "gap_b": gap_b, "spread_a": spread_a, "spread_b": spread_b}
+    return {"measurements": measurements("string_reversal", values, "sec-reversal-curves")}
+
+
+TITLES = {
+    ("none", "none"): "**No training gap.**",
+    ("closes", "none"): "**The training gap closes with training.**",
+    ("open", "none"): "**The training gap stays open.**",
+    ("closes", "closes"): "**The training gap closes with training.**",
+    ("open", "open"): "**The training gap stays open.**",
+    ("closes", "open"): "**The training gap closes in one setup only.**",
+}
+
+
+@pytest.mark.parametrize("outcomes", list(itertools.product(answer.GAP_OUTCOMES, repeat=2)))
+def test_the_training_finding_has_a_branch_for_every_pair_of_outcomes(outcomes) -> None:
+    text = answer.own_findings({"string_reversal": training_run(*outcomes)})
+    titles = [t for t in set(TITLES.values()) if t in text]
+    assert titles == [TITLES.get(outcomes, TITLES.get(outcomes[::-1]))], (outcomes, text)
+    narrow, wide = (o != "none" for o in outcomes)  # setup a starts narrower
+    assert ("initialization scale" in text) == (narrow != wide)
+    assert ("an effect of the initialization scale" in text) == (narrow and not wide)
+    assert ("does not explain it" in text) == (wide and not narrow)
+    assert ("in both setups" in text) == (narrow and wide)
+
+
+def test_an_unknown_gap_outcome_leaves_the_training_finding_out() -> None:
+    text = answer.own_findings({"string_reversal": training_run("closed, trust me", "none")})
+    assert text == "No chapter that makes these findings has run yet."
+
+
+def test_the_curve_finding_states_the_chapters_computed_sentence() -> None:
+    headline = {
+        "name": "rescaling-curve",
+        "chapter": "every_rescaling",
+        "text": "Some factor rescaling lies off the curve by up to 0.3 in W₁",
+        "evidence": "sec-frontier",
+    }
+    text = answer.own_findings({"every_rescaling": {"headlines": [headline]}})
+    assert "lies off the curve by up to 0\\.3" in text
+    assert text.startswith("- **Where a rescaling can put attention.**")
