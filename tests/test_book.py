@@ -635,9 +635,13 @@ def test_captions_name_the_colours_and_line_styles_their_figures_draw(built_book
                 drawn, drawn_styles = _spec_styles(spec)
                 pixels = drawn
             else:
-                assert key in figures and figures[key]["colours"] is not None, where
-                drawn, drawn_styles = set(figures[key]["colours"]), set(figures[key]["line_styles"])
+                assert key in figures, where
                 pixels = _image_colours(built_book / RUNS / chapter / figures[key]["file"])
+                # a figure another chapter drew (the first page's lead figure) has no plotting
+                # calls here: its pixels are what it draws, and it draws no line style we know
+                recorded = figures[key]["colours"]
+                drawn = pixels if recorded is None else set(recorded)
+                drawn_styles = set(figures[key].get("line_styles") or ())
             for word in colours:
                 assert CAPTION_COLOURS[word] & drawn, f"{where}: no {word} is drawn ({drawn})"
                 assert CAPTION_COLOURS[word] & pixels, f"{where}: no {word} pixels ({pixels})"

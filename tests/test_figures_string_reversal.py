@@ -112,3 +112,9 @@ def test_accuracy_tables_give_intervals_and_no_cell_reads_as_a_quotation():
     assert "\\> 99.9 [" in tables and "(%)" in tables  # the unit in the header, once
     assert not any(line.lstrip(" -").startswith(">") for line in tables.splitlines())
     assert "median 1000 (1000 to 1000; 2 of 2 seeds)" in tables
+
+
+def test_every_method_the_chapter_can_train_has_a_row_in_its_methods_table():
+    from attncore.training import METHODS
+
+    assert set(METHODS["all"]) <= set(figures.METHOD_ROWS)

@@ -22,6 +22,7 @@ REPEATING_SENTENCES = {
     "beyond_initialization": "each verdict line restates the thresholds it shares",
     "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
     "critical_scale": "each derivation restates Chen's assumptions",
+    "length_generalization": "its verdict lines restate the threshold of 'solved' they share",
     "claims_ledger": "rows repeat the checks they share",
     "derivations": "derivations restate their shared assumptions",
 }

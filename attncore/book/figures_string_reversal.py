@@ -393,6 +393,10 @@ METHOD_ROWS: dict[str, tuple[str, str]] = {
     "qk_norm": (r"$g \cos(q, k)$, $g = \log_2(L^2-L)$", "{cite:t}`henry2020querykey`"),
     "qk_norm_learned": (r"$g_h \cos(q, k)$, $g_h$ trained per head", "{cite:t}`henry2020querykey`"),
     "mup": (r"$q\cdot k/d$", "{cite:t}`yang2022tensor`"),
+    "cosine_learned": (
+        r"$\cos(q, k)/\tau_h$, $\tau_h$ trained per head from 0.1, kept at or above 0.01",
+        "{cite:t}`liu2022swin`",
+    ),
 }
 """The logits of one head and the source of every method the chapter can train."""
 
@@ -415,6 +419,7 @@ _MATH_LABELS = {
     "qk_norm": "QK-norm",
     "qk_norm_learned": "QK-norm, learned $g$",
     "mup": r"$1/d$ ($\mu$P)",
+    "cosine_learned": r"cosine, learned $\tau$ (Swin v2)",
 }
 
 
