@@ -74,6 +74,7 @@ from attncore.training.train import (
     build_model,
     check_matches,
     resolve_device,
+    torch_threads,
 )
 from attncore.untrusted import Refused, read_file
 
@@ -450,14 +451,9 @@ def _train_group(
     """Train ``specs`` (one structure, steps, batch size and learning rate) together, with
     ``threads`` intra-op threads (the caller's setting is restored), compiled code kept in
     ``compile_cache`` and the group filled up to ``pad_to`` models."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        with compile_cache_folder(compile_cache):
-            padded = [*specs, *[specs[0]] * (pad_to - len(specs))]
-            return _train_together(padded, data, device, engine)[: len(specs)]
-    finally:
-        torch.set_num_threads(previous)
+    with torch_threads(threads), compile_cache_folder(compile_cache):
+        padded = [*specs, *[specs[0]] * (pad_to - len(specs))]
+        return _train_together(padded, data, device, engine)[: len(specs)]
 
 
 SD_STRINGS = 100

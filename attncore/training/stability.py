@@ -42,7 +42,7 @@ from attncore.training.data import IGNORE, SequenceData
 from attncore.training.engine import Engine, compile_cache_folder, ensemble_forward, resolve_engine
 from attncore.training.ensemble import training_scheduler
 from attncore.training.model import ModelConfig, model_scalings
-from attncore.training.train import BatchOrder, DeviceData, build_model
+from attncore.training.train import BatchOrder, DeviceData, build_model, torch_threads
 
 __all__ = [
     "BASE_MODEL",
@@ -170,13 +170,8 @@ def _train_group(
     compile_cache: Any,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Train one ensemble; its rows of the run table and of the curves."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with compile_cache_folder(compile_cache):
-            return _train(group, data, steps, batch_size, warmup, record_at, probe_strings, engine)
-    finally:
-        torch.set_num_threads(previous)
+    with torch_threads(1), compile_cache_folder(compile_cache):
+        return _train(group, data, steps, batch_size, warmup, record_at, probe_strings, engine)
 
 
 def _train(

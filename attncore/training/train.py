@@ -34,9 +34,10 @@ afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,7 @@ __all__ = [
     "build_model",
     "learned_scales",
     "resolve_device",
+    "torch_threads",
     "train_reversal",
     "weight_sds",
 ]
@@ -142,6 +144,26 @@ class TrainResult:
         if index < 0:
             raise ParameterError(f"step must be >= 0, got {step}")
         return index
+
+
+@contextlib.contextmanager
+def torch_threads(threads: int) -> Iterator[None]:
+    """PyTorch's intra-op threads set to ``threads`` while the block runs; the caller's
+    setting is restored after it.
+
+    >>> before = torch.get_num_threads()
+    >>> with torch_threads(1):
+    ...     torch.get_num_threads()
+    1
+    >>> torch.get_num_threads() == before
+    True
+    """
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
 
 
 def build_model(config: ModelConfig, seed: int) -> ReversalTransformer:
@@ -421,9 +443,7 @@ def train_reversal(
     threads = positive_int("threads", threads)
     where = resolve_device(device)
     check_matches(config, data)
-    previous_threads = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with torch_threads(threads):
         return _train(
             config,
             data,
@@ -439,8 +459,6 @@ def train_reversal(
             callback,
             where,
         )
-    finally:
-        torch.set_num_threads(previous_threads)
 
 
 def _train(
