@@ -157,3 +157,51 @@ def test_the_curve_finding_states_the_chapters_computed_sentence() -> None:
     text = answer.own_findings({"every_rescaling": {"headlines": [headline]}})
     assert "lies off the curve by up to 0\\.3" in text
     assert text.startswith("- **Where a rescaling can put attention.**")
+
+
+def length_run(**outcomes: str) -> dict:
+    values: dict[str, float | str] = {"train_length": 10, "longest": 100000}
+    values |= {f"{m}.longest": o for m, o in outcomes.items()}
+    return {"measurements": measurements("length_generalization", values, "sec-length-accuracy")}
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "kept", "lost"),
+    [
+        ({"sqrt_d": "not solved", "log_n": "solved", "k_total": "not solved"},
+         "ln n\\/√d still solved it", "1/√d and 1\\/k\\_total did not"),
+        ({"sqrt_d": "solved", "log_n": "solved"}, "1/√d and ln n\\/√d still solved it", None),
+        ({"sqrt_d": "not solved", "log_n": "not solved"}, None, "1/√d and ln n\\/√d did not"),
+    ],
+)  # fmt: skip
+def test_the_long_strings_sentence_names_who_kept_first(outcomes, kept, lost) -> None:
+    text = answer.recommendation([], {"length_generalization": length_run(**outcomes)})
+    assert text.startswith("Trained on the task FIRST with strings of 10 bits")
+    assert "tested on strings of 100,000" in text
+    assert (kept is not None and kept in text) or "still solved" not in text
+    assert (lost is not None and lost in text) or "did not" not in text
+
+
+def test_one_seed_or_a_hostile_outcome_leaves_the_long_strings_sentence_out() -> None:
+    single = length_run(sqrt_d="one seed", log_n="one seed")
+    hostile = length_run(sqrt_d="<b>solved</b>", log_n=1.0)
+    for run in (single, hostile):
+        text = answer.recommendation([], {"length_generalization": run})
+        assert text.startswith("No chapter has run yet")
+
+
+@pytest.mark.parametrize(("qk", "sigma"), list(itertools.product([H, C, F, UNTESTABLE], repeat=2)))
+def test_the_learning_rate_sentence_follows_the_two_verdicts(qk, sigma) -> None:
+    verdicts = rows(wortsman_mitigations_effective=qk, zhai_sigma_reparam_robust=sigma)
+    text = answer.recommendation(verdicts, {})
+    if qk == sigma == UNTESTABLE:
+        assert text.startswith("No chapter has run yet")
+        return
+    words = {H: "clearly less sensitive", C: "less sensitive to the", F: "no less sensitive"}
+    for method, verdict in (("QK-norm", qk), ("σReparam", sigma)):
+        if verdict == UNTESTABLE:
+            assert method not in text
+        elif qk == sigma:
+            assert f"QK-norm and σReparam made the final loss {words[verdict]}" in text
+        else:
+            assert f"{method} made the final loss {words[verdict]}" in text

@@ -24,9 +24,10 @@ from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
 from attncore.claims import Verdict
 from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
+from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
 
-__all__ = ["ALTERNATIVES", "CLEAR", "STATED", "own_findings", "recommendation"]
+__all__ = ["ALTERNATIVES", "CLEAR", "STABILIZERS", "STATED", "own_findings", "recommendation"]
 
 STATED = ("rescaling-curve",)
 """The chapters' headlines that the book's own findings state (and no other list repeats)."""
@@ -42,6 +43,13 @@ ALTERNATIVES = {
 }
 """The alternatives to 1/√d the first page weighs, by their name in the every-rescaling
 chapter's measurements, with the words the page uses for them."""
+
+STABILIZERS = {
+    "wortsman-mitigations-effective": "QK-norm",
+    "zhai-sigma-reparam-robust": "σReparam",
+}
+"""The claims whose verdicts say whether a method made the final loss less sensitive to the
+learning rate than 1/√d, with the method each names."""
 
 CLEAR = 2.0
 """Standard errors (of the difference of two independent means) by which an alternative's
@@ -135,6 +143,55 @@ def _when(verdicts: Mapping[str, str]) -> list[str]:
             "The variance argument holds under the assumptions Chuang's Proposition 5 lists "
             "({doc}`why_sqrt_d`)."
         )
+    return sentences
+
+
+def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """Which of 1/√d and the alternatives still solved FIRST at the longest test length."""
+    measured = _measured(runs, "length_generalization")
+    train, longest = _number(measured, "train_length"), _number(measured, "longest")
+    names = {"sqrt_d": "1/√d", **{k: literal(v) for k, v in ALTERNATIVES.items()}}
+    outcomes = {m: measured.get(f"{m}.longest", {}).get("value") for m in names}
+    kept = [names[m] for m, o in outcomes.items() if o == OUTCOMES[0]]
+    lost = [names[m] for m, o in outcomes.items() if o == OUTCOMES[1]]
+    if train is None or longest is None or (not kept and not lost):
+        return None
+    parts = [f"{_join(kept)} still solved it"] if kept else []
+    parts += [f"{_join(lost)} did not"] if lost else []
+    link = _link("length_generalization", measured, "longest", "accuracy")
+    return (
+        f"Trained on the task FIRST with strings of {train:,.0f} bits and tested on strings of "
+        f"{longest:,.0f}, {' and '.join(parts)} ({link} in {{doc}}`length_generalization`)."
+    )
+
+
+def _high_rates(verdicts: Mapping[str, str]) -> str | None:
+    """Whether QK-norm and σReparam made the final loss less sensitive to the learning rate."""
+    groups: dict[str, list[str]] = {_H: [], _C: [], _F: []}
+    for claim, method in STABILIZERS.items():
+        if verdicts.get(claim) in groups:
+            groups[verdicts[claim]].append(method)
+    words = {
+        _H: "clearly less sensitive to the learning rate than 1/√d does",
+        _C: "less sensitive to the learning rate than 1/√d does on average, but not clearly",
+        _F: "no less sensitive to the learning rate than 1/√d does",
+    }
+    parts = [
+        f"{_join(methods)} made the final loss {words[verdict]}"
+        for verdict, methods in groups.items()
+        if methods
+    ]
+    if not parts:
+        return None
+    return (
+        "Across learning rates, in the book's sweep of a small model, "
+        f"{'; '.join(parts)} ({{doc}}`stability`)."
+    )
+
+
+def _beyond(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Long contexts and high learning rates: where a choice other than 1/√d can pay."""
+    sentences = []
     flattening = verdicts.get("chen-uniform-as-n-grows")
     if flattening in (_H, _C):
         sentences.append(
@@ -146,7 +203,7 @@ def _when(verdicts: Mapping[str, str]) -> list[str]:
             "In this build attention under 1/√d did not flatten as the number of keys grew "
             "({doc}`critical_scale`)."
         )
-    return sentences
+    return sentences + [s for s in (_first_task(runs), _high_rates(verdicts)) if s]
 
 
 def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | None:
@@ -240,7 +297,12 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
     costs, each sentence chosen by the verdicts in ``rows`` (the ledger's) or the
     measurements in ``runs``; what did not run is left out."""
     verdicts = _verdicts(rows)
-    paragraphs = [_which_factor(verdicts), " ".join(_when(verdicts)), _costs(runs)]
+    paragraphs = [
+        _which_factor(verdicts),
+        " ".join(_when(verdicts)),
+        " ".join(_beyond(verdicts, runs)),
+        _costs(runs),
+    ]
     if not any(paragraphs):
         return "No chapter has run yet, so this page has no answer to report."
     return "\n\n".join(p for p in paragraphs if p)

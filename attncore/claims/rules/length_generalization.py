@@ -29,11 +29,13 @@ from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
     "CONFIDENCE",
+    "OUTCOMES",
     "SOLVED",
     "chiang_log_n",
     "k_total_long",
     "longest_sentence",
     "paired",
+    "solved_at_longest",
     "ssmax_flattening",
     "summary",
     "temperature_sentence",
@@ -252,19 +254,48 @@ def k_total_long(
     return Finding("bernhard-k-total-long-strings", verdict, measured, check)
 
 
+OUTCOMES = ("solved", "not solved", "one seed")
+"""What :func:`solved_at_longest` can say of a method at the longest length."""
+
+
+def solved_at_longest(
+    table: pd.DataFrame, *, solved: float = SOLVED, confidence: float = CONFIDENCE
+) -> dict[str, str]:
+    """Per method, one of :data:`OUTCOMES` at the longest length: ``"solved"`` when the lower
+    end of its accuracy's interval is at least ``solved``, ``"not solved"`` when it is below,
+    ``"one seed"`` when a single seed gives no interval.
+
+    >>> table = pd.DataFrame({"method": ["a", "a", "b", "b", "c"], "seed": [0, 1, 0, 1, 0],
+    ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9, 1.0]})
+    >>> solved_at_longest(table)
+    {'a': 'solved', 'b': 'not solved', 'c': 'one seed'}
+    """
+    rows = summary(table, confidence).xs(_longest(table), level="length")
+    return {
+        str(method): OUTCOMES[2]
+        if math.isnan(low)
+        else OUTCOMES[0]
+        if low >= solved
+        else OUTCOMES[1]
+        for method, low in rows["low"].items()
+    }
+
+
 def longest_sentence(table: pd.DataFrame, labels: dict[str, str]) -> str:
-    """Which methods are solved at the longest length (lower interval end at least
-    :data:`SOLVED`) and which are not, by their labels.
+    """Which methods are solved at the longest length (:func:`solved_at_longest`) and which
+    are not, by their labels.
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
     ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9]})
     >>> longest_sentence(table, {"a": "A", "b": "B"})
     'At 50 bits, A is solved (accuracy interval at or above 0.95); B is not.'
+    >>> longest_sentence(table[table["seed"] == 0], {"a": "A", "b": "B"})
+    'At 50 bits, one seed gives no interval, so whether A and B are solved is not measured.'
     """
-    longest = _longest(table)
-    rows = summary(table).xs(longest, level="length")
-    good = [labels[m] for m in rows.index if rows.loc[m, "low"] >= SOLVED]
-    bad = [labels[m] for m in rows.index if rows.loc[m, "low"] < SOLVED]
+    outcomes = solved_at_longest(table)
+    good, bad, single = (
+        [labels[m] for m, o in outcomes.items() if o == outcome] for outcome in OUTCOMES
+    )
 
     def names(items: list[str]) -> str:
         return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -276,7 +307,12 @@ def longest_sentence(table: pd.DataFrame, labels: dict[str, str]) -> str:
     if bad:
         verb = "is not" if len(bad) == 1 else "are not"
         parts.append(f"{names(bad)} {verb}" if good else f"{names(bad)} {verb} solved")
-    return f"At {longest} bits, {'; '.join(parts)}."
+    if single:
+        verb = "is" if len(single) == 1 else "are"
+        parts.append(
+            f"one seed gives no interval, so whether {names(single)} {verb} solved is not measured"
+        )
+    return f"At {_longest(table)} bits, {'; '.join(parts)}."
 
 
 def temperature_sentence(table: pd.DataFrame, names: dict[str, str]) -> str:
