@@ -44,16 +44,13 @@ def _pages_with(known: dict[str, str]) -> list:
             page,
             marks=pytest.mark.xfail(page in known, reason=known.get(page, ""), strict=True),
         )
-        for page in [*toc_chapters(), "modern_practice"]
+        for page in toc_chapters()
     ]
 
 
 def _pages(root) -> dict[str, str]:
     html = root / "_build" / "html" / "book"
-    return {
-        path.stem: page_text(path.read_text())
-        for path in [*html.glob("generated/*.html"), html / "modern_practice.html"]
-    }
+    return {path.stem: page_text(path.read_text()) for path in html.glob("generated/*.html")}
 
 
 @pytest.mark.parametrize("page", _pages_with(REPEATING_SENTENCES))
