@@ -99,6 +99,30 @@ def test_chiang_rule_reaches_each_verdict(sqrt_d, log_n, verdict):
     assert found.verdict == verdict, found.measured
 
 
+WIDE = [0.2, 1.0, 0.9]
+"""Accuracies of three seeds too spread for an interval to settle anything."""
+
+
+def test_undecided_seeds_make_a_rule_untestable_not_a_failure():
+    chiang = rules.chiang_log_n(frame({"sqrt_d": WIDE, "log_n": WIDE}), 10)
+    assert chiang.verdict == Verdict.UNTESTABLE and "cannot tell" in chiang.measured
+    wide = {"entropy": 0.1, "largest": 0.9}
+    spread = frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, sqrt_d=wide, ssmax_learned=wide)
+    spread.loc[(spread["length"] == 1000) & (spread["seed"] == 0), "entropy"] = 0.9
+    spread.loc[(spread["length"] == 1000) & (spread["seed"] == 1), "entropy"] = 0.0
+    ssmax = rules.ssmax_flattening(spread, 10)
+    assert ssmax.verdict == Verdict.UNTESTABLE and "can tell neither" in ssmax.measured
+
+
+def test_a_method_unsolved_at_the_training_length_leaves_the_claim_untestable():
+    table = frame({"sqrt_d": BAD, "log_n": GOOD, "k_total": GOOD})
+    table.loc[(table["method"] == "sqrt_d") & (table["length"] == 10), "accuracy"] = 0.7
+    for rule in (rules.chiang_log_n, rules.k_total_long):
+        found = rule(table, 10)
+        assert found.verdict == Verdict.UNTESTABLE
+        assert "not solved at the training length 10" in found.measured and "1/√d" in found.measured
+
+
 def test_rules_are_untestable_with_one_seed_or_no_longer_length():
     one = frame({"sqrt_d": [0.5], "log_n": [1.0], "ssmax_learned": [1.0], "k_total": [0.5]})
     assert rules.chiang_log_n(one, 10).verdict == Verdict.UNTESTABLE

@@ -127,6 +127,34 @@ def _untestable(table: pd.DataFrame, train_length: int, methods: tuple[str, ...]
     return ""
 
 
+_NAMES = {"sqrt_d": "1/√d", "log_n": "ln n/√d", "k_total": "1/k_total"}
+"""How the measured texts name the methods the rules compare."""
+
+
+def _unlearned(
+    table: pd.DataFrame,
+    train_length: int,
+    methods: tuple[str, ...],
+    solved: float,
+    confidence: float,
+) -> str:
+    """Why ``methods`` cannot speak to length generalization (empty if they can): a method
+    that did not solve FIRST at the training length has nothing to generalize."""
+    rows = summary(table, confidence)
+    lost = [
+        f"{_NAMES.get(m, m)} ({_accuracy(rows.loc[(m, train_length)])})"
+        for m in methods
+        if (m, train_length) in rows.index and not rows.loc[(m, train_length), "low"] >= solved
+    ]
+    if not lost:
+        return ""
+    return (
+        f"not solved at the training length {train_length} (accuracy interval below {solved:g}): "
+        + ", ".join(lost)
+        + "; a model that did not learn FIRST has no length generalization to measure"
+    )
+
+
 def _accuracy(row: pd.Series) -> str:
     return f"{row['accuracy']:.3f} [{row['low']:.3f}, {row['high']:.3f}]"
 
@@ -144,10 +172,13 @@ def chiang_log_n(
     not solved there and ln n/√d is solved and clearly above it (paired); holds with a caveat
     if ln n/√d is solved and 1/√d is solved too (nothing to remedy at these lengths: the
     claim says "can fail"), or ln n/√d is clearly above 1/√d without being solved; does not
-    hold if ln n/√d is neither solved nor clearly above 1/√d; not testable with one seed or
-    no length beyond training."""
+    hold if ln n/√d is clearly not solved (its whole interval below ``solved``) and not clearly
+    above 1/√d; not testable with one seed, no length beyond training, either method unsolved
+    at the training length, or intervals too wide to tell."""
     check = _CHECK + "; two comparisons at the longest length"
-    why = _untestable(table, train_length, ("sqrt_d", "log_n"))
+    why = _untestable(table, train_length, ("sqrt_d", "log_n")) or _unlearned(
+        table, train_length, ("sqrt_d", "log_n"), solved, confidence
+    )
     if why:
         return Finding("chiang-first-log-n", Verdict.UNTESTABLE, why, check)
     longest = _longest(table)
@@ -166,8 +197,11 @@ def chiang_log_n(
         verdict = Verdict.HOLDS
     elif scaled_solved or above:
         verdict = Verdict.CAVEAT
-    else:
+    elif scaled["high"] < solved:
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += "; the seeds cannot tell whether ln n/√d is solved or above 1/√d"
     return Finding("chiang-first-log-n", verdict, measured, check)
 
 
@@ -179,9 +213,10 @@ def ssmax_flattening(
     the longest, the [CLS] query's normalised entropy under 1/√d rises clearly and its largest
     weight falls clearly (paired within seeds); at the longest length SSMax's largest weight
     is clearly above 1/√d's. Holds if all three; holds with a caveat if 1/√d flattens by one
-    measure or SSMax is clearly more focused but not both parts hold; does not hold if 1/√d
-    flattens by neither measure and SSMax is not clearly more focused; not testable with one
-    seed or no length beyond training."""
+    measure or SSMax is clearly more focused but not both parts hold; does not hold if none is
+    clear and 1/√d clearly did not flatten (its entropy's interval at or below no change and
+    its largest weight's at or above); not testable with one seed, no length beyond training,
+    or when the seeds can tell neither."""
     check = _CHECK + "; the last layer's [CLS] row, three comparisons"
     why = _untestable(table, train_length, ("sqrt_d", "ssmax_learned"))
     if why:
@@ -206,12 +241,19 @@ def ssmax_flattening(
         f"weight by {change['largest'][0]:+.3f} ± {change['largest'][1]:.3f}; at {longest} "
         f"bits SSMax's largest weight exceeds 1/√d's by {focus:+.3f} ± {half:.3f}"
     )
+    steady = (
+        change["entropy"][0] + change["entropy"][1] <= 0
+        and change["largest"][0] - change["largest"][1] >= 0
+    )
     if rises and falls and focused:
         verdict = Verdict.HOLDS
     elif rises or falls or focused:
         verdict = Verdict.CAVEAT
-    else:
+    elif steady:
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += "; the seeds can tell neither a flattening nor its absence"
     return Finding("nakanishi-ssmax-flattening", verdict, measured, check)
 
 
@@ -226,11 +268,13 @@ def k_total_long(
     """Bernhard's 1/k_total, a rescaling that depends on the keys and so on their number, read
     at a number of keys it was not trained at: at the longest length, holds if 1/k_total is
     solved and not clearly below 1/√d (paired); holds with a caveat if it is not clearly below
-    1/√d but not solved (both lose FIRST); does not hold if it is clearly below 1/√d; not
-    testable with one seed or no length beyond training. The measured text gives how its
-    factor changed with the length."""
+    1/√d but not solved; does not hold if it is clearly below 1/√d; not testable with one
+    seed, no length beyond training, or either method unsolved at the training length. The
+    measured text gives how its factor changed with the length."""
     check = _CHECK + "; one comparison at the longest length"
-    why = _untestable(table, train_length, ("sqrt_d", "k_total"))
+    why = _untestable(table, train_length, ("sqrt_d", "k_total")) or _unlearned(
+        table, train_length, ("sqrt_d", "k_total"), solved, confidence
+    )
     if why:
         return Finding("bernhard-k-total-long-strings", Verdict.UNTESTABLE, why, check)
     longest = _longest(table)
@@ -326,8 +370,17 @@ def temperature_sentence(table: pd.DataFrame, names: dict[str, str]) -> str:
     >>> temperature_sentence(table, {"sqrt_d + q": "Q"})
     'At 50 bits, Q changes the accuracy of the 1/√d models by +0.250 ± 1.273 (not clearly) \
 and leaves it -0.050 ± 1.273 from training with ln n/√d.'
+    >>> temperature_sentence(table[table["seed"] == 0], {"sqrt_d + q": "Q"})[:48]
+    'At 50 bits, one seed gives no interval, so wheth'
     """
     longest = _longest(table)
+    if table["seed"].nunique() < 2:
+        shown = list(names.values())
+        labels = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+        return (
+            f"At {longest} bits, one seed gives no interval, so whether {labels} change the "
+            "accuracy of the 1/√d models is not measured."
+        )
     parts = []
     for method, label in names.items():
         gain, half = paired(table, method, "sqrt_d", longest, comparisons=2 * len(names))
