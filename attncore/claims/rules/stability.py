@@ -30,6 +30,7 @@ from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.statistics import FAMILY_LEVEL, clear
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.counts import number_word, of_all
 
 __all__ = [
     "COLLAPSE",
@@ -251,10 +252,12 @@ def prevents_collapse(
     verdict = (
         Verdict.HOLDS if count == len(collapsed) else Verdict.CAVEAT if count else Verdict.FAILS
     )
+    higher = number_word(count) if count else "none"
+    where = "there" if len(collapsed) == 1 else f"at {higher} of them"
     measured = (
-        f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at {len(collapsed)} of the "
-        f"{len(rates)} rates above its best; σReparam's entropy clearly higher at {count} of "
-        "them ("
+        f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at "
+        f"{of_all(len(collapsed), len(rates), 'rate')} above its best; σReparam's entropy "
+        f"{'is not' if len(collapsed) == 1 and not count else 'is'} clearly higher {where} ("
         + "; ".join(
             f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
         )
@@ -276,11 +279,11 @@ def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
         rows.append(
             {
                 "method": labels.get(method, method),
-                "LR sensitivity": f"{group['sensitivity'].mean():.3f} ± "
-                f"{group['sensitivity'].std(ddof=1) if len(group) > 1 else math.nan:.3f}",
+                "LR sensitivity": f"{group['sensitivity'].mean():.3f}"
+                + (f" ± {group['sensitivity'].std(ddof=1):.3f}" if len(group) > 1 else ""),
                 "best rate": f"{best[method]:.2g}",
-                "loss at the best rate": f"{at_best.mean():.2g} ± "
-                f"{at_best.std(ddof=1) if len(at_best) > 1 else math.nan:.1g}",
+                "loss at the best rate": f"{at_best.mean():.2g}"
+                + (f" ± {at_best.std(ddof=1):.1g}" if len(at_best) > 1 else ""),
                 "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
             }
         )
@@ -295,13 +298,19 @@ def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS)
     ...                      "diverged": False})
     >>> print(sensitivity_sentence(runs, {"a": "A", "b": "B"}))
     Over learning rates from 0.1 to 1, the final loss depends least on the rate with B and
-    most with A (learning-rate sensitivity, lowest first: B, A).
+    most with A (learning-rate sensitivity, lowest first: B, A; one seed per method, so the
+    order is that of single runs).
     """
     means = lr_sensitivity(runs).groupby("method", sort=False)["sensitivity"].mean()
     order = [labels.get(m, m) for m in means.sort_values(kind="stable").index]
     low, high = float(runs["lr"].min()), float(runs["lr"].max())
+    single = (
+        "; one seed per method, so the order is that of single runs"
+        if runs["seed"].nunique() < 2
+        else ""
+    )
     return (
         f"Over learning rates from {low:.2g} to {high:.2g}, the final loss depends least on the "
         f"rate with {order[0]} and most with {order[-1]} (learning-rate sensitivity, lowest "
-        f"first: {', '.join(order)})."
+        f"first: {', '.join(order)}{single})."
     )
