@@ -157,16 +157,28 @@ def test_moments_sentence_both_ways() -> None:
 
 def test_counterexample_sentence_both_ways() -> None:
     broken = rules.counterexample_sentence([DEPENDENT, INDEPENDENT], 16, 4.0)
-    assert "2 of 2 laws" in broken and "every listed pair is independent" in broken
+    assert "both laws" in broken and "every listed pair is independent" in broken
     only_dependent = rules.counterexample_sentence([DEPENDENT, HARMLESS], 16, 4.0)
-    assert "1 of 2 laws" in only_dependent and "independent" not in only_dependent
+    assert "one of the two laws" in only_dependent and "independent" not in only_dependent
+    assert not any(char.isdigit() for char in broken.replace("d_k = 16", ""))
     assert "no law" in rules.counterexample_sentence([HARMLESS], 16, 4.0)
 
 
 def test_projection_sentence_both_ways() -> None:
-    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0, 1.125, 16)
-    off = rules.projection_sentence(6.0, 4.0, 1.125, 16)
-    assert "exact" not in off and "6.0 standard errors from" in off
+    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0)
+    off = rules.projection_sentence(6.0, 4.0)
+    assert "exact" not in off and "beyond the pass mark" in off
+
+
+def test_agreement_and_other_reasons_sentences_leave_the_numbers_to_the_verdict_line() -> None:
+    assert "agrees" in rules.agreement_sentence(1.0, 4.0, "at d = 8")
+    assert "beyond the pass mark" in rules.agreement_sentence(5.0, 4.0, "at d = 8")
+    both = rules.other_reasons_sentence({"means": 5.5, "weights": 256.0})
+    assert both.startswith("each of the two reasons tried raises")
+    assert "none" in rules.other_reasons_sentence({"means": 1.0})
+    assert rules.other_reasons_sentence({"means": 5.5, "alignment": 1.0}).endswith(
+        "alignment does not"
+    )
 
 
 def test_key_length_sentence_picks_the_smallest_d_from_16() -> None:
