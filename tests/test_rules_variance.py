@@ -20,6 +20,14 @@ def test_footnote_variance_holds_when_both_routes_agree() -> None:
     assert "within 2.00 standard errors" in f.measured
 
 
+def test_footnote_variance_names_its_form_and_refers_to_a_simulation_reported_before() -> None:
+    f = rules.footnote_variance(
+        "blog-scaled-variance", d - d, {1: 0.5}, 4.0, 1000, "Var(q·k/√d) = 1", "the footnote"
+    )
+    assert "gives Var(q·k/√d) = 1" in f.measured
+    assert "the one reported for the footnote" in f.measured and "standard errors" not in f.measured
+
+
 def test_footnote_variance_fails_when_the_identity_does_not() -> None:
     f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
     assert f.verdict is Verdict.FAILS
@@ -45,9 +53,11 @@ def test_footnote_variance_simplifies_the_residual() -> None:
 def test_chuang_proposition_holds_fails_and_untestable() -> None:
     a = sp.Symbol("a")
     holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1})
-    assert holds.verdict is Verdict.HOLDS and "simplifies to zero (1 line: x)" in holds.measured
+    assert (
+        holds.verdict is Verdict.HOLDS and "its one line (x) simplifies to zero" in holds.measured
+    )
     two = rules.chuang_proposition(3, {"x": sp.Integer(0), "y, any z": sp.Integer(0)})
-    assert "(2 lines: x; y, any z)" in two.measured
+    assert "both of its lines (x; y, any z)" in two.measured
     fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a})
     assert (
         fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured

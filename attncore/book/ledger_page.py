@@ -234,7 +234,8 @@ def _claim_cell(row: dict[str, Any], notes: dict[str, str], readings: dict[str, 
         setting = row["setting"]
         where = _shared(setting, notes, "the setting") or f": {literal(setting)}"
         lines += ["", f"    *Setting*{where}"]
-    lines += ["", f"    Read as: {_once(row['claim'], row['reading'], readings, 'as')}"]
+    reading = _once(row["claim"], row["reading"], readings, "the same as")
+    lines += ["", f"    Read as: {reading}" + ("." if reading.startswith("the same as") else "")]
     for verdict, reason in row["unreachable"].items():
         why = _shared(reason, notes, "why") or f": {literal(reason)}."
         lines += ["", f"    *Cannot return* “{literal(verdict)}”{why}"]

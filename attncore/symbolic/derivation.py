@@ -216,8 +216,11 @@ class Derivation:
         lines += ["", f"$$ {self.latex} $${label}", ""]
         if self.steps:
             lines += [f":::{{dropdown}} The derivation, in {plural(len(self.steps), 'step')}", ""]
+            here = Shown(steps={}, chains={})  # what this derivation's earlier steps showed
             for number, step in enumerate(self.steps, start=1):
-                lines += [*self._step_lines(number, step, shown), ""]
+                lines += [*self._step_lines(number, step, shown, here), ""]
+                here.steps.setdefault(step.reason, ("", number))
+                here.chains.setdefault(step.latex, ("", number))
             lines += [":::", ""]
         if self.verdict:
             lines += [f"*Verdict:* {self.verdict}", ""]
@@ -233,17 +236,22 @@ class Derivation:
         return "\n".join(lines).rstrip() + "\n"
 
     @staticmethod
-    def _step_lines(number: int, step: Step, shown: Shown) -> list[str]:
-        """A step as a numbered item: its rule (or where the page stated it) and its chain
-        (or, when the page showed the same chain, where)."""
-        if step.latex in shown.chains:
-            label, earlier = shown.chains[step.latex]
-            return [f"{number}. *{step.name}*: as step {earlier} of {{eq}}`{label}`."]
-        if step.reason in shown.steps:
-            label, earlier = shown.steps[step.reason]
-            reason = f"by the rule of step {earlier} of {{eq}}`{label}`"
-        else:
-            reason = step.reason
+    def _step_lines(number: int, step: Step, shown: Shown, here: Shown) -> list[str]:
+        """A step as a numbered item: its rule (or where this derivation, ``here``, or the
+        page, ``shown``, stated it) and its chain (or, when one of them showed the same
+        chain, where)."""
+
+        def where(found: tuple[str, int]) -> str:
+            label, earlier = found
+            return f"step {earlier}" + (f" of {{eq}}`{label}`" if label else " above")
+
+        for seen in (here, shown):
+            if step.latex in seen.chains:
+                return [f"{number}. *{step.name}*: as {where(seen.chains[step.latex])}."]
+        reason = step.reason
+        for seen in (shown, here):
+            if step.reason in seen.steps:
+                reason = f"by the rule of {where(seen.steps[step.reason])}"
         return [f"{number}. *{step.name}*: {reason}.", "", f"   $$ {step.latex} $$"]
 
     def _repr_markdown_(self) -> str:

@@ -81,8 +81,14 @@ def footnote_variance(
     z_scores: Mapping[int, float],
     z_limit: float,
     n_pairs: int,
+    claimed: str = "the claimed closed form",
+    simulated_for: str = "",
 ) -> Finding:
     """Vaswani's ``Var(q.k) = d`` or the blog's ``Var(q.k / sqrt d) = 1``.
+
+    ``claimed`` names the claimed form in the measured text; ``simulated_for``, where the
+    simulation is one an earlier verdict of the page reported (the claim it was reported
+    for, in words), says so instead of repeating its numbers.
 
     ``residual`` is the derived closed form minus the claimed one (``d`` a symbol);
     ``z_scores`` maps each simulated ``d`` to the largest ``|z|`` of the simulated mean and
@@ -98,14 +104,17 @@ def footnote_variance(
     worst = _worst(z_scores)
     ds = sorted(z_scores)
     residual_text = "simplifies to zero" if symbolic else f"is {_inline(sp.simplify(residual))}"
-    measured = (
-        f"the derivation for a symbolic d gives the claimed closed form (derived minus claimed "
-        f"{residual_text}); simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, "
-        f"every mean and variance lies within {worst:.2f} standard errors of it (pass mark "
-        f"{z_limit:g})"
+    simulated = (
+        f"the simulation is the one reported for {simulated_for}"
+        if simulated_for
+        else f"simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, every mean and "
+        f"variance lies within {worst:.2f} standard errors of it (pass mark {z_limit:g})"
     )
-    if not symbolic:
-        measured = measured.replace("gives the claimed closed form", "misses the claimed form")
+    gives = "gives" if symbolic else "misses"
+    measured = (
+        f"the derivation for a symbolic d {gives} {claimed} (derived minus claimed "
+        f"{residual_text}); {simulated}"
+    )
     check = "symbolic derivation (cumulants of independent terms) and a simulation at each d"
     if not symbolic:
         verdict = Verdict.FAILS
@@ -129,7 +138,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     names are listed apart by semicolons, since a name may hold a comma.
 
     >>> proof_lines("blog-variance-derivation", {"line": sp.Integer(0)}).measured
-    'every line of the argument re-derived with sympy simplifies to zero (1 line: line)'
+    're-derived with sympy, its one line (line) simplifies to zero, derived minus stated'
     >>> proof_lines("chuang-proposition-2", {"line": sp.Symbol("a")}).measured
     'the line "line" does not follow: derived minus stated is $a$, not zero'
     """
@@ -144,10 +153,14 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
             for name, r in failed.items()
         )
         return Finding(claim, Verdict.FAILS, measured, check)
-    count = f"{len(residuals)} line{'s' if len(residuals) != 1 else ''}"
+    count = len(residuals)
+    lines = {1: "its one line", 2: "both of its lines"}.get(
+        count, f"all {_WORDS[count] if count < len(_WORDS) else count} of its lines"
+    )
+    verb = "simplifies" if count == 1 else "simplify"
     measured = (
-        f"every line of the argument re-derived with sympy simplifies to zero ({count}: "
-        f"{'; '.join(residuals)})"
+        f"re-derived with sympy, {lines} ({'; '.join(residuals)}) {verb} to zero, derived "
+        "minus stated"
     )
     return Finding(claim, Verdict.HOLDS, measured, check)
 
