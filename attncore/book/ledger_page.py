@@ -232,7 +232,7 @@ def _claim_cell(row: dict[str, Any], notes: dict[str, str], readings: dict[str, 
     ]
     if row.get("setting"):
         setting = row["setting"]
-        where = _shared(setting, notes, "the setting") or f": {literal(setting)}"
+        where = _shared(setting, notes, "shared by several rows") or f": {literal(setting)}"
         lines += ["", f"    *Setting*{where}"]
     reading = _once(row["claim"], row["reading"], readings, "the same as")
     lines += ["", f"    Read as: {reading}" + ("." if reading.startswith("the same as") else "")]
