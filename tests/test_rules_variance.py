@@ -20,6 +20,14 @@ def test_footnote_variance_holds_when_both_routes_agree() -> None:
     assert "within 2.00 standard errors" in f.measured
 
 
+def test_footnote_variance_names_its_form_and_refers_to_a_simulation_reported_before() -> None:
+    f = rules.footnote_variance(
+        "blog-scaled-variance", d - d, {1: 0.5}, 4.0, 1000, "Var(q·k/√d) = 1", "the footnote"
+    )
+    assert "gives Var(q·k/√d) = 1" in f.measured
+    assert "the one reported for the footnote" in f.measured and "standard errors" not in f.measured
+
+
 def test_footnote_variance_fails_when_the_identity_does_not() -> None:
     f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
     assert f.verdict is Verdict.FAILS
@@ -45,9 +53,11 @@ def test_footnote_variance_simplifies_the_residual() -> None:
 def test_chuang_proposition_holds_fails_and_untestable() -> None:
     a = sp.Symbol("a")
     holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1})
-    assert holds.verdict is Verdict.HOLDS and "simplifies to zero (1 line: x)" in holds.measured
+    assert (
+        holds.verdict is Verdict.HOLDS and "its one line (x) simplifies to zero" in holds.measured
+    )
     two = rules.chuang_proposition(3, {"x": sp.Integer(0), "y, any z": sp.Integer(0)})
-    assert "(2 lines: x; y, any z)" in two.measured
+    assert "both of its lines (x; y, any z)" in two.measured
     fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a})
     assert (
         fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured
@@ -157,16 +167,28 @@ def test_moments_sentence_both_ways() -> None:
 
 def test_counterexample_sentence_both_ways() -> None:
     broken = rules.counterexample_sentence([DEPENDENT, INDEPENDENT], 16, 4.0)
-    assert "2 of 2 laws" in broken and "every listed pair is independent" in broken
+    assert "both laws" in broken and "every listed pair is independent" in broken
     only_dependent = rules.counterexample_sentence([DEPENDENT, HARMLESS], 16, 4.0)
-    assert "1 of 2 laws" in only_dependent and "independent" not in only_dependent
+    assert "one of the two laws" in only_dependent and "independent" not in only_dependent
+    assert not any(char.isdigit() for char in broken.replace("d_k = 16", ""))
     assert "no law" in rules.counterexample_sentence([HARMLESS], 16, 4.0)
 
 
 def test_projection_sentence_both_ways() -> None:
-    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0, 1.125, 16)
-    off = rules.projection_sentence(6.0, 4.0, 1.125, 16)
-    assert "exact" not in off and "6.0 standard errors from" in off
+    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0)
+    off = rules.projection_sentence(6.0, 4.0)
+    assert "exact" not in off and "beyond the pass mark" in off
+
+
+def test_agreement_and_other_reasons_sentences_leave_the_numbers_to_the_verdict_line() -> None:
+    assert "agrees" in rules.agreement_sentence(1.0, 4.0, "at d = 8")
+    assert "beyond the pass mark" in rules.agreement_sentence(5.0, 4.0, "at d = 8")
+    both = rules.other_reasons_sentence({"means": 5.5, "weights": 256.0})
+    assert both.startswith("each of the two reasons tried raises")
+    assert "none" in rules.other_reasons_sentence({"means": 1.0})
+    assert rules.other_reasons_sentence({"means": 5.5, "alignment": 1.0}).endswith(
+        "alignment does not"
+    )
 
 
 def test_key_length_sentence_picks_the_smallest_d_from_16() -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib.figure
@@ -28,8 +28,10 @@ from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, de
 from attncore.book.markup import literal
 from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles
+from attncore.book.threshold_notes import ThresholdNotes
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 from attncore.claims.catalogue import SOURCES
+from attncore.symbolic.derivation import Derivation, Shown
 
 __all__ = [
     "COLUMN_PX",
@@ -48,7 +50,6 @@ __all__ = [
     "ledger_target",
     "quote_markdown",
     "smallest_text_px",
-    "threshold_note",
     "verdict_line",
     "verdict_record",
 ]
@@ -190,9 +191,11 @@ def fit_text(fig: matplotlib.figure.Figure) -> float:
     return floor
 
 
-def verdict_line(finding: Finding) -> str:
+def verdict_line(finding: Finding, notes: ThresholdNotes | None = None) -> str:
     """One line for the chapter page: the verdict chip, the claim's words, what was measured,
-    and the thresholds that decided it (with where the verdict would change, if it would).
+    whether the verdict is fragile and the thresholds that decided it: in full where the
+    page (its ``notes``) meets a threshold first, under a target placed before the line, and
+    by name with a link to there afterwards.
 
     >>> print(verdict_line(Finding("blog-scaled-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “This \
@@ -201,12 +204,13 @@ def verdict_line(finding: Finding) -> str:
     """
     source = CLAIMS[finding.claim].source
     record = verdict_record(finding, "")
-    note = threshold_note(record["thresholds"], record["fragile"])
-    return (
+    notes = ThresholdNotes("threshold") if notes is None else notes
+    note = notes.note(record["thresholds"], record["fragile"])
+    return "".join(f"({target})=\n" for target in note.targets) + (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
         f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
-        f"{finding.measured}" + (f" {note}" if note else "")
+        f"{finding.measured}" + (f" {note.text}" if note.text else "")
     )
 
 
@@ -255,47 +259,30 @@ def quote_markdown(text: str, words: int | None = None) -> str:
     return re.sub(r"\s+", " ", "".join(shown)).strip()
 
 
-def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any]]) -> str:
-    """The thresholds that decided a verdict, each with its reason and band, and where the
-    verdict changes inside a band (*fragile*), from the records of :func:`verdict_record`
-    (the ledger reads them from run manifests, so every text is escaped).
-
-    >>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means here",
-    ...      "band": [1.41, 4.0]}
-    >>> print(threshold_note([t], [{"threshold": "unit", "value": 3.46,
-    ...                             "verdict": "holds with a caveat"}]))
-    **Fragile**: the verdict becomes “holds with a caveat” at unit = 3.46. Thresholds: unit = 2 \
-    (what &#39;about 1&#39; means here; band 1.41 to 4).
-    >>> print(threshold_note([t], []))
-    Thresholds: unit = 2 (what &#39;about 1&#39; means here; band 1.41 to 4); the verdict is \
-    the same across every band.
-    """
-    if not thresholds:
-        return ""
-    listed = "; ".join(
-        f"{literal(str(t['name']))} = {float(t['value']):.3g} ({literal(str(t['reason']))}"
-        + (f"; band {t['band'][0]:.3g} to {t['band'][1]:.3g})" if t.get("band") else ")")
-        for t in thresholds
-    )
-    banded = any(t.get("band") for t in thresholds)
-    if not fragile:
-        same = "; the verdict is the same across every band" if banded else ""
-        return f"Thresholds: {listed}{same}."
-    flips = "; ".join(
-        f"“{literal(str(f['verdict']))}” at {literal(str(f['threshold']))} = "
-        f"{float(f['value']):.3g}"
-        for f in fragile
-    )
-    return f"**Fragile**: the verdict becomes {flips}. Thresholds: {listed}."
-
-
 @dataclass(frozen=True)
 class Chapter:
     """One chapter's kernel-side helper: the chapter's name and, if it draws, its seed (the
-    chapter's *Reproduce* section states it with every other parameter)."""
+    chapter's *Reproduce* section states it with every other parameter). It remembers which
+    thresholds its verdict lines have explained (:class:`ThresholdNotes`)."""
 
     name: str
     seed: int | None = None
+    thresholds: ThresholdNotes = field(init=False, repr=False, compare=False)
+    shown: Shown = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        prefix = "threshold-" + self.name.replace("_", "-")
+        object.__setattr__(self, "thresholds", ThresholdNotes(prefix))
+        object.__setattr__(self, "shown", Shown())
+
+    def derivation(self, derivation: Derivation, label: str = "") -> None:
+        """Show ``derivation`` (numbered ``label``, if given): what an earlier numbered
+        derivation of the page stated (an assumption, a step's rule or chain) is referred to,
+        not repeated (:meth:`~attncore.symbolic.derivation.Derivation.to_markdown`)."""
+        from IPython.display import Markdown, display
+
+        numbered = derivation.numbered(label) if label else derivation
+        display(Markdown(numbered.to_markdown(self.shown)))
 
     def data_link(self, name: str) -> str:
         """A MyST link that downloads the CSV of the table or figure ``name`` from the book
@@ -392,4 +379,4 @@ class Chapter:
         from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
-        display(Markdown(verdict_line(finding)))
+        display(Markdown(verdict_line(finding, self.thresholds)))

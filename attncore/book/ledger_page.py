@@ -50,10 +50,10 @@ from attncore.book.kit import (
     ledger_number,
     ledger_target,
     quote_markdown,
-    threshold_note,
 )
 from attncore.book.markup import literal
 from attncore.book.paths import ROOT, chapter_source
+from attncore.book.threshold_notes import ThresholdNotes, explained
 from attncore.claims import PENDING, Kind, Verdict
 from attncore.claims.catalogue import SOURCES
 
@@ -64,6 +64,8 @@ __all__ = [
     "ledger_tables",
     "plain_title",
     "section_title",
+    "shared_notes",
+    "shared_tables",
     "stale_note",
     "summary",
     "tally",
@@ -217,22 +219,157 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
     return fig
 
 
-def _claim_cell(row: dict[str, Any]) -> list[str]:
+def _claim_cell(row: dict[str, Any], notes: dict[str, str], readings: dict[str, str]) -> list[str]:
     """The claim's cell: its number and kind, the source's words as a quotation, the book's
     reading, any verdict its rule cannot return and, where the book keeps no text of the
-    source, what the quote was checked against."""
+    source, what the quote was checked against; a setting, a reason or a check that several
+    rows share is a link to its place among the ``notes`` (text to label,
+    :func:`shared_notes`), a reading an earlier row gave (``readings``) a link to that row."""
     kind = "" if row["kind"] == Kind.FINDING.value else f" *({literal(row['kind'])})*"
     lines = [
         f"    **{ledger_number(row['claim'])}**{kind} “{quote_markdown(row['quote'])}” "
         f"({literal(row['section'])})",
-        "",
-        f"    Read as: {literal(row['reading'])}",
     ]
+    if row.get("setting"):
+        setting = row["setting"]
+        where = _shared(setting, notes, "shared by several rows") or f": {literal(setting)}"
+        lines += ["", f"    *Setting*{where}"]
+    reading = _once(row["claim"], row["reading"], readings, "the same as")
+    lines += ["", f"    Read as: {reading}" + ("." if reading.startswith("the same as") else "")]
     for verdict, reason in row["unreachable"].items():
-        lines += ["", f"    *Cannot return* “{literal(verdict)}”: {literal(reason)}."]
+        why = _shared(reason, notes, "why") or f": {literal(reason)}."
+        lines += ["", f"    *Cannot return* “{literal(verdict)}”{why}"]
     if row.get("quote_checked"):
-        lines += ["", f"    *Quote checked against {literal(row['quote_checked'])}.*"]
+        checked = row["quote_checked"]
+        against = _shared(checked, notes, "against what") or f" against {literal(checked)}."
+        lines += ["", f"    *Quote checked*{against}"]
     return lines
+
+
+def _shared(text: str, notes: dict[str, str], words: str) -> str:
+    """A link (its text ``words``) to ``text``'s place among the shared notes, or ``""`` if
+    it has none."""
+    return f" ({{ref}}`{words} <{notes[text]}>`)." if text in notes else ""
+
+
+def _once(claim: str, text: str, seen: dict[str, str], words: str) -> str:
+    """``text`` escaped, or, where an earlier row gave it (``seen``: text to that row's claim,
+    filled as rows are laid out), ``words`` and a link to that row."""
+    if text in seen:
+        earlier = seen[text]
+        return f"{words} {{ref}}`{ledger_number(earlier)} <{ledger_target(earlier)}>`"
+    seen[text] = claim
+    return literal(text)
+
+
+def _note_texts(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The reasons and quote checks that more than one row holds, in the rows' order."""
+    texts = [
+        text
+        for row in rows
+        for text in [
+            row.get("setting") or "",
+            *row["unreachable"].values(),
+            row.get("quote_checked") or "",
+        ]
+        if text
+    ]
+    return [text for text in dict.fromkeys(texts) if texts.count(text) > 1]
+
+
+def _registered(rows: Sequence[dict[str, Any]]) -> ThresholdNotes:
+    """Every threshold of the rows, each under its own label, in the rows' order."""
+    notes = ThresholdNotes("ledger-threshold")
+    for row in rows:
+        for threshold in row["thresholds"]:
+            notes.label(threshold)
+    return notes
+
+
+def shared_notes(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """The label of each reason or quote check that several rows share (text to label)."""
+    return {text: f"ledger-note-{i}" for i, text in enumerate(_note_texts(rows), start=1)}
+
+
+def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
+    """MyST for what several rows share, said once: a table of the thresholds (each with its
+    reason, band and the rows it decides) and a table of the reasons and quote checks that
+    more than one row gives; the rows link here.
+
+    >>> row = {"claim": "vaswani-variance", "unreachable": {"holds with a caveat": "exact"},
+    ...        "thresholds": [{"name": "z", "value": 4.0, "reason": "many tests",
+    ...                        "band": None}], "quote_checked": ""}
+    >>> print(shared_tables([row, {**row, "claim": "blog-scaled-variance"}]))
+    ... # doctest: +ELLIPSIS
+    (ledger-thresholds)=
+    ## Thresholds and shared notes
+    ...
+    * - (ledger-threshold-z)=
+    <BLANKLINE>
+        z = 4 (many tests)
+      - {ref}`V1 <ledger-vaswani-variance>`, {ref}`P7 <ledger-blog-scaled-variance>`
+    ...
+    * - (ledger-note-1)=
+    <BLANKLINE>
+        exact
+      - {ref}`V1 <ledger-vaswani-variance>`, {ref}`P7 <ledger-blog-scaled-variance>`
+    ...
+    """
+    registered = _registered(rows)
+
+    def decided_by(row: dict[str, Any]) -> set[str]:
+        return {registered.label(t)[0] for t in row["thresholds"]}
+
+    lines = ["(ledger-thresholds)=", "## Thresholds and shared notes", ""]
+    if not registered.records and not _note_texts(rows):
+        return "\n".join([*lines, "No row of this build names a threshold or shares a note."])
+    lines += [
+        "Each threshold that decides a verdict above, with its reason and its band, and the "
+        "rows it decides; the rows name it and link here.",
+        "",
+    ]
+
+    def rows_of(found: Any) -> str:
+        return ", ".join(
+            f"{{ref}}`{ledger_number(r['claim'])} <{ledger_target(r['claim'])}>`"
+            for r in rows
+            if found(r)
+        )
+
+    def table(header: str, entries: list[tuple[str, str, str]]) -> list[str]:
+        out = ["```{list-table}", ":header-rows: 1", ":widths: 70 30", "", f"* - {header}"]
+        out += ["  - rows"]
+        for label, text, decided in entries:
+            out += [f"* - ({label})=", "", f"    {text}", f"  - {decided}"]
+        return [*out, "```", ""]
+
+    if registered.records:
+        entries = [
+            (label, explained(record), rows_of(lambda r, at=label: at in decided_by(r)))
+            for label, record in registered.records.items()
+        ]
+        lines += table("threshold = value (reason; band)", entries)
+    notes = shared_notes(rows)
+    if notes:
+        lines += [
+            "Settings, reasons and quote checks that several rows give, each said once here:",
+            "",
+        ]
+        entries = [
+            (
+                label,
+                literal(text),
+                rows_of(
+                    lambda r, t=text: (
+                        t in r["unreachable"].values()
+                        or t in (r.get("quote_checked"), r.get("setting"))
+                    )
+                ),
+            )
+            for text, label in notes.items()
+        ]
+        lines += table("setting, reason, or what a quote was checked against", entries)
+    return "\n".join(lines)
 
 
 def _slug(words: str) -> str:
@@ -246,6 +383,10 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
     if order == "verdict":
         ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
     lines: list[str] = []
+    thresholds, notes = _registered(rows), shared_notes(rows)
+    first_reading: dict[str, str] = {}
+    first_measured: dict[str, str] = {}
+    first_check: dict[str, str] = {}
     listed = list(dict.fromkeys(row["source"] for row in ordered))
     for part in dict.fromkeys(source.part for source in SOURCES.values()):
         in_part = [source for source in listed if SOURCES[source].part == part]
@@ -266,20 +407,29 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
                 "  - evidence",
             ]
             for row in (r for r in ordered if r["source"] == source):
-                how = f" *({literal(row['check'])})*" if row["check"] else ""
-                note = threshold_note(row["thresholds"], row["fragile"])
+                note = thresholds.note(row["thresholds"], row["fragile"]).text
                 lines += [
                     f"* - ({ledger_target(row['claim'])})=",
                     "",
-                    *_claim_cell(row),
+                    *_claim_cell(row, notes, first_reading),
                     f"  - {chip(row['verdict'])}",
                     *(["", "    *fragile*"] if row["fragile"] else []),
                     *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                    f"  - {literal(row['measured'])}{how}" + (f" {note}" if note else ""),
+                    f"  - {_measured(row, first_measured, first_check)}"
+                    + (f" {note}" if note else ""),
                     f"  - {_evidence(row)}",
                 ]
             lines += ["```", ""]
     return "\n".join(lines)
+
+
+def _measured(row: dict[str, Any], measured: dict[str, str], checks: dict[str, str]) -> str:
+    """The measured cell's text and how it was measured; a text or a check that an earlier
+    row gave (``measured``, ``checks``, as :func:`_once`) is a link to that row."""
+    text = _once(row["claim"], row["measured"], measured, "the same measurement as")
+    if not row["check"]:
+        return text
+    return f"{text} *({_once(row['claim'], row['check'], checks, 'checked as')})*"
 
 
 def fragile_list(rows: Sequence[dict[str, Any]]) -> str:

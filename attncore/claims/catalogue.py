@@ -67,7 +67,8 @@ class Claim:
     exactly is tested), its ``kind``. A claim that nothing in the book can decide has no
     chapter and says why in ``untestable``; ``unreachable`` names each verdict its rule
     cannot return, with the reason; where no text of the source is kept beside the book,
-    ``quote_checked`` says what its words were checked against."""
+    ``quote_checked`` says what its words were checked against; ``setting``, where several
+    readings share one, is the experiment they are read in (the ledger states it once)."""
 
     chapter: str
     source: str
@@ -78,6 +79,7 @@ class Claim:
     untestable: str = ""
     unreachable: Mapping[Verdict, str] = field(default_factory=dict)
     quote_checked: str = ""
+    setting: str = ""
 
 
 FOUR_TEXTS = "The four source texts"
@@ -115,9 +117,9 @@ _ABSTRACT = (
     "no text of the paper"
 )
 _CHEN_MODEL = (
-    "In the book's simulation of the paper's model (normalised almost-simplex tokens with "
+    "The book's simulation of the paper's model (normalised almost-simplex tokens with "
     "pairwise correlation ρ, one attention layer with logits γ ln n ⟨y_i, y_j⟩ and the identity "
-    "as value; the chapter gives the details): "
+    "as value; the chapter gives the details)."
 )
 
 _WORTSMAN_ABSTRACT = (
@@ -134,16 +136,16 @@ _DEHGHANI_ABSTRACT = (
     "book keeps no text of the paper"
 )
 _SWEEP = (
-    "In the book's learning-rate sweep (its small model, one attention layer with pre-"
+    "The book's learning-rate sweep (its small model, one attention layer with pre-"
     "LayerNorm, trained with Adam, a warm-up and a cosine decay on string reversal at every "
-    "rate of the sweep, several seeds; the chapter gives the details): "
+    "rate of the sweep, several seeds; the chapter gives the details)."
 )
 
 _FIRST = (
-    "On Chiang and Cholak's FIRST task (the label is a bit string's first bit), with the "
+    "Chiang and Cholak's FIRST task (the label is a bit string's first bit), with the "
     "book's small transformer trained at the chapter's length and scored exactly over all "
     "strings of each longer length (the chapter gives the model and how it differs from the "
-    "authors'): "
+    "authors')."
 )
 
 
@@ -1107,7 +1109,8 @@ CLAIMS: dict[str, Claim] = {
         "abstract",
         "attention scores collapse toward uniformity as context length n increases, causing "
         "tokens to cluster excessively",
-        reading=_CHEN_MODEL + "at a logit scale fixed in n (1/√d on tokens of norm √d, "
+        setting=_CHEN_MODEL,
+        reading="At a logit scale fixed in n (1/√d on tokens of norm √d, "
         "β = √d), the rows of attention move toward uniform (their normalised entropy rises) "
         "and the outputs move together (the ratio of output to input angle falls) from the "
         "smallest to the largest n, clearly over the draws, at every ρ.",
@@ -1122,7 +1125,8 @@ CLAIMS: dict[str, Claim] = {
         "β_n: insufficient scaling collapses all tokens to a single direction, while "
         "excessive scaling reduces attention to identity, thereby eliminating meaningful "
         "interactions between tokens.",
-        reading=_CHEN_MODEL + "at the largest n, a factor below the critical scale "
+        setting=_CHEN_MODEL,
+        reading="At the largest n, a factor below the critical scale "
         "1/(1 − ρ) the ratio of output to input angle is near 0 (the tokens collapse) and a "
         "factor above it near 1 (the identity), at every ρ; and the transition sharpens with "
         "n: below the critical scale the ratio falls as n grows, above it it does not fall.",
@@ -1133,7 +1137,8 @@ CLAIMS: dict[str, Claim] = {
         "chen2025critical",
         "abstract",
         "Our main result identifies the critical scaling β_n ≍ log n",
-        reading=_CHEN_MODEL + "the transition sits at β_n = γ_c ln n with γ_c = 1/(1 − ρ) "
+        setting=_CHEN_MODEL,
+        reading="The transition sits at β_n = γ_c ln n with γ_c = 1/(1 − ρ) "
         "(the value derived here for the exact simplex, and the paper's critical scale as "
         "secondary accounts of its theorem report it): where the angle ratio crosses the "
         "value the exact simplex takes at γ_c (self weight 1/2), the measured γ lies within "
@@ -1159,7 +1164,8 @@ CLAIMS: dict[str, Claim] = {
         "Third, when transformers need to focus on a single position, as for FIRST, we find "
         "that they can fail to generalize to longer strings; we offer a simple remedy to this "
         "problem that also improves length generalization in machine translation.",
-        reading=_FIRST + "the remedy, in the paper's body, multiplies the attention logits by "
+        setting=_FIRST,
+        reading="The remedy, in the paper's body, multiplies the attention logits by "
         "log n (as the book's anchors record it; the book keeps only the abstract), here "
         "ln n/√d. At the longest length, 1/√d is not solved (the lower end of its accuracy's "
         "interval over the seeds is below 0.95) while ln n/√d is solved and clearly above it, "
@@ -1176,7 +1182,8 @@ CLAIMS: dict[str, Claim] = {
         "causing the attention distribution to flatten as the context size grows. … To "
         "address this problem, we propose Scalable-Softmax (SSMax), which replaces Softmax in "
         "scenarios where the input vector size varies.",
-        reading=_FIRST + "with 1/√d the last layer's attention row of the [CLS] position, "
+        setting=_FIRST,
+        reading="With 1/√d the last layer's attention row of the [CLS] position, "
         "where the label is read, flattens from the training length to the longest (its "
         "entropy over ln n rises clearly and its largest weight falls clearly, paired within "
         "seeds), and SSMax (s ln n/√d with s learned per head) keeps a clearly larger largest "
@@ -1192,7 +1199,8 @@ CLAIMS: dict[str, Claim] = {
         r"dimension of the keys (as with dividing by  $\sqrt{d}$ ) but possibly on the number "
         r"of keys in  $\mathcal{K}$  (as softmax does), or even on the keys  "
         r"$k_1, \dots, k_n$  themselves.",
-        reading=_FIRST + "1/k_total, which depends on the keys and so on their number, read "
+        setting=_FIRST,
+        reading="1/k_total, which depends on the keys and so on their number, read "
         "at a number of keys it was not trained at, a prediction the book derives: with keys "
         "of similar lengths k_total grows like n, so its logits shrink like 1/n. Tested: at "
         "the longest length 1/k_total is solved (interval at or above 0.95) and not clearly "
@@ -1204,7 +1212,8 @@ CLAIMS: dict[str, Claim] = {
         "abstract",
         "we show that these instabilities also appear in small models when training at high "
         "learning rates",
-        reading=_SWEEP + "the first of the two instabilities, attention-logit growth, read for "
+        setting=_SWEEP,
+        reading="The first of the two instabilities, attention-logit growth, read for "
         "1/√d: at the highest rate the largest attention logit at the end of training is more "
         "than a growth factor times its value at the rate with the lowest final loss, in every "
         "seed, and the final loss there (a diverged run counted at its initial loss) is clearly "
@@ -1216,7 +1225,8 @@ CLAIMS: dict[str, Claim] = {
         "wortsman2024small",
         "abstract",
         "mitigations previously employed at large scales are equally effective in this regime",
-        reading=_SWEEP + "the mitigation of logit growth they test, qk-layernorm, in the book's "
+        setting=_SWEEP,
+        reading="The mitigation of logit growth they test, qk-layernorm, in the book's "
         "form QK-norm (the cosine of q and k times a learned gain per head; theirs is a "
         "LayerNorm on q and k before 1/√d): its learning-rate sensitivity (their definition: "
         "the mean over the rates of the final loss, capped at the initial loss, above the best "
@@ -1230,7 +1240,8 @@ CLAIMS: dict[str, Claim] = {
         "zhai2023stabilizing",
         "abstract",
         "low attention entropy is accompanied by high training instability",
-        reading=_SWEEP + "over every run at a rate above its method's best (where the sweep's "
+        setting=_SWEEP,
+        reading="Over every run at a rate above its method's best (where the sweep's "
         "instability lies), a lower attention entropy (the lowest head's, the lowest "
         "recorded along training) goes with a higher final loss (capped at the initial "
         "loss): Spearman's rank correlation is "
@@ -1244,7 +1255,8 @@ CLAIMS: dict[str, Claim] = {
         "zhai2023stabilizing",
         "abstract",
         "σReparam successfully prevents entropy collapse in the attention layers",
-        reading=_SWEEP + "σReparam on W_q and W_k only (Zhai et al. reparametrize every linear "
+        setting=_SWEEP,
+        reading="σReparam on W_q and W_k only (Zhai et al. reparametrize every linear "
         "layer): at each rate above 1/√d's best where 1/√d's attention has collapsed (the "
         "lowest head's mean entropy, the lowest recorded along training, below a share of "
         "ln L, L the string length, on average over the seeds), "
@@ -1259,7 +1271,8 @@ CLAIMS: dict[str, Claim] = {
         "abstract",
         "We show that σReparam provides stability and robustness with respect to the choice "
         "of hyperparameters",
-        reading=_SWEEP + "for the one hyperparameter the sweep varies, the learning rate: "
+        setting=_SWEEP,
+        reading="For the one hyperparameter the sweep varies, the learning rate: "
         "σReparam's learning-rate sensitivity (Wortsman et al.'s definition) is clearly below "
         "1/√d's, paired by seed. Lower but not clearly is a caveat.",
         quote_checked=_ZHAI_ABSTRACT,

@@ -106,7 +106,7 @@ def _proposition_1() -> Derivation:
         ),
         verdict=r"Holds, for every square-integrable $X$ ($\mathbb{E}[x]$ in the proof is a typo "
         r"for $\mathbb{E}[X]$).",
-        checks=(Check("the paper's line", paper, var),),
+        checks=(Check("the paper's line for Var X", paper, var),),
     )
 
 
@@ -128,7 +128,7 @@ def _proposition_2() -> Derivation:
             ),
         ),
         verdict="Holds, for any square-integrable $X$ and $Y$.",
-        checks=(Check("the paper's line", paper, cov),),
+        checks=(Check("the paper's line for Cov(X, Y)", paper, cov),),
     )
 
 

@@ -29,7 +29,7 @@ import sympy as sp
 from attncore.checks import ParameterError
 from attncore.symbolic.typeset import latex, plural
 
-__all__ = ["Check", "Derivation", "Step"]
+__all__ = ["Check", "Derivation", "Shown", "Step"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,18 @@ class Check:
     def residual(self) -> sp.Expr:
         """``lhs - rhs``, unsimplified."""
         return self.lhs - self.rhs
+
+
+@dataclass
+class Shown:
+    """What one page has shown of its numbered derivations, so that it states each
+    assumption and each step's rule once: ``assumptions`` maps an assumption to the label of
+    the equation it was stated with, ``steps`` a step's reason to that label and the step's
+    number, ``chains`` a step's whole chain (its LaTeX) likewise."""
+
+    assumptions: dict[str, str] = dataclasses.field(default_factory=dict)
+    steps: dict[str, tuple[str, int]] = dataclasses.field(default_factory=dict)
+    chains: dict[str, tuple[str, int]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,10 +175,14 @@ class Derivation:
             return result
         return float(result.evalf())
 
-    def to_markdown(self) -> str:
+    def to_markdown(self, shown: Shown | None = None) -> str:
         """The derivation as MyST Markdown: assumptions, the statement as display math
         (numbered when the derivation has a :attr:`label`), the steps with their reasons, the
         verdict and the caveats. Texts are Markdown with ``$...$`` math.
+
+        With ``shown``, what the page stated already with an earlier numbered derivation is
+        referred to, not repeated: its assumptions, a step's rule and a step's whole chain;
+        a numbered derivation adds what it states first to ``shown``.
 
         >>> one = Derivation("One", sp.Eq(sp.Symbol("y"), 1), ("nothing",), verdict="Holds.")
         >>> print(one.to_markdown())
@@ -178,23 +194,65 @@ class Derivation:
         <BLANKLINE>
         *Verdict:* Holds.
         <BLANKLINE>
+        >>> page = Shown()
+        >>> _ = one.numbered("eq-one").to_markdown(page)
+        >>> print(one.to_markdown(page).splitlines()[2])
+        - 1 assumption stated with {eq}`eq-one`
         """
+        shown = Shown() if shown is None else shown
         lines = [f"**{self.title}.** *Assumptions:*", ""]
-        lines += [f"- {a}" for a in self.assumptions]
+        earlier: dict[str, int] = {}
+        for assumption in self.assumptions:
+            if assumption in shown.assumptions:
+                label = shown.assumptions[assumption]
+                earlier[label] = earlier.get(label, 0) + 1
+            else:
+                lines.append(f"- {assumption}")
+        lines += [
+            f"- {plural(count, 'assumption')} stated with {{eq}}`{label}`"
+            for label, count in earlier.items()
+        ]
         label = f" ({self.label})" if self.label else ""
         lines += ["", f"$$ {self.latex} $${label}", ""]
         if self.steps:
             lines += [f":::{{dropdown}} The derivation, in {plural(len(self.steps), 'step')}", ""]
+            here = Shown(steps={}, chains={})  # what this derivation's earlier steps showed
             for number, step in enumerate(self.steps, start=1):
-                lines += [f"{number}. *{step.name}*: {step.reason}.", "", f"   $$ {step.latex} $$"]
-                lines += [""]
+                lines += [*self._step_lines(number, step, shown, here), ""]
+                here.steps.setdefault(step.reason, ("", number))
+                here.chains.setdefault(step.latex, ("", number))
             lines += [":::", ""]
         if self.verdict:
             lines += [f"*Verdict:* {self.verdict}", ""]
         if self.caveats:
             lines += ["*Caveats:*", ""]
             lines += [f"- {c}" for c in self.caveats]
+        if self.label:
+            for assumption in self.assumptions:
+                shown.assumptions.setdefault(assumption, self.label)
+            for number, step in enumerate(self.steps, start=1):
+                shown.steps.setdefault(step.reason, (self.label, number))
+                shown.chains.setdefault(step.latex, (self.label, number))
         return "\n".join(lines).rstrip() + "\n"
+
+    @staticmethod
+    def _step_lines(number: int, step: Step, shown: Shown, here: Shown) -> list[str]:
+        """A step as a numbered item: its rule (or where this derivation, ``here``, or the
+        page, ``shown``, stated it) and its chain (or, when one of them showed the same
+        chain, where)."""
+
+        def where(found: tuple[str, int]) -> str:
+            label, earlier = found
+            return f"step {earlier}" + (f" of {{eq}}`{label}`" if label else " above")
+
+        for seen in (here, shown):
+            if step.latex in seen.chains:
+                return [f"{number}. *{step.name}*: as {where(seen.chains[step.latex])}."]
+        reason = step.reason
+        for seen in (shown, here):
+            if step.reason in seen.steps:
+                reason = f"by the rule of {where(seen.steps[step.reason])}"
+        return [f"{number}. *{step.name}*: {reason}.", "", f"   $$ {step.latex} $$"]
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()

@@ -44,6 +44,7 @@ SMALLEST_D = Threshold(
 
 __all__ = [
     "Counterexample",
+    "agreement_sentence",
     "any_scalar_product",
     "assumptions_necessary",
     "bound_sentence",
@@ -57,6 +58,7 @@ __all__ = [
     "moments_sentence",
     "n_sqrt_d_normal",
     "other_reasons",
+    "other_reasons_sentence",
     "projection_sentence",
     "proof_lines",
     "propositions_sentence",
@@ -79,8 +81,14 @@ def footnote_variance(
     z_scores: Mapping[int, float],
     z_limit: float,
     n_pairs: int,
+    claimed: str = "the claimed closed form",
+    simulated_for: str = "",
 ) -> Finding:
     """Vaswani's ``Var(q.k) = d`` or the blog's ``Var(q.k / sqrt d) = 1``.
+
+    ``claimed`` names the claimed form in the measured text; ``simulated_for``, where the
+    simulation is one an earlier verdict of the page reported (the claim it was reported
+    for, in words), says so instead of repeating its numbers.
 
     ``residual`` is the derived closed form minus the claimed one (``d`` a symbol);
     ``z_scores`` maps each simulated ``d`` to the largest ``|z|`` of the simulated mean and
@@ -96,14 +104,17 @@ def footnote_variance(
     worst = _worst(z_scores)
     ds = sorted(z_scores)
     residual_text = "simplifies to zero" if symbolic else f"is {_inline(sp.simplify(residual))}"
-    measured = (
-        f"the derivation for a symbolic d gives the claimed closed form (derived minus claimed "
-        f"{residual_text}); simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, "
-        f"every mean and variance lies within {worst:.2f} standard errors of it (pass mark "
-        f"{z_limit:g})"
+    simulated = (
+        f"the simulation is the one reported for {simulated_for}"
+        if simulated_for
+        else f"simulated at d = {ds[0]} to {ds[-1]} with {n_pairs:,} pairs each, every mean and "
+        f"variance lies within {worst:.2f} standard errors of it (pass mark {z_limit:g})"
     )
-    if not symbolic:
-        measured = measured.replace("gives the claimed closed form", "misses the claimed form")
+    gives = "gives" if symbolic else "misses"
+    measured = (
+        f"the derivation for a symbolic d {gives} {claimed} (derived minus claimed "
+        f"{residual_text}); {simulated}"
+    )
     check = "symbolic derivation (cumulants of independent terms) and a simulation at each d"
     if not symbolic:
         verdict = Verdict.FAILS
@@ -127,7 +138,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
     names are listed apart by semicolons, since a name may hold a comma.
 
     >>> proof_lines("blog-variance-derivation", {"line": sp.Integer(0)}).measured
-    'every line of the argument re-derived with sympy simplifies to zero (1 line: line)'
+    're-derived with sympy, its one line (line) simplifies to zero, derived minus stated'
     >>> proof_lines("chuang-proposition-2", {"line": sp.Symbol("a")}).measured
     'the line "line" does not follow: derived minus stated is $a$, not zero'
     """
@@ -142,10 +153,14 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
             for name, r in failed.items()
         )
         return Finding(claim, Verdict.FAILS, measured, check)
-    count = f"{len(residuals)} line{'s' if len(residuals) != 1 else ''}"
+    count = len(residuals)
+    lines = {1: "its one line", 2: "both of its lines"}.get(
+        count, f"all {_WORDS[count] if count < len(_WORDS) else count} of its lines"
+    )
+    verb = "simplifies" if count == 1 else "simplify"
     measured = (
-        f"every line of the argument re-derived with sympy simplifies to zero ({count}: "
-        f"{'; '.join(residuals)})"
+        f"re-derived with sympy, {lines} ({'; '.join(residuals)}) {verb} to zero, derived "
+        "minus stated"
     )
     return Finding(claim, Verdict.HOLDS, measured, check)
 
@@ -508,43 +523,107 @@ def moments_sentence(worst_z: float, z_limit: float, where: str) -> str:
 
 
 def counterexample_sentence(rows: Sequence[Counterexample], d_k: int, z_limit: float) -> str:
-    """What the counterexamples to Proposition 5 show.
+    """What the counterexamples to Proposition 5 show, in words (the verdict line and the
+    table give the variances).
 
     >>> row = Counterexample("swap", True, False, 32.0, 31.8, -0.5, 40.0)
-    >>> counterexample_sentence([row], 16, 4.0)[:60]
-    'At d_k = 16 the logit variance of 1 of 1 law is far from d_k'
+    >>> counterexample_sentence([row], 16, 4.0)
+    'At d_k = 16 the logit variance of the one law is far from d_k, and in it every listed \
+pair is independent.'
     """
     broken = [r for r in rows if r.breaks(d_k, z_limit)]
     if not broken:
         return f"At d_k = {d_k} no law's logit variance is distinguishable from d_k."
-    which = ", ".join(f"{r.label}: {r.simulated:.1f}" for r in broken)
-    tail = (
-        ", including a law in which every listed pair is independent"
-        if any(r.independent_pairs for r in broken)
-        else ""
-    )
+    which = _count_of(len(broken), len(rows), "law")
+    if not any(r.independent_pairs for r in broken):
+        return f"At d_k = {d_k} the logit variance of {which} is far from d_k."
+    if len(rows) == 1:
+        return (
+            f"At d_k = {d_k} the logit variance of {which} is far from d_k, and in it every "
+            "listed pair is independent."
+        )
     return (
-        f"At d_k = {d_k} the logit variance of {len(broken)} of {len(rows)} "
-        f"law{'s' if len(rows) > 1 else ''} is far from d_k = {d_k} ({which}){tail}."
+        f"At d_k = {d_k} the logit variance of {which} is far from d_k, including a law in "
+        "which every listed pair is independent."
     )
 
 
-def projection_sentence(worst_two: float, z_limit: float, self_factor: float, d_x: int) -> str:
-    """Chuang's formula for two tokens, and the self-attention factor.
+_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
-    >>> projection_sentence(1.0, 4.0, 1.125, 16)[-62:]
-    'the variance is 1.1250 times larger at d_x = 16 (12.5 % more).'
+
+def _count_of(count: int, total: int, noun: str) -> str:
+    """``count`` of ``total`` things as words: "the one law", "both laws", "all three laws",
+    "two of the three laws"."""
+
+    def word(n: int) -> str:
+        return _WORDS[n] if n < len(_WORDS) else f"{n:,}"
+
+    if total == 1:
+        return f"the one {noun}"
+    if count == total:
+        return f"both {noun}s" if total == 2 else f"all {word(total)} {noun}s"
+    return f"{word(count)} of the {word(total)} {noun}s"
+
+
+def projection_sentence(worst_two: float, z_limit: float) -> str:
+    """Chuang's formula for two tokens, and the token with itself, in words (the verdict line
+    gives the distances and the factor).
+
+    >>> projection_sentence(1.0, 4.0)[:60]
+    'For two different tokens every simulation agrees with Chuang'
     """
     first = (
-        f"For two different tokens every simulation is within {worst_two:.1f} standard errors "
-        "of Chuang’s formula: it is exact, not approximate."
+        "For two different tokens every simulation agrees with Chuang’s formula within the "
+        "pass mark: it is exact, not approximate."
         if worst_two <= z_limit
-        else f"For two different tokens a simulation lies {worst_two:.1f} standard errors from "
-        "Chuang’s formula."
+        else "For two different tokens a simulation lies beyond the pass mark from Chuang’s "
+        "formula."
     )
     return (
-        f"{first} For a token attending to itself the variance is {self_factor:.4f} times larger "
-        f"at d_x = {d_x} ({100 * (self_factor - 1):.1f} % more)."
+        f"{first} For a token attending to itself the variance is larger, by the factor "
+        "{eq}`eq-self-factor`."
+    )
+
+
+def agreement_sentence(worst_z: float, z_limit: float, where: str) -> str:
+    """Whether every simulated moment agrees with its closed form, in words (for a finding
+    whose verdict line gives the largest distance).
+
+    >>> agreement_sentence(1.2, 4.0, "across all dimensions")
+    'Across all dimensions every simulated mean and variance agrees with its closed form \
+within the pass mark.'
+    """
+    where = where[:1].upper() + where[1:]
+    if worst_z <= z_limit:
+        return (
+            f"{where} every simulated mean and variance agrees with its closed form within the "
+            "pass mark."
+        )
+    return f"{where} a simulated moment lies beyond the pass mark from its closed form."
+
+
+def other_reasons_sentence(second_moments: Mapping[str, float], margin: float = GROWN) -> str:
+    """Which reasons raise the mean square of q·k/√d above 1, in words (the verdict line
+    gives the values).
+
+    >>> other_reasons_sentence({"means 0.5": 5.5, "alignment": 1.01})
+    'means 0.5 raises the mean square of q·k/√d above its value 1 in the footnote’s \
+setting; alignment does not'
+    """
+    grown = [r for r, v in second_moments.items() if v > 1 + margin]
+    flat = [r for r in second_moments if r not in grown]
+    if not grown:
+        return "none of the reasons tried raises the mean square of q·k/√d above its value 1"
+    head = (
+        f"each of the {_WORDS[len(grown)] if len(grown) < len(_WORDS) else len(grown)} reasons "
+        "tried"
+        if not flat and len(grown) > 1
+        else ", ".join(grown)
+    )
+    verb = "raises" if head.startswith("each") or len(grown) == 1 else "raise"
+    tail = f"; {', '.join(flat)} {'does' if len(flat) == 1 else 'do'} not" if flat else ""
+    return (
+        f"{head} {verb} the mean square of q·k/√d above its value 1 in the footnote’s setting{tail}"
     )
 
 

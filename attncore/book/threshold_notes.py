@@ -1,0 +1,127 @@
+"""The thresholds that decided a page's verdicts, each explained once on the page.
+
+A threshold (:class:`~attncore.claims.thresholds.Threshold`, in a verdict record as plain
+data) is explained, with its reason and its band, where a page first uses it; every later
+verdict of the page that it decides names it and its value, linked to that explanation. Each
+verdict still says whether it is fragile. :class:`ThresholdNotes` remembers, for one page,
+which thresholds it has explained and under which label. Records may come from a run folder,
+so every text is escaped and labels are built from letters and digits only.
+
+>>> notes = ThresholdNotes("threshold-page")
+>>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means", "band": [1.41, 4.0]}
+>>> first = notes.note([t], [])
+>>> first.targets, first.text
+(['threshold-page-unit'], 'Thresholds: unit = 2 (what &#39;about 1&#39; means; band 1.41 to \
+4); the verdict is the same across every band.')
+>>> print(notes.note([t], [{"threshold": "unit", "value": 3.46, "verdict": "fails"}]).text)
+**Fragile**: the verdict becomes “fails” at unit = 3.46. Thresholds: unit = 2 ({ref}`reason \
+and band <threshold-page-unit>`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from attncore.book.markup import literal
+
+__all__ = ["LINK_TEXT", "Note", "ThresholdNotes", "explained", "fragile_text", "named"]
+
+Record = dict[str, Any]
+
+LINK_TEXT = "reason and band"
+"""The text of the link from a threshold's later uses to where a page explains it (a fixed
+text: a role's text cannot be escaped, and a record's name may come from a run folder)."""
+
+
+def _key(threshold: Record) -> tuple[str, float, str, tuple[float, ...]]:
+    band = tuple(float(end) for end in threshold.get("band") or ())
+    return (str(threshold["name"]), float(threshold["value"]), str(threshold["reason"]), band)
+
+
+def named(threshold: Record) -> str:
+    """The threshold's name and value, escaped: ``unit = 2``."""
+    return f"{literal(str(threshold['name']))} = {float(threshold['value']):.3g}"
+
+
+def explained(threshold: Record) -> str:
+    """The threshold with its reason and band, escaped: ``unit = 2 (why; band 1.41 to 4)``."""
+    band = threshold.get("band")
+    return f"{named(threshold)} ({literal(str(threshold['reason']))}" + (
+        f"; band {band[0]:.3g} to {band[1]:.3g})" if band else ")"
+    )
+
+
+def fragile_text(fragile: Sequence[Record]) -> str:
+    """Where a verdict changes inside the bands of its thresholds, or ``""`` where it does not.
+
+    >>> fragile_text([{"threshold": "unit", "value": 3.46, "verdict": "fails"}])
+    '**Fragile**: the verdict becomes “fails” at unit = 3.46.'
+    """
+    if not fragile:
+        return ""
+    flips = "; ".join(
+        f"“{literal(str(f['verdict']))}” at {literal(str(f['threshold']))} = "
+        f"{float(f['value']):.3g}"
+        for f in fragile
+    )
+    return f"**Fragile**: the verdict becomes {flips}."
+
+
+@dataclass(frozen=True)
+class Note:
+    """A verdict's note on its thresholds: ``text`` (MyST), and the ``targets`` (labels) of
+    the thresholds it explains, to be placed before the paragraph that holds it."""
+
+    text: str
+    targets: list[str]
+
+
+@dataclass
+class ThresholdNotes:
+    """The thresholds one page has explained, each under a label that starts with
+    ``prefix``: the first record of a name gets ``prefix-name``, another record of that name
+    (another value or reason) ``prefix-name-2`` and so on."""
+
+    prefix: str
+    labels: dict[tuple[str, float, str, tuple[float, ...]], str] = field(default_factory=dict)
+    records: dict[str, Record] = field(default_factory=dict)
+    """Each label's threshold record, in the order the page met them."""
+
+    def label(self, threshold: Record) -> tuple[str, bool]:
+        """The threshold's label, and whether this call gave it (its first use here)."""
+        key = _key(threshold)
+        if key in self.labels:
+            return self.labels[key], False
+        slug = re.sub(r"[^a-z0-9]+", "-", key[0].lower()).strip("-") or "threshold"
+        label, taken = f"{self.prefix}-{slug}", set(self.labels.values())
+        count = 1
+        while label in taken:
+            count += 1
+            label = f"{self.prefix}-{slug}-{count}"
+        self.labels[key] = label
+        self.records[label] = threshold
+        return label, True
+
+    def note(self, thresholds: Sequence[Record], fragile: Sequence[Record]) -> Note:
+        """The note of one verdict: whether it is fragile, then its thresholds, those met
+        here for the first time with their reasons and bands, the others by name and value,
+        linked to where they were explained; empty without thresholds."""
+        if not thresholds:
+            return Note("", [])
+        parts, targets = [], []
+        for threshold in thresholds:
+            label, first = self.label(threshold)
+            if first:
+                targets.append(label)
+                parts.append(explained(threshold))
+            else:
+                parts.append(f"{named(threshold)} ({{ref}}`{LINK_TEXT} <{label}>`)")
+        listed = f"Thresholds: {'; '.join(parts)}"
+        if fragile:
+            return Note(f"{fragile_text(fragile)} {listed}.", targets)
+        banded = any(t.get("band") for t in thresholds)
+        same = "; the verdict is the same across every band" if banded else ""
+        return Note(f"{listed}{same}.", targets)
