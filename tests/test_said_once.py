@@ -17,7 +17,7 @@ LEDGER = "claims_ledger"
 
 REPEATING_SENTENCES = {
     "why_sqrt_d": "derivation steps and verdict thresholds repeat from claim to claim",
-    "bernhard_figures": "each panel's verdict repeats its measured text beside the prose",
+    "bernhard_figures": "its verdict lines restate the reasons of the thresholds they share",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "beyond_initialization": "each verdict line restates the thresholds it shares",
     "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
@@ -31,7 +31,6 @@ that stops repeating must leave this list (issue 24 removes them one by one)."""
 
 REPEATING_MEASURED = {
     "why_sqrt_d": "the body quotes the measured text of its verdict lines",
-    "bernhard_figures": "the body quotes the measured text of its verdict lines",
     "every_rescaling": "the body quotes the measured text of its verdict lines",
     "string_reversal": "the body quotes the measured text of its verdict lines",
 }
