@@ -30,6 +30,7 @@ from attncore.sources.bernhard import PanelDraw, grid_panels, linearization
 
 __all__ = [
     "EXPLORABLE_TITLES",
+    "MEDIAN_FORMATS",
     "PANEL_TITLES",
     "SAMPLE_STYLE",
     "STATISTIC_LABELS",
@@ -210,6 +211,11 @@ STATISTIC_LABELS = {
     "bw.nrd0": "bandwidth bw.nrd0",
 }
 """The columns of :func:`attncore.sources.bernhard.panel_table` and their headers."""
+
+MEDIAN_FORMATS = {"sd of the scaled logits in a row": "{:.3g}"}
+"""Formats of :func:`attncore.sources.bernhard.rescaling_medians` columns whose values span
+decades: the logit spread of 1/k_total is read against 1/n, so it keeps three significant
+digits where the unscaled spread has two decimals."""
 
 
 def sample_comparison_table(panels: pd.DataFrame, ks_critical: float) -> pd.DataFrame:
