@@ -56,3 +56,36 @@ def test_the_page_carries_the_densities_to_their_digits(grid):
     sliders = spec["usermeta"]["attncore"]["sliders"]
     assert sliders == {"n_index": ["4", "8"], "d_index": ["4", "16", "32"]}
     assert [p["value"] for p in spec["params"]] == [1, 0]  # the figures' n, Figure 1's d
+
+
+def test_the_samples_table_compares_the_two_samples_without_repeating_their_statistics():
+    from attncore.book.figures_bernhard_figures import sample_comparison_table
+    from attncore.sources.bernhard import ks_critical, sweep
+
+    panels, _ = sweep(range(4), ["sqrt_d"], **SIZES)
+    table = sample_comparison_table(panels, ks_critical(SIZES["n_queries"]))
+    assert list(table.index) == ["1a", "1b", "1c", "2a", "2b", "2c"]
+    assert table["share of draws beyond the critical value"].between(0, 1).all()
+    assert (table["sd of the mean over draws, intended ÷ published"] > 0).all()
+    assert not any("skewness" in column or column.startswith("mean") for column in table)
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_verdict_is_shown_once_and_recorded_only_for_the_published_settings(
+    monkeypatch, recorded
+):
+    import IPython.display
+
+    from attncore.book.figures_bernhard_figures import show_verdict
+    from attncore.book.kit import VERDICT_MIME, Chapter
+    from attncore.claims import Finding, Verdict
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
+    finding = Finding("bernhard-fig1-sqrt-d-helps", Verdict.HOLDS, "20 draws: W₁ lower", "paired")
+    show_verdict(Chapter("bernhard_figures"), finding, "sec-bernhard-sqrt-d", recorded)
+    lines = [obj.data for obj in shown if isinstance(obj, IPython.display.Markdown)]
+    records = [obj for obj in shown if isinstance(obj, dict) and VERDICT_MIME in obj]
+    assert len(lines) == 1 and lines[0].count("20 draws: W₁ lower") == 1
+    assert len(records) == int(recorded)
+    assert lines[0].startswith("This run only") != recorded

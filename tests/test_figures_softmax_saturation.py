@@ -18,10 +18,22 @@ from attncore.sources.blog import example_factors, factor_sweep, worked_example
 
 def test_figure_marks_the_spreads_in_the_methods_colours():
     curve = saturation_curve(np.geomspace(0.1, 50.0, 7), n_keys=8, n_rows=50, seed=0)
-    fig = saturation_figure(curve, n_keys=8, n_rows=50, uniform_norm=np.sqrt(7) / 8)
+    fig = saturation_figure(curve, uniform_norm=np.sqrt(7) / 8)
     colours = {line.get_color() for line in fig.axes[0].get_lines()}
     assert {method_style("sqrt_d")["color"], method_style("none")["color"]} <= colours
     assert len(fig.axes) == 3
+
+
+def test_the_two_unscaled_lines_keep_their_style_names_and_differ_in_pattern():
+    curve = saturation_curve(np.geomspace(0.1, 50.0, 7), n_keys=8, n_rows=50, seed=0)
+    fig = saturation_figure(curve, uniform_norm=np.sqrt(7) / 8)
+    lines = {line.get_linestyle(): line for line in fig.axes[0].get_lines()}
+    dotted, dash_dotted = lines[":"], lines["-."]
+    assert dotted.get_color() == dash_dotted.get_color()
+    # the dash-dotted pattern's dash is several times the dotted pattern's dot
+    dot, dash = dotted._dash_pattern[1][0], dash_dotted._dash_pattern[1][0]
+    assert dash >= 4 * dot
+    assert not fig.get_suptitle() and not any(ax.get_title() for ax in fig.axes)
 
 
 def test_curve_table_is_small_and_rounded():

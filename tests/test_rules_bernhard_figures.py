@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,7 +55,8 @@ def test_unscaled_caveat_when_single_draws_miss_a_mark():
     skew = [6.0] * 16 + [0.5] * 4  # mean clearly above 1, but 20 % of draws below it
     a = unscaled(skew, noisy(1e-4, spread=1e-6), noisy(0.4))
     assert a.finding.verdict is Verdict.CAVEAT
-    assert "80 %" in a.conclusion and "not unmistakably" in a.conclusion
+    assert "not unmistakably" in a.conclusion and "too few single draws" in a.conclusion
+    assert "80 %" in a.finding.measured
 
 
 def test_unscaled_caveat_when_a_mean_sits_on_its_mark():
@@ -87,7 +90,7 @@ def helps_table(w_1b, w_1c, skew_1b, skew_1c, sample="intended"):
 def test_sqrt_d_holds_when_less_distorted_and_milder_in_every_draw():
     a = rules.assess_sqrt_d_helps(helps_table(noisy(0.7), noisy(0.35), noisy(6.0), noisy(2.8)))
     assert a.finding.verdict is Verdict.HOLDS
-    assert "clearly milder" in a.conclusion and "50 %" in a.conclusion
+    assert "clearly milder" in a.conclusion and "left: 50 %" in a.finding.measured
 
 
 def test_sqrt_d_is_judged_against_panel_1b_not_an_absolute_mark():
@@ -123,7 +126,7 @@ def test_sqrt_d_caveat_when_single_draws_disagree():
     w_1c = [0.35] * 16 + [0.9] * 4
     a = rules.assess_sqrt_d_helps(helps_table(noisy(0.7), w_1c, noisy(6.0), noisy(2.8)))
     assert a.finding.verdict is Verdict.CAVEAT
-    assert "80 %" in a.conclusion
+    assert "too few single draws" in a.conclusion and "80 %" in a.finding.measured
 
 
 def test_sqrt_d_untestable_and_sample_choice():
@@ -222,13 +225,15 @@ def test_other_components_hold_when_alike_in_law_and_within_draws():
 def test_other_components_caveat_when_a_draw_s_components_differ():
     result = rules.assess_other_components_similar(components(ks=0.3), ks_critical=0.09)
     assert result.finding.verdict is Verdict.CAVEAT
-    assert "1b (100 %)" in result.conclusion and "holds in law" in result.conclusion
+    assert "panels 1b;" in result.conclusion and "holds in law" in result.conclusion
+    assert "1b 100 % ± 0 %" in result.finding.measured
 
 
 def test_other_components_do_not_hold_when_key_one_differs_in_law():
     result = rules.assess_other_components_similar(components(first_shift=1.0), ks_critical=0.09)
     assert result.finding.verdict is Verdict.FAILS
     assert "key 1 differs" in result.finding.measured
+    assert "(in 1b mean, 1b skewness)" in result.conclusion
 
 
 @pytest.mark.parametrize("kwargs", [{"n_seeds": 1}, {"n_keys": 1}])
@@ -245,3 +250,29 @@ def test_other_components_on_simulated_draws():
     table = component_sweep(spawn(1, 6), n_queries=200, n_keys=8, d_small=16, d_large=256)
     finding = rules.other_components_similar(table, ks_critical=ks_critical(200))
     assert finding.verdict in {Verdict.HOLDS, Verdict.CAVEAT}
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:\.\d+)?(?: %)?", text))
+
+
+@pytest.mark.parametrize(
+    "assessment",
+    [
+        lambda: unscaled(noisy(6.0), noisy(1e-4, spread=1e-6), noisy(0.4)),
+        lambda: unscaled([6.0] * 16 + [0.5] * 4, noisy(1e-4, spread=1e-6), noisy(0.4)),
+        lambda: rules.assess_sqrt_d_helps(
+            helps_table(noisy(0.7), [0.35] * 16 + [0.9] * 4, noisy(6.0), noisy(2.8))
+        ),
+        lambda: rules.assess_k_total_better(
+            k_table(noisy(0.4), noisy(0.3), noisy(0.9999, spread=1e-6))
+        ),
+        lambda: rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.4, seed=1), noisy(0.9))),
+        lambda: rules.assess_other_components_similar(components(ks=0.3), ks_critical=0.09),
+        lambda: rules.assess_other_components_similar(components(first_shift=1.0), 0.09),
+    ],
+)
+def test_a_conclusion_says_in_words_what_the_measured_text_says_in_numbers(assessment):
+    a = assessment()
+    shared = _numbers(a.conclusion) - {"1", "2"}  # panel names (1b, 2c) and Figure 1(b)
+    assert not shared & _numbers(a.finding.measured), (a.conclusion, a.finding.measured)

@@ -16,7 +16,7 @@ LEDGER = "claims_ledger"
 """The one page that repeats each measured text on purpose: it gathers them."""
 
 REPEATING_SENTENCES = {
-    "bernhard_figures": "each panel's verdict repeats its measured text beside the prose",
+    "bernhard_figures": "its verdict lines restate the reasons of the thresholds they share",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
     "claims_ledger": "rows repeat clauses of the measured texts of every_rescaling and "
@@ -27,7 +27,6 @@ REPEATING_SENTENCES = {
 that stops repeating must leave this list (issue 24 removes them one by one)."""
 
 REPEATING_MEASURED = {
-    "bernhard_figures": "the body quotes the measured text of its verdict lines",
     "every_rescaling": "the body quotes the measured text of its verdict lines",
     "string_reversal": "the body quotes the measured text of its verdict lines",
 }

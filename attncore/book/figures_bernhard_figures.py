@@ -1,6 +1,7 @@
 """Figures and reader tables of the chapter on Bernhard's figures (``bernhard_figures``).
 
-The numbers come from :mod:`attncore.sources.bernhard`; this module only draws and formats.
+The numbers come from :mod:`attncore.sources.bernhard`; this module only draws and formats
+(figures, tables and the page's verdict lines).
 The two samples of a panel have one style each across the chapter: as intended (vermilion,
 solid) and as published (sky blue, dashed), colours no method of the book uses; per-rescaling
 colours and markers come from :func:`attncore.book.plotting.method_style`.
@@ -20,15 +21,19 @@ from matplotlib.transforms import blended_transform_factory
 from scipy import stats
 
 from attncore.book.explorable import Explorable, Slider, inline_data, readout, selects
+from attncore.book.kit import Chapter, verdict_line
 from attncore.book.plotting import CONTRAST, method_style
+from attncore.claims.finding import Finding
 from attncore.density import kde_curve
 from attncore.distributions import QueryKeyModel
 from attncore.sources.bernhard import PanelDraw, grid_panels, linearization
 
 __all__ = [
     "EXPLORABLE_TITLES",
+    "MEDIAN_FORMATS",
     "PANEL_TITLES",
     "SAMPLE_STYLE",
+    "STATISTIC_LABELS",
     "distortion_pairs_figure",
     "linearization_figure",
     "panel_figure",
@@ -38,6 +43,7 @@ __all__ = [
     "scaling_label",
     "seed_spread_figure",
     "seed_spread_table",
+    "show_verdict",
     "tradeoff_figure",
 ]
 
@@ -193,25 +199,74 @@ def panel_figure(
     return fig
 
 
-def _range(values: pd.Series, digits: str) -> str:
-    low, high = values.quantile([0.05, 0.95])
-    return f"{low:{digits}} to {high:{digits}}"
+STATISTIC_LABELS = {
+    "mean": "mean",
+    "sd": "sd",
+    "q05": "5 % quantile",
+    "q25": "25 % quantile",
+    "q50": "median",
+    "q75": "75 % quantile",
+    "q95": "95 % quantile",
+    "skewness": "skewness",
+    "bw.nrd0": "bandwidth bw.nrd0",
+}
+"""The columns of :func:`attncore.sources.bernhard.panel_table` and their headers."""
+
+MEDIAN_FORMATS = {"sd of the scaled logits in a row": "{:.3g}"}
+"""Formats of :func:`attncore.sources.bernhard.rescaling_medians` columns whose values span
+decades: the logit spread of 1/k_total is read against 1/n, so it keeps three significant
+digits where the unscaled spread has two decimals."""
 
 
-def sample_comparison_table(panels: pd.DataFrame) -> pd.DataFrame:
-    """Per panel: the 5 to 95 % range over draws of the mean and skewness of each sample, and
-    the median KS distance between the two samples of a draw."""
+def sample_comparison_table(panels: pd.DataFrame, ks_critical: float) -> pd.DataFrame:
+    """Per panel, how the two samples of a draw compare over draws: the median KS distance
+    between them, the share of draws in which it exceeds ``ks_critical``, and how much more
+    the mean of the intended sample moves from draw to draw than that of the published one
+    (the ratio of their standard deviations over draws). The sample statistics themselves are
+    :func:`seed_spread_table`.
+
+    >>> rows = [{"seed": s, "panel": "1b", "sample": sample, "mean": m * (1 + s),
+    ...          "ks_other_sample": 0.1 * s} for s in range(3)
+    ...         for sample, m in [("intended", 0.2), ("published", 0.1)]]
+    >>> sample_comparison_table(pd.DataFrame(rows), 0.15).loc["1b"].tolist()
+    [0.1, 0.3333333333333333, 2.0]
+    """
     rows = []
     for panel, part in panels.groupby("panel", sort=False):
-        row: dict[str, object] = {"panel": panel}
-        for sample in SAMPLES:
-            mine = part[part["sample"] == sample]
-            row[f"mean, {sample}: 5-95 % over seeds"] = _range(mine["mean"], ".3g")
-            row[f"skewness, {sample}: 5-95 %"] = _range(mine["skewness"], ".2f")
         intended = part[part["sample"] == "intended"]
-        row["KS distance between the samples (median)"] = f"{intended.ks_other_sample.median():.3f}"
-        rows.append(row)
+        published = part[part["sample"] == "published"]
+        rows.append(
+            {
+                "panel": panel,
+                "KS distance (median)": intended.ks_other_sample.median(),
+                "share of draws beyond the critical value": float(
+                    np.mean(intended.ks_other_sample > ks_critical)
+                ),
+                "sd of the mean over draws, intended ÷ published": intended["mean"].std()
+                / published["mean"].std(),
+            }
+        )
     return pd.DataFrame(rows).set_index("panel")
+
+
+def show_verdict(page: Chapter, finding: Finding, evidence: str, recorded: bool) -> None:
+    """Show ``finding``'s verdict line on the page; hand it to the claims ledger only if the
+    run is ``recorded`` (it has the published settings): a run with other settings shows its
+    verdict as this run's alone, so that its numbers still appear once on its page.
+
+    >>> from attncore.claims import Verdict
+    >>> show_verdict(Chapter("bernhard_figures"), Finding("bernhard-fig1-sqrt-d-helps",
+    ...              Verdict.HOLDS, "20 draws", "paired"), "sec-bernhard-sqrt-d", False)
+    <IPython.core.display.Markdown object>
+    """
+    from IPython.display import Markdown, display
+
+    if recorded:
+        page.record(finding, evidence=evidence)
+    else:
+        display(
+            Markdown(f"This run only, not recorded in the claims ledger: {verdict_line(finding)}")
+        )
 
 
 def seed_spread_table(

@@ -91,31 +91,48 @@ def curve_table(curve: pd.DataFrame, spreads: Sequence[float]) -> pd.DataFrame:
     return shown
 
 
-def saturation_figure(
-    curve: pd.DataFrame, n_keys: int, n_rows: int, uniform_norm: float
-) -> matplotlib.figure.Figure:
+UNSCALED_DASHES = {64: ":", 512: "-."}
+"""The line style of the unscaled spread at each marked d: dotted and dash-dotted."""
+
+_DISTINCT_PATTERNS = {"lines.dotted_pattern": [1, 1.6], "lines.dashdot_pattern": [7, 2.5, 1.2, 2.5]}
+"""Dots close together and long dashes between single dots, so that the two grey lines of
+:data:`UNSCALED_DASHES` cannot be taken for one another (matplotlib's defaults, 1-1.65 and
+6.4-1.6-1-1.6, look alike at the book's line widths); the styles keep their names."""
+
+
+def saturation_figure(curve: pd.DataFrame, uniform_norm: float) -> matplotlib.figure.Figure:
     """Entropy, largest probability and Jacobian norm against the logit spread (log scale),
-    with ±2 standard-error bands and the spreads of 1/√d-scaled and unscaled logits."""
+    with ±2 standard-error bands and the spreads of 1/√d-scaled and unscaled logits. Each
+    panel names its measure on its vertical axis; the figure has no title (its caption says
+    what it shows).
+
+    >>> from attncore.simulate.saturation import saturation_curve
+    >>> curve = saturation_curve(np.geomspace(0.1, 50.0, 5), n_keys=8, n_rows=20, seed=0)
+    >>> fig = saturation_figure(curve, uniform_norm=np.sqrt(7) / 8)
+    >>> [ax.get_ylabel() for ax in fig.axes], fig.get_suptitle()
+    (['entropy / ln n', 'largest probability', 'Jacobian Frobenius norm'], '')
+    """
     scaled, unscaled = method_style("sqrt_d"), method_style("none")
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4.6), sharex=True, layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2), sharex=True, layout="constrained")
     for ax, metric in zip(axes, ["entropy_ratio", "max_probability", "jacobian_norm"], strict=True):
         mean, se = curve[metric], curve[f"{metric}_se"]
         ax.plot(curve["spread"], mean, color=CURVE)
         ax.fill_between(curve["spread"], mean - 2 * se, mean + 2 * se, color=CURVE, alpha=0.2, lw=0)
         ax.set_xscale("log")
-        ax.set_title(ROW_METRICS[metric])
+        ax.set_ylabel(ROW_METRICS[metric])
         ax.set_xlabel(r"logit spread $\sigma$")
         ax.axvline(
             1.0, color=scaled["color"], ls="--", lw=1.2, label=rf"{scaled['label']}: $\sigma = 1$"
         )
-        for d, style in [(64, ":"), (512, "-.")]:
-            ax.axvline(
-                np.sqrt(d),
-                color=unscaled["color"],
-                ls=style,
-                lw=1.6,
-                label=rf"{unscaled['label']} (unscaled), $d={d}$: $\sigma={np.sqrt(d):.1f}$",
-            )
+        for d, style in UNSCALED_DASHES.items():
+            with plt.rc_context(_DISTINCT_PATTERNS):
+                ax.axvline(
+                    np.sqrt(d),
+                    color=unscaled["color"],
+                    ls=style,
+                    lw=1.6,
+                    label=rf"{unscaled['label']} (unscaled), $d={d}$: $\sigma={np.sqrt(d):.1f}$",
+                )
     # each line named on it in the middle panel, away from the curve (low at σ = 1, high
     # at the unscaled spreads)
     for x, y, text in [(1.0, 0.97, "1/√d"), (8.0, 0.03, "d = 64"), (np.sqrt(512), 0.03, "d = 512")]:
@@ -135,9 +152,6 @@ def saturation_figure(
         ncol=2,
         fontsize=8,
         frameon=False,
-    )
-    fig.suptitle(
-        f"Softmax of n = {n_keys} logits drawn iid N(0, $\\sigma^2$), mean over {n_rows} rows"
     )
     return fig
 

@@ -11,8 +11,10 @@ Besides the means, each rule asks how often a single draw (what one printed figu
 agrees, against the share ``share_required``.
 
 Each rule comes in two forms: ``assess_*`` returns an :class:`Assessment` (the
-:class:`~attncore.claims.Finding` and the sentence that states the result in the chapter's
-prose), and the plain rule returns only the finding.
+:class:`~attncore.claims.Finding` and the sentence that states the result in words), and the
+plain rule returns only the finding. The numbers live in the finding's measured text, which the
+chapter shows once, in its verdict line; the conclusion says what they mean without repeating
+them, so that a page can state it elsewhere (its takeaways) and link to the numbers.
 
 >>> import pandas as pd
 >>> rows = [
@@ -145,7 +147,8 @@ def estimate(values: Sequence[float] | np.ndarray | pd.Series) -> Estimate:
 
 @dataclass(frozen=True)
 class Assessment:
-    """A rule's finding and the sentence that states its result in prose."""
+    """A rule's finding and the sentence that states its result in words: no number of the
+    measured text, which the page shows once, in the verdict line."""
 
     finding: Finding
     conclusion: str
@@ -251,22 +254,24 @@ def assess_unscaled_distorts(
         )
     elif borderline or share < share_required:
         verdict = Verdict.CAVEAT
-        why = []
+        why, words = [], []
         if borderline:
             why.append(f"within {Z:g} standard errors of its mark: {', '.join(borderline)}")
+            words.append(f"the {' and the '.join(borderline)} cannot be told from the mark")
         if share < share_required:
-            why.append(f"a single draw shows all three signs only {_pct(share)} of the time")
+            why.append(f"fewer than {_pct(share_required)} of draws pass all three")
+            words.append("too few single draws show all three signs together")
         measured += "; " + "; ".join(why)
         conclusion = (
             "Without scaling the output is distorted on average, but not unmistakably: "
-            + "; ".join(why)
+            + " and ".join(words)
             + "."
         )
     else:
         verdict = Verdict.HOLDS
         conclusion = (
-            f"All three signs of a severe distortion hold together in {_pct(share)} of draws, "
-            "so Bernhard's reading of Figure 1(b) is not an artefact of his seed."
+            "All three signs of a severe distortion hold together, on average and in single "
+            "draws, so Bernhard's reading of Figure 1(b) is not an artefact of his seed."
         )
     return Assessment(Finding(claim, verdict, measured, check), conclusion)
 
@@ -355,25 +360,23 @@ def assess_sqrt_d_helps(
         conclusion = "Dividing by √d does not help as claimed: " + " and ".join(missing) + "."
     elif not e_right.above(0) or share < share_required:
         verdict = Verdict.CAVEAT
-        why = []
+        why, words = [], []
         if not e_right.above(0):
-            why.append("no right skew is clearly left, unlike the paper's panel")
+            why.append("no right skew clearly left")
+            words.append("no right skew is clearly left, unlike the paper's panel")
         if share < share_required:
-            why.append(f"a single draw shows the improvement only {_pct(share)} of the time")
+            why.append(f"both lower in fewer than {_pct(share_required)} of draws")
+            words.append("too few single draws show the improvement")
         measured += "; " + "; ".join(why)
         conclusion = (
-            f"Dividing by √d lowers the distortion ({100 * w_left:.0f} % of the W₁ of no "
-            "scaling left on average), "
-            "but " + " and ".join(why) + "."
+            "Dividing by √d lowers the distortion on average, but " + " and ".join(words) + "."
         )
     else:
         verdict = Verdict.HOLDS
         conclusion = (
-            f"Dividing by √d lowers both distances in {_pct(share)} of draws and leaves "
-            f"{100 * w_left:.0f} % of the W₁ distortion of no scaling on average; the right "
-            "skew it leaves is clearly there and clearly milder than without scaling "
-            f"({e_right.mean:.1f} against {base_skew.mean:.1f}), which is what Bernhard's "
-            "'mild' says next to his panel (b)."
+            "Dividing by √d lowers both distances, on average and in single draws; the right "
+            "skew it leaves is clearly there and clearly milder than without scaling, which is "
+            "what Bernhard's 'mild' says next to his panel (b)."
         )
     return Assessment(Finding(claim, verdict, measured, check), conclusion)
 
@@ -445,35 +448,38 @@ def assess_k_total_better(
     if not better:
         verdict = Verdict.FAILS
         conclusion = (
-            "Dividing by k_total does not clearly keep the shape better than √d: the paired "
-            f"differences are W₁ {e_w.text(3)} and KS {e_ks.text(3)}."
+            "Dividing by k_total does not clearly keep the shape better than √d: on at least "
+            "one of the two distances the paired difference is within the noise or against it."
         )
         return Assessment(Finding(claim, verdict, measured, check), conclusion)
-    why = []
+    why, words = [], []
     if not (e_rw.below(much) and e_rks.below(much)):
-        why.append(f"better, but not by the factor {much:g} that 'much better' asks for")
+        why.append(f"ratios not clearly below {much:g}")
+        words.append("not by the factor that 'much better' asks for")
     if share < share_required:
-        why.append(f"a single draw shows it only {_pct(share)} of the time")
-    headline = (
-        f"With 1/k_total both distances are smaller in {_pct(share)} of draws, the W₁ "
-        f"distortion {e_rw.mean:.2f} times that of √d on average"
-    )
+        why.append(f"both lower in fewer than {_pct(share_required)} of draws")
+        words.append("too few single draws show it")
     uniform = e_h.mean >= uniform_entropy
     note = (
-        f"its rows of attention are nearly uniform (entropy {e_h.mean:.4f} of the maximum): "
-        "the shape is kept because the softmax barely acts, at the price of selectivity"
+        "its rows of attention are nearly uniform: the shape is kept because the softmax "
+        "barely acts, at the price of selectivity"
         if uniform
         else "its rows of attention stay selective"
     )
     if uniform:
-        measured += f"; {note} (the book's note, not part of the claim)"
+        measured += "; nearly uniform rows (the book's note, not part of the claim)"
     if why:
         verdict = Verdict.CAVEAT
         measured += "; " + "; ".join(why)
-        conclusion = f"{headline}; but {'; and '.join(why)}; {note}."
+        conclusion = (
+            f"With 1/k_total both distances are smaller, but {' and '.join(words)}; {note}."
+        )
     else:
         verdict = Verdict.HOLDS
-        conclusion = f"{headline}; {note}."
+        conclusion = (
+            f"With 1/k_total both distances are much smaller, on average and in single draws; "
+            f"{note}."
+        )
     return Assessment(Finding(claim, verdict, measured, check), conclusion)
 
 
@@ -630,18 +636,20 @@ def differing_share(ks_distances: Sequence[float], ks_critical: float) -> float:
 
 def samples_differ_sentence(ks_distances: Sequence[float], ks_critical: float) -> str:
     """Whether the intended and published samples of one draw are the same sample, judged by
-    their KS distances over draws against the critical value for independent samples.
+    their KS distances over draws against the critical value for independent samples, in
+    words (the share itself is :func:`differing_share`).
 
-    >>> samples_differ_sentence([0.2, 0.3, 0.25], 0.086)
-    'In 100 % of the draws the distance exceeds the critical value: they are not the same sample.'
-    >>> samples_differ_sentence([0.01, 0.02, 0.2], 0.086)[:40]
-    'In 33 % of the draws the distance exceed'
+    >>> samples_differ_sentence([0.2, 0.3, 0.25], 0.086)[:50]
+    'The two samples of a draw are not the same sample:'
+    >>> samples_differ_sentence([0.01, 0.02, 0.2], 0.086)
+    'Most draws cannot tell the two samples of a draw apart.'
     """
-    share = differing_share(ks_distances, ks_critical)
-    text = f"In {_pct(share)} of the draws the distance exceeds the critical value"
-    if share >= SAME_SAMPLE_SHARE:
-        return f"{text}: they are not the same sample."
-    return f"{text}: most draws cannot tell the two samples apart."
+    if differing_share(ks_distances, ks_critical) >= SAME_SAMPLE_SHARE:
+        return (
+            "The two samples of a draw are not the same sample: in at least half of the draws "
+            "they lie farther apart than two independent samples of one law would."
+        )
+    return "Most draws cannot tell the two samples of a draw apart."
 
 
 COMPONENT_STATISTICS = ("mean", "sd", "skewness")
@@ -704,7 +712,7 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
     # Student t (draws - 1 degrees of freedom): the standard errors come from few draws
     level = LAW_LEVEL / 2 / (len(panels) * len(COMPONENT_STATISTICS))
     z_law = float(stats.t.ppf(1 - level, df=draws - 1))
-    broken, shares, lengths = [], {}, {}
+    broken, broken_at, shares, lengths = [], [], {}, {}
     for panel in panels:
         part = components[components["panel"] == panel]
         first = part[part["key"] == 1].set_index("seed").sort_index()
@@ -714,6 +722,7 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
             e = estimate(first[statistic] - rest[statistic])
             if abs(e.mean) > z_law * e.se:
                 broken.append(f"{panel} {statistic} ({e.mean:.3g} ± {e.se:.2g})")
+                broken_at.append((panel, statistic))
         shares[panel] = estimate(
             others.assign(d=others["ks_to_first"] > ks_critical).groupby("seed")["d"].mean()
         )
@@ -722,18 +731,20 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
             .apply(lambda g: g["sd"].corr(g["key_length"], method="spearman"))
             .mean()
         )
-    within = "; ".join(
-        f"{p}: {_pct(s.mean)} ± {_pct(s.se)} of the other components beyond the KS critical "
-        f"value, rank correlation of sd with key length {lengths[p]:.2f}"
-        for p, s in shares.items()
+    within = ", ".join(
+        f"{p} {_pct(s.mean)} ± {_pct(s.se)} and {lengths[p]:.2f}" for p, s in shares.items()
     )
-    measured = f"{draws} draws of {keys} keys; within a draw, {within}"
+    measured = (
+        f"{draws} draws of {keys} keys; within a draw, per panel, the share of the other "
+        f"components beyond the KS critical value and the rank correlation of their sd with "
+        f"the length of their key: {within}"
+    )
     differing = [p for p, s in shares.items() if s.above(NOMINAL_LEVEL)]
     if broken:
         measured += "; key 1 differs from the others in law: " + ", ".join(broken)
         conclusion = (
-            "Over draws, the first component differs systematically from the others ("
-            + ", ".join(broken)
+            "Over draws, the first component differs systematically from the others (in "
+            + ", ".join(f"{panel} {statistic}" for panel, statistic in broken_at)
             + "): the symmetry the paper relies on does not show here."
         )
         return Assessment(Finding(claim, Verdict.FAILS, measured, what), conclusion)
@@ -742,17 +753,16 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
         "within the standard errors: the symmetry holds in law."
     )
     if differing:
-        listed = ", ".join(f"{p} ({_pct(shares[p].mean)})" for p in differing)
         conclusion = (
             f"{head} Within one draw, however, more components differ from the first than "
-            f"chance would make them in panels {listed}; their spread goes with the length of "
-            "their key (rank correlations above), so one figure shows one key's component, "
-            "not a typical one."
+            f"chance would make them in panels {', '.join(differing)}; their spread goes with "
+            "the length of their key, so one figure shows one key's component, not a typical "
+            "one."
         )
         return Assessment(Finding(claim, Verdict.CAVEAT, measured, what), conclusion)
     conclusion = (
         f"{head} Within one draw no more components differ from the first than chance "
-        f"would make them (at most {_pct(max(s.mean for s in shares.values()))} per panel)."
+        "would make them."
     )
     return Assessment(Finding(claim, Verdict.HOLDS, measured, what), conclusion)
 
