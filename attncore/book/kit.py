@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib.figure
@@ -190,9 +190,11 @@ def fit_text(fig: matplotlib.figure.Figure) -> float:
     return floor
 
 
-def verdict_line(finding: Finding) -> str:
+def verdict_line(finding: Finding, explained: set[str] | None = None) -> str:
     """One line for the chapter page: the verdict chip, the claim's words, what was measured,
     and the thresholds that decided it (with where the verdict would change, if it would).
+    The names in ``explained`` are thresholds whose reason the page already gave
+    (:func:`threshold_note`).
 
     >>> print(verdict_line(Finding("blog-scaled-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “This \
@@ -201,7 +203,7 @@ def verdict_line(finding: Finding) -> str:
     """
     source = CLAIMS[finding.claim].source
     record = verdict_record(finding, "")
-    note = threshold_note(record["thresholds"], record["fragile"])
+    note = threshold_note(record["thresholds"], record["fragile"], explained)
     return (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
@@ -255,10 +257,16 @@ def quote_markdown(text: str, words: int | None = None) -> str:
     return re.sub(r"\s+", " ", "".join(shown)).strip()
 
 
-def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any]]) -> str:
+def threshold_note(
+    thresholds: list[dict[str, Any]],
+    fragile: list[dict[str, Any]],
+    explained: set[str] | None = None,
+) -> str:
     """The thresholds that decided a verdict, each with its reason and band, and where the
     verdict changes inside a band (*fragile*), from the records of :func:`verdict_record`
-    (the ledger reads them from run manifests, so every text is escaped).
+    (the ledger reads them from run manifests, so every text is escaped). A threshold named
+    in ``explained`` (a page that gave its reason already) is given without it; the names
+    of this note's thresholds are added to ``explained``.
 
     >>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means here",
     ...      "band": [1.41, 4.0]}
@@ -269,14 +277,21 @@ def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any
     >>> print(threshold_note([t], []))
     Thresholds: unit = 2 (what &#39;about 1&#39; means here; band 1.41 to 4); the verdict is \
     the same across every band.
+    >>> print(threshold_note([t], [], explained={"unit"}))
+    Thresholds: unit = 2 (its reason is given above; band 1.41 to 4); the verdict is the same \
+    across every band.
     """
     if not thresholds:
         return ""
+    given = set(explained or ())
     listed = "; ".join(
-        f"{literal(str(t['name']))} = {float(t['value']):.3g} ({literal(str(t['reason']))}"
+        f"{literal(str(t['name']))} = {float(t['value']):.3g} ("
+        + ("its reason is given above" if t["name"] in given else literal(str(t["reason"])))
         + (f"; band {t['band'][0]:.3g} to {t['band'][1]:.3g})" if t.get("band") else ")")
         for t in thresholds
     )
+    if explained is not None:
+        explained.update(str(t["name"]) for t in thresholds)
     banded = any(t.get("band") for t in thresholds)
     if not fragile:
         same = "; the verdict is the same across every band" if banded else ""
@@ -296,6 +311,8 @@ class Chapter:
 
     name: str
     seed: int | None = None
+    explained: set[str] = field(default_factory=set, compare=False, repr=False)
+    """The thresholds whose reason a verdict line of this page gave already."""
 
     def data_link(self, name: str) -> str:
         """A MyST link that downloads the CSV of the table or figure ``name`` from the book
@@ -388,8 +405,9 @@ class Chapter:
 
     def record(self, finding: Finding, evidence: str) -> None:
         """Hand ``finding`` to the runner, with the label of the section that shows it, and
-        show the verdict on the page with a link to its row in the claims ledger."""
+        show the verdict on the page with a link to its row in the claims ledger; a threshold
+        an earlier verdict line of the page explained is given without its reason again."""
         from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
-        display(Markdown(verdict_line(finding)))
+        display(Markdown(verdict_line(finding, self.explained)))
