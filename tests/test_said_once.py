@@ -20,9 +20,7 @@ REPEATING_SENTENCES = {
     "bernhard_figures": "each panel's verdict repeats its measured text beside the prose",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "beyond_initialization": "each verdict line restates the thresholds it shares",
-    "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
     "critical_scale": "each derivation restates Chen's assumptions",
-    "length_generalization": "its verdict lines restate the threshold of 'solved' they share",
     "claims_ledger": "rows repeat the checks they share",
     "derivations": "derivations restate their shared assumptions",
 }
@@ -33,7 +31,6 @@ REPEATING_MEASURED = {
     "why_sqrt_d": "the body quotes the measured text of its verdict lines",
     "bernhard_figures": "the body quotes the measured text of its verdict lines",
     "every_rescaling": "the body quotes the measured text of its verdict lines",
-    "string_reversal": "the body quotes the measured text of its verdict lines",
 }
 """Pages that still show a measured text in a second place, and why (strict, as above)."""
 
