@@ -397,6 +397,9 @@ def summary_tables(
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
             if kind == "accuracy" and runs is not None:
                 data = accuracy_data(runs, setup, [short_steps, long_steps])
+                if "exact match at end" in plain:
+                    exact = plain[plain["setup"] == setup].set_index("method")["exact match at end"]
+                    data["exact match at end (%)"] = 100 * exact
             else:
                 data = plain[plain["setup"] == setup].set_index("method")
                 data = data[[c for c in names if c in data]]
