@@ -370,8 +370,23 @@ def summary_tables(
         "mirrored, end": "{:.3f}",
     }
     kinds = (
-        ("accuracy", "Validation and test token accuracy", accuracy_names, percent),
-        ("attention", "Attention measurements and cost", attention_names, None),
+        (
+            "accuracy",
+            "Token accuracy on the validation strings (acc.: mean over seeds, with its interval; "
+            "worst: the worst seed) and on the test strings after each budget (in steps), the "
+            f"step at which the validation accuracy first reached {target} (median over the seeds "
+            "that did, and how many did), and the exact match on the validation strings at the end",
+            accuracy_names,
+            percent,
+        ),
+        (
+            "attention",
+            "Logit spread and weight on the mirrored key at initialization and at the end, mean "
+            "query length and learned β or g (mean over heads) at the end, and seconds of "
+            "training per run (its share of its ensemble's)",
+            attention_names,
+            None,
+        ),
     )
     tables = []
     for kind, title, names, form in kinds:
