@@ -10,7 +10,7 @@ Tables keep digits; the rules' sentences use these.
 >>> [share(k, 5, "seed") for k in (0, 3, 5)]
 ['none of the five seeds', 'three of the five seeds', 'all five seeds']
 >>> share(1, 1, "search"), share(0, 1, "search")
-('the one search', 'not the one search')
+('the one search', 'no search')
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def share(k: int, n: int, noun: str) -> str:
     if not 0 <= k <= n:
         raise ValueError(f"k must be in [0, n], got {k} of {n}")
     if n == 1:
-        return f"{'the' if k else 'not the'} one {noun}"
+        return f"the one {noun}" if k else f"no {noun}"
     if n == 2:
         return {0: f"neither {noun}", 1: f"one of the two {_noun(2, noun)}"}.get(
             k, f"both {_noun(2, noun)}"
