@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pytest
 
 from attncore.book import figures_string_reversal as figures
 from attncore.book.plotting import method_style
@@ -107,14 +108,53 @@ def test_accuracy_tables_give_intervals_and_no_cell_reads_as_a_quotation():
     betas = {"small init": 5.0, "LayerNorm": 0.4}
     tables = "\n".join(
         numbered_table(part, name, caption, index="method", formats=formats, transpose=False)
-        for part, name, caption, formats in figures.summary_tables(summary, 500, 3000, betas, runs)
+        for part, name, caption, formats, _ in figures.summary_tables(
+            summary, 500, 3000, betas, runs
+        )
     )
     assert "\\> 99.9 [" in tables and "(%)" in tables  # the unit in the header, once
     assert not any(line.lstrip(" -").startswith(">") for line in tables.splitlines())
-    assert "median 1000 (1000 to 1000; 2 of 2 seeds)" in tables
+    assert "median 1000 (1000 to 1000; both seeds)" in tables
 
 
 def test_every_method_the_chapter_can_train_has_a_row_in_its_methods_table():
     from attncore.training import METHODS
 
     assert set(METHODS["all"]) <= set(figures.METHOD_ROWS)
+
+
+def test_the_downloaded_tables_hold_numbers_where_the_page_shows_text():
+    from attncore.claims.rules.training import example_runs
+
+    runs = example_runs(seeds=3)
+    runs.loc[runs["seed"] == 0, "accuracy at 500 steps"] += 0.01
+    summary = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "setup": setup,
+                    "method": list(dict.fromkeys(part["method"])),
+                    "accuracy at 500 steps": part.groupby("method", sort=False)[
+                        "accuracy at 500 steps"
+                    ].mean(),
+                    "accuracy at 3000 steps": 0.5,
+                    "steps to target (median)": 1000.0,
+                    "logit spread at init": 0.1,
+                }
+            )
+            for setup, part in runs.groupby("setup", sort=False)
+        ]
+    )
+    betas = {"small init": 5.0, "LayerNorm": 0.4}
+    for shown, _, _, _, data in figures.summary_tables(summary, 500, 3000, betas, runs):
+        assert list(data.index) == list(shown.index)
+        assert all(pd.api.types.is_numeric_dtype(data[c]) for c in data)
+    accuracy = figures.summary_tables(summary, 500, 3000, betas, runs)[0][4]
+    mean, half = accuracy.loc[
+        "1/√d",
+        [
+            "validation accuracy at 500 steps (%)",
+            "validation accuracy at 500 steps (%): 95 % half-width",
+        ],
+    ]
+    assert mean == pytest.approx(100 * (0.02 + 0.01 / 3)) and 0 < half < 5

@@ -22,10 +22,10 @@ from attncore.claims.rules.training import (
     chuang_string_reversal,
     example_evaluations,
     example_runs,
-    experiment_summary,
-    gap_story,
+    gap_conclusion,
+    gap_outcome,
     gaps,
-    k_total_story,
+    k_total_conclusion,
     mechanism,
     pace_story,
 )
@@ -58,9 +58,9 @@ def test_chuang_string_reversal_holds_when_the_gap_is_everywhere():
     finding = chuang_string_reversal(runs, SHORT, LONG, betas)
     assert finding.verdict is Verdict.HOLDS
     assert "searches over seeds and budgets: β = 5, 6" in finding.measured
-    assert "about 5 (2.5 to 10) in 4 of 4 searches" in finding.measured
+    assert "about 5 (2.5 to 10) in all four searches" in finding.measured
     far = chuang_string_reversal(runs, SHORT, LONG, {"small init": [52.6, 5], "LayerNorm": [4]})
-    assert far.verdict is Verdict.CAVEAT and "in 2 of 3 searches" in far.measured
+    assert far.verdict is Verdict.CAVEAT and "in two of the three searches" in far.measured
 
 
 def test_a_setup_whose_search_finds_nothing_that_learns_cannot_test_the_gap():
@@ -79,18 +79,16 @@ def test_a_setup_whose_search_finds_nothing_that_learns_cannot_test_the_gap():
 def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
     """Two budgets: at one the gap closes, at the other it does not (issue 10)."""
     closes, stays = example_runs(sqrt_long=0.99), example_runs(sqrt_long=0.24)
-    text_closes = gap_story(closes, "small init", SHORT, LONG)
-    text_stays = gap_story(stays, "small init", SHORT, LONG)
-    assert text_closes.startswith("The gap closes") and "still open" not in text_closes
-    assert text_stays.startswith("The gap is still open") and "closes" not in text_stays
-    # the verdict is the same (the gap appears after the short budget in one setup) and its
-    # measured text tells the same story as the chapter's sentence
-    for runs, text in ((closes, text_closes), (stays, text_stays)):
+    assert gap_outcome(closes, "small init", SHORT, LONG) == "closes"
+    assert gap_outcome(stays, "small init", SHORT, LONG) == "open"
+    # the verdict is the same (the gap appears after the short budget in one setup); its
+    # measured text says, in words, what the long budget makes of it
+    for runs, words in ((closes, "closes in"), (stays, "is still open in")):
         finding = chuang_string_reversal(runs, SHORT, LONG)
         assert finding.verdict is Verdict.CAVEAT
-        assert text in finding.measured
-    summary_closes = experiment_summary(closes, SHORT, LONG)
-    summary_stays = experiment_summary(stays, SHORT, LONG)
+        assert f"After {LONG} steps the gap {words} the setup “small init”" in finding.measured
+    summary_closes = gap_conclusion(closes, SHORT, LONG)
+    summary_stays = gap_conclusion(stays, SHORT, LONG)
     assert "learns the task there too" in summary_closes and "matter of speed" in summary_closes
     assert "cannot tell slow learning from failure" in summary_stays
     assert "matter of speed" not in summary_stays
@@ -99,8 +97,8 @@ def test_conclusions_follow_the_budget_where_the_gap_closes_or_not():
 def test_the_summary_draws_no_conclusion_about_a_gap_that_did_not_appear():
     """Issue 28: 1/√d learning by the long budget says nothing about speed without a gap."""
     runs = example_runs(searched=0.5, sqrt_long=0.99)
-    text = experiment_summary(runs, SHORT, LONG)
-    assert "not reproduced" in text and "neither a speed nor a setup" in text
+    text = gap_conclusion(runs, SHORT, LONG)
+    assert "not reproduced" in text and "either setup" in text
     assert "matter of speed" not in text and "where the gap appears" not in text
 
 
@@ -110,8 +108,12 @@ def test_the_summary_says_where_the_gap_closes_when_it_closes_in_some_setups_onl
     runs.loc[ln & (runs["method"] == "sqrt_d"), "accuracy at 500 steps"] = 0.02
     runs.loc[ln & (runs["method"] == "constant"), "accuracy at 500 steps"] = 0.99
     runs.loc[ln & (runs["method"] == "sqrt_d"), "accuracy at 3000 steps"] = 0.3
-    text = experiment_summary(runs, SHORT, LONG)
+    text = gap_conclusion(runs, SHORT, LONG)
     assert "learns the task in the setup “small init” but not in the other setups" in text
+    runs.loc[ln & (runs["method"] == "sqrt_d"), "accuracy at 3000 steps"] = 0.99
+    assert gap_conclusion(runs, SHORT, LONG).startswith(
+        f"Chuang’s gap is reproduced after {SHORT} steps in both setups."
+    )
 
 
 def test_a_mechanism_is_offered_only_for_a_gap_that_follows_the_initial_logits():
@@ -126,15 +128,15 @@ def test_a_mechanism_is_offered_only_for_a_gap_that_follows_the_initial_logits()
 
 def test_no_gap_is_said_when_there_is_none():
     runs = example_runs(searched=0.5)
-    assert gap_story(runs, "small init", SHORT, LONG).startswith("There is no gap")
-    assert "not reproduced" in experiment_summary(runs, SHORT, LONG)
+    assert gap_outcome(runs, "small init", SHORT, LONG) == "none"
+    assert "not reproduced" in gap_conclusion(runs, SHORT, LONG)
     assert chuang_string_reversal(runs, SHORT, LONG).verdict is Verdict.FAILS
 
 
 def test_summary_when_sqrt_d_learns_nowhere():
     runs = example_runs(sqrt_long=0.2)
     runs.loc[runs["method"] == "sqrt_d", "accuracy at 3000 steps"] = 0.2
-    assert "does not learn the task where the gap appeared" in experiment_summary(runs, SHORT, LONG)
+    assert "does not learn the task where the gap appeared" in gap_conclusion(runs, SHORT, LONG)
 
 
 def test_pace_story_groups_faster_same_slower_and_never():
@@ -142,27 +144,31 @@ def test_pace_story_groups_faster_same_slower_and_never():
     ln = runs["setup"] == "LayerNorm"
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 3000.0
     text = pace_story(runs, "LayerNorm", LONG, {"constant": "β", "k_total": "1/k"})
-    assert "β (step 3000) slower" in text and "1/k does not within 3000" in text
+    assert "β slower" in text and "1/k does not within 3000" in text
+    assert "step" not in text.replace("steps", "")  # the steps are the tables'
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 200.0
-    assert "β (step 200) faster" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
+    assert "β faster" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 1200.0
     assert "about the same pace" in pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
     runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan
     text = pace_story(runs, "LayerNorm", LONG, {"constant": "β"})
-    assert "1/√d does not reach 95%" in text and "β (step 1200) reaches it" in text
+    assert "1/√d does not reach 95%" in text and "β reaches it" in text
 
 
-def test_k_total_story_names_where_it_learns():
-    assert "in no setup" in k_total_story(example_runs(), LONG)
+def test_k_total_conclusion_names_where_it_learns_in_words():
+    assert k_total_conclusion(example_runs(), LONG).endswith("in neither setup.")
     runs = example_runs(k_total=0.99)
-    assert "in the setup “small init”" in k_total_story(runs, LONG).split(";")[0]
+    assert k_total_conclusion(runs, LONG).endswith("only in the setup “small init”.")
+    runs.loc[runs["method"] == "k_total", "accuracy at 3000 steps"] = 0.99
+    assert k_total_conclusion(runs, LONG).endswith("in both setups.")
+    assert "%" not in k_total_conclusion(example_runs(), LONG).replace("95%", "")
 
 
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
         ({}, "start smallest"),
-        ({"searched": 0.5}, "in no setup"),
+        ({"searched": 0.5}, "in neither setup"),
     ],
 )
 def test_association_never_claims_a_cause(options, expected):
@@ -431,11 +437,11 @@ def test_perfect_accuracy_branches():
     runs.loc[runs["method"] == "sqrt_d", "test exact at 500 steps"] = 0.999
     short = chuang_perfect_accuracy(runs, [SHORT])  # falling short cannot refute "achievable"
     assert short.verdict is Verdict.UNTESTABLE
-    assert "0 of 4 runs" in short.measured and "cannot show" in short.measured
+    assert "none of the four runs" in short.measured and "cannot show" in short.measured
     runs.loc[runs.index[-1], "test exact at 500 steps"] = 1.0
     caveat = chuang_perfect_accuracy(runs, [SHORT])
     assert caveat.verdict is Verdict.CAVEAT
-    assert "1 of 5 runs" in caveat.measured
+    assert "one of the five runs" in caveat.measured
     assert "edge-case" in caveat.measured
 
 

@@ -18,7 +18,6 @@ LEDGER = "claims_ledger"
 REPEATING_SENTENCES = {
     "bernhard_figures": "its verdict lines restate the reasons of the thresholds they share",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
-    "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
     "claims_ledger": "rows repeat clauses of the measured texts of every_rescaling and "
     "bernhard_figures (the smoke build's note on too few draws, the shape kept by a softmax "
     "that barely acts, the configurations of Section 5)",
@@ -28,7 +27,6 @@ that stops repeating must leave this list (issue 24 removes them one by one)."""
 
 REPEATING_MEASURED = {
     "every_rescaling": "the body quotes the measured text of its verdict lines",
-    "string_reversal": "the body quotes the measured text of its verdict lines",
 }
 """Pages that still show a measured text in a second place, and why (strict, as above)."""
 

@@ -27,14 +27,22 @@ from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
-from attncore.claims.rules.training import INTERVAL, LEARNED, interval, steps_text
+from attncore.claims.rules.training import (
+    INTERVAL,
+    LEARNED,
+    interval,
+    mean_and_half_width,
+    steps_text,
+)
 
 __all__ = [
+    "accuracy_data",
     "attention_figure",
     "crowded_window",
     "learned_beta_sentence",
     "learning_curves_figure",
     "method_label",
+    "method_notes",
     "methods_table",
     "model_size_sentence",
     "optimizer_sentence",
@@ -281,20 +289,57 @@ def _with_intervals(
     return summary
 
 
+def accuracy_data(runs: pd.DataFrame, setup: str, budgets: Sequence[int]) -> pd.DataFrame:
+    """The numbers of one setup's accuracy table, one row per method (its name) and one
+    column per quantity, for download: mean token accuracies in percent with the half-width
+    of their 95 % interval over seeds (NaN for one seed) beside them, the worst seed, and the
+    steps to the target (median, fewest, most, over the seeds that got there, and how many
+    of how many did).
+
+    >>> from attncore.claims.rules.training import example_runs
+    >>> data = accuracy_data(example_runs(), "LayerNorm", [500])
+    >>> data["seeds at target"].tolist(), float(data.iloc[0, 0])
+    ([2, 2, 0], 30.0)
+    """
+    rows = []
+    for method, part in runs[runs["setup"] == setup].groupby("method", sort=False):
+        row: dict[str, Any] = {"method": method}
+        for budget in budgets:
+            for kind, column in (("validation", "accuracy"), ("test", "test accuracy")):
+                values = part.get(f"{column} at {budget} steps")
+                if values is None or values.isna().any():
+                    continue
+                mean, half = mean_and_half_width(values)
+                name = f"{kind} accuracy at {budget} steps (%)"
+                row[name], row[f"{name}: 95 % half-width"] = 100 * mean, 100 * half
+                if kind == "validation":
+                    row[f"worst seed at {budget} steps (%)"] = 100 * float(values.min())
+        reached = part["steps to target"].dropna()
+        row["steps to target (median)"] = float(reached.median()) if len(reached) else math.nan
+        row["steps to target (fewest)"] = float(reached.min()) if len(reached) else math.nan
+        row["steps to target (most)"] = float(reached.max()) if len(reached) else math.nan
+        row["seeds at target"], row["seeds"] = len(reached), len(part)
+        rows.append(row)
+    data = pd.DataFrame(rows).set_index("method")
+    return data.astype({"seeds at target": int, "seeds": int})
+
+
 def summary_tables(
     summary: pd.DataFrame,
     short_steps: int,
     long_steps: int,
     searched_beta: Mapping[str, float],
     runs: pd.DataFrame | None = None,
-) -> list[tuple[pd.DataFrame, str, str, dict[str, Any]]]:
+) -> list[tuple[pd.DataFrame, str, str, dict[str, Any], pd.DataFrame]]:
     """The accuracy tables, then the attention tables, one per setup, each as its frame, its
     name (``tbl-reversal-accuracy-N`` and ``tbl-reversal-attention-N``, N = 1, 2, ... per
-    setup), its caption and its columns' formats; accuracies are percentages (the unit in the
-    header), and one below 100 % never reads as 100 (:func:`attncore.book.tables.percent`).
-    With the per-run table ``runs``, every mean accuracy carries its 95 % interval over seeds
-    and the steps to the target their median and range."""
+    setup), its caption, its columns' formats and its numbers for download; accuracies are
+    percentages (the unit in the header), and one below 100 % never reads as 100
+    (:func:`attncore.book.tables.percent`). With the per-run table ``runs``, every mean
+    accuracy carries its 95 % interval over seeds and the steps to the target their median
+    and range, and the accuracy tables' numbers are :func:`accuracy_data`."""
     target = f"{100 * LEARNED:g} %"
+    plain = summary
     if runs is not None:
         summary = _with_intervals(summary, runs, [short_steps, long_steps])
     accuracy_names = {
@@ -325,8 +370,23 @@ def summary_tables(
         "mirrored, end": "{:.3f}",
     }
     kinds = (
-        ("accuracy", "Validation and test token accuracy", accuracy_names, percent),
-        ("attention", "Attention measurements and cost", attention_names, None),
+        (
+            "accuracy",
+            "Token accuracy on the validation strings (acc.: mean over seeds, with its interval; "
+            "worst: the worst seed) and on the test strings after each budget (in steps), the "
+            f"step at which the validation accuracy first reached {target} (median over the seeds "
+            "that did, and how many did), and the exact match on the validation strings at the end",
+            accuracy_names,
+            percent,
+        ),
+        (
+            "attention",
+            "Logit spread and weight on the mirrored key at initialization and at the end, mean "
+            "query length and learned β or g (mean over heads) at the end, and seconds of "
+            "training per run (its share of its ensemble's)",
+            attention_names,
+            None,
+        ),
     )
     tables = []
     for kind, title, names, form in kinds:
@@ -350,7 +410,16 @@ def summary_tables(
                 if not is_numeric_dtype(part[c]) or c in special or form
             }
             name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
-            tables.append((part, name, caption, formats))
+            if kind == "accuracy" and runs is not None:
+                data = accuracy_data(runs, setup, [short_steps, long_steps])
+                if "exact match at end" in plain:
+                    exact = plain[plain["setup"] == setup].set_index("method")["exact match at end"]
+                    data["exact match at end (%)"] = 100 * exact
+            else:
+                data = plain[plain["setup"] == setup].set_index("method")
+                data = data[[c for c in names if c in data]]
+            data.index = [method_label(m, searched_beta[setup]) for m in data.index]
+            tables.append((part, name, caption, formats, data.rename_axis("method")))
     return tables
 
 
@@ -409,6 +478,28 @@ def methods_table(methods: Sequence[str]) -> str:
     """
     rows = [f"| {_math_label(m)} | {METHOD_ROWS[m][0]} | {METHOD_ROWS[m][1]} |" for m in methods]
     return "\n".join(["| method | logits of one head | source |", "|---|---|---|", *rows])
+
+
+def method_notes(methods: Sequence[str], d_k: int) -> str:
+    r"""The notes under the methods table on the methods of ``methods`` that need one (where
+    a method departs from its source), as Markdown paragraphs; ``d_k`` is a head's width.
+
+    >>> method_notes(["sqrt_d", "k_total"], 8)
+    ''
+    >>> method_notes(["mup"], 8).startswith(r"$\mu$P {cite:p}`yang2022tensor` prescribes")
+    True
+    """
+    notes = {
+        "learned": "The learned $\\beta$ is the book's addition, not Chuang's algorithm: Chuang "
+        "proposes to *measure* $\\sigma_{W_q}$ and $\\sigma_{W_k}$ and update $\\beta$ from them "
+        'after each iteration, or to *search* $\\beta$ "during the training"; he does not train '
+        "$\\beta$ by gradient descent.",
+        "mup": "$\\mu$P {cite:p}`yang2022tensor` prescribes the exponent of $1/d$ together with a "
+        "constant that is tuned; the $1/d$ here is the literal factor with constant 1, which at "
+        f"$d = {d_k}$ is $\\sqrt{{d}}$ times weaker than $1/\\sqrt{{d}}$, so it stands for "
+        "$\\mu$P's exponent at one width, not for a tuned $\\mu$P model.",
+    }
+    return "\n\n".join(note for method, note in notes.items() if method in methods)
 
 
 _MATH_LABELS = {

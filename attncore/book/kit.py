@@ -210,8 +210,13 @@ def verdict_line(finding: Finding, notes: ThresholdNotes | None = None) -> str:
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
         f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
-        f"{finding.measured}" + (f" {note.text}" if note.text else "")
+        f"{finding.measured}" + (f"{_closed(finding.measured)} {note.text}" if note.text else "")
     )
+
+
+def _closed(text: str) -> str:
+    """The full stop ``text`` needs before another sentence follows it."""
+    return "" if text.rstrip().endswith((".", "!", "?")) else "."
 
 
 CLAIM_WORDS = 60
@@ -301,15 +306,17 @@ class Chapter:
         name: str,
         caption: str,
         *args: Any,
+        data: pd.DataFrame | None = None,
         **kwargs: Any,
     ) -> None:
         """Show ``layout(frame, name, caption, *args, **kwargs)`` (a numbered table:
         :func:`~attncore.book.tables.numbered_table` or :func:`~attncore.book.tables.list_table`)
-        with a link under it that downloads ``frame`` as CSV, which the runner writes to the
-        run's ``tables/<name>.csv``."""
+        with a link under it that downloads the table as CSV, which the runner writes to the
+        run's ``tables/<name>.csv``: ``data`` where the page shows text made from numbers
+        (an interval, a percentage), so the download holds the numbers, else ``frame``."""
         from IPython.display import Markdown, display
 
-        self._hand_over(frame, name)
+        self._hand_over(frame if data is None else data, name)
         markdown = layout(frame, name, caption, *args, **kwargs)
         display(Markdown(f"{markdown}\n{self.data_link(name)}\n"))
 
@@ -375,7 +382,8 @@ class Chapter:
 
     def record(self, finding: Finding, evidence: str) -> None:
         """Hand ``finding`` to the runner, with the label of the section that shows it, and
-        show the verdict on the page with a link to its row in the claims ledger."""
+        show the verdict on the page with a link to its row in the claims ledger; a threshold
+        an earlier verdict line of the page explained is given without its reason again."""
         from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)

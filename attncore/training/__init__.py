@@ -51,6 +51,7 @@ from attncore.training.experiment import (
     search_table,
     summary_frame,
     train_setups,
+    training_cost,
 )
 from attncore.training.init import INITS, initialize, predicted_logit_spread
 from attncore.training.model import (
@@ -119,5 +120,6 @@ __all__ = [
     "train_reversal",
     "train_runs",
     "train_setups",
+    "training_cost",
     "weight_sds",
 ]

@@ -38,6 +38,7 @@ __all__ = [
     "search_table",
     "summary_frame",
     "train_setups",
+    "training_cost",
 ]
 
 
@@ -239,9 +240,35 @@ def init_table(shape: Mapping[str, Any], inputs: Any, seeds: Sequence[int]) -> p
     return pd.DataFrame(rows)
 
 
-def search_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
-    """One row per search (setup, steps per run): the beta found, its accuracy, the betas that
-    scored as high, and what the search cost."""
+def training_cost(
+    results: Mapping[str, Sequence[Any]], searches: Sequence[Any], method: str = "sqrt_d"
+) -> dict[str, float]:
+    """What the chapter's training cost, by the runs' own records: ``runs`` (every training
+    run of ``results``, setup to runs, and every evaluation of ``searches``), ``minutes`` of
+    training in all, and for ``method``'s runs the mean ``seconds`` per run and ``ms per
+    step`` (evaluations included).
+
+    >>> from types import SimpleNamespace as Run
+    >>> results = {"a": [Run(method="sqrt_d", seconds=2.0, steps=100)]}
+    >>> searches = [Run(evaluations=9, seconds=58.0)]
+    >>> training_cost(results, searches)
+    {'runs': 10, 'minutes': 1.0, 'seconds': 2.0, 'ms per step': 20.0}
+    """
+    runs = [run for setup_runs in results.values() for run in setup_runs]
+    chosen = [run for run in runs if run.method == method]
+    seconds = sum(run.seconds for run in runs) + sum(search.seconds for search in searches)
+    return {
+        "runs": len(runs) + sum(search.evaluations for search in searches),
+        "minutes": seconds / 60,
+        "seconds": float(np.mean([run.seconds for run in chosen])),
+        "ms per step": float(1000 * np.mean([run.seconds / run.steps for run in chosen])),
+    }
+
+
+def search_table(searches: Mapping[tuple[str, int], Any], seed: int | None = None) -> pd.DataFrame:
+    """One row per search (setup, steps per run, and ``seed`` if given): the beta found, its
+    run's accuracy, how many of the search's runs scored as high and the lowest and highest
+    beta among them, and what the search cost."""
     rows = []
     for (setup, budget), run in searches.items():
         history = np.array(run.result.history)
@@ -249,12 +276,13 @@ def search_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
         rows.append(
             {
                 "setup": setup,
+                **({} if seed is None else {"seed": seed}),
                 "steps per run": budget,
                 "β found": run.beta,
                 "its accuracy": run.result.value,
-                "βs as high as the β found": f"{top.min():.3g} to {top.max():.3g}"
-                if len(top) > 1
-                else "only this one",
+                "runs as high": len(top),
+                "lowest β as high": top.min(),
+                "highest β as high": top.max(),
                 "training runs": run.evaluations,
                 "training steps": run.training_steps,
                 "seconds": run.seconds,

@@ -30,7 +30,7 @@ from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.statistics import FAMILY_LEVEL, clear
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.counts import number_word, of_all
+from attncore.claims.words import number, share
 
 __all__ = [
     "COLLAPSE",
@@ -252,11 +252,11 @@ def prevents_collapse(
     verdict = (
         Verdict.HOLDS if count == len(collapsed) else Verdict.CAVEAT if count else Verdict.FAILS
     )
-    higher = number_word(count) if count else "none"
-    where = "there" if len(collapsed) == 1 else f"at {higher} of them"
+    how_many = number(count) if count else "none"
+    where = "there" if len(collapsed) == 1 else f"at {how_many} of them"
     measured = (
         f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at "
-        f"{of_all(len(collapsed), len(rates), 'rate')} above its best; σReparam's entropy "
+        f"{share(len(collapsed), len(rates), 'rate')} above its best; σReparam's entropy "
         f"{'is not' if len(collapsed) == 1 and not count else 'is'} clearly higher {where} ("
         + "; ".join(
             f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)

@@ -18,8 +18,8 @@ seed: a setup shows an effect only if every seed shows it.
 >>> runs = example_runs(sqrt_long=0.99)
 >>> chuang_string_reversal(runs, short=500, long=3000).verdict.value
 'holds with a caveat'
->>> gap_story(runs, "small init", short=500, long=3000)[:28]
-'The gap closes with training'
+>>> gap_conclusion(runs, short=500, long=3000)[:46]
+'Chuang’s gap is reproduced after 500 steps in '
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from scipy import stats
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.words import count, share
 
 __all__ = [
     "FAST",
@@ -54,16 +55,15 @@ __all__ = [
     "embedding_dimension",
     "example_evaluations",
     "example_runs",
-    "experiment_summary",
+    "gap_conclusion",
     "gap_outcome",
-    "gap_story",
     "gaps",
     "interval",
     "is_about_five",
-    "k_total_story",
+    "k_total_conclusion",
+    "mean_and_half_width",
     "mechanism",
     "pace_story",
-    "search_spread_sentence",
     "steps_text",
 ]
 
@@ -105,6 +105,23 @@ INTERVAL = 0.95
 """The coverage of the intervals over seeds the measured texts give (Student t)."""
 
 
+def mean_and_half_width(values: Sequence[float] | pd.Series) -> tuple[float, float]:
+    """The mean of ``values`` over seeds and the half-width of its 95 % Student t interval
+    (NaN for a single seed): the numbers :func:`interval` writes.
+
+    >>> [round(v, 4) for v in mean_and_half_width([0.97, 0.99, 1.0, 0.98, 0.99])]
+    [0.986, 0.0142]
+    >>> mean_and_half_width([0.5])
+    (0.5, nan)
+    """
+    x = np.asarray(values, dtype=float)
+    mean = float(x.mean())
+    if x.size < 2:
+        return mean, math.nan
+    t = float(stats.t.ppf(0.5 + INTERVAL / 2, x.size - 1))
+    return mean, t * float(x.std(ddof=1)) / math.sqrt(x.size)
+
+
 def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     """The mean of ``values`` over seeds with its 95 % Student t interval, as percentages
     when ``share`` (clipped to 0 to 100 %); a single seed gets no interval.
@@ -118,12 +135,10 @@ def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     >>> interval([0.5])
     '50.0% (one seed)'
     """
-    x = np.asarray(values, dtype=float)
-    mean = float(x.mean())
+    mean, half = mean_and_half_width(values)
     text = _pct(mean) if share else f"{mean:.0f}"
-    if x.size < 2:
+    if math.isnan(half):
         return f"{text} (one seed)"
-    half = float(stats.t.ppf(0.5 + INTERVAL / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
     low, high = mean - half, mean + half
     if share:
         # outward rounding, so that an interval below 100 % never prints as [100.0, 100.0]
@@ -138,16 +153,18 @@ def steps_text(steps: pd.Series) -> str:
     how many did.
 
     >>> steps_text(pd.Series([1000.0, 1200.0, float("nan")]))
-    'median 1100 (1000 to 1200; 2 of 3 seeds)'
-    >>> steps_text(pd.Series([float("nan")] * 2))
-    'never (0 of 2 seeds)'
+    'median 1100 (1000 to 1200; two of the three seeds)'
+    >>> steps_text(pd.Series([float("nan")] * 2)), steps_text(pd.Series([400.0]))
+    ('never', 'step 400')
     """
     reached = steps.dropna()
     if reached.empty:
-        return f"never (0 of {len(steps)} seeds)"
+        return "never"
+    if len(steps) == 1:
+        return f"step {reached.iloc[0]:.0f}"
     return (
         f"median {reached.median():.0f} ({reached.min():.0f} to {reached.max():.0f}; "
-        f"{len(reached)} of {len(steps)} seeds)"
+        f"{share(len(reached), len(steps), 'seed')})"
     )
 
 
@@ -299,7 +316,7 @@ def chuang_string_reversal(
     if near:
         measured += (
             f"; the searched β is about 5 ({5 / about_five:g} to {5 * about_five:g}) in "
-            f"{sum(near)} of {len(near)} searches of the setups where it learns"
+            f"{share(sum(near), len(near), 'search')} of the setups where it learns"
         )
     uninformative = [s for s in setups if s not in informative]
     if uninformative and informative:
@@ -308,46 +325,18 @@ def chuang_string_reversal(
             f"learns); the verdict rests on {_named_list(informative)}"
         )
     if verdict is Verdict.CAVEAT:
-        measured += ". " + " ".join(gap_story(runs, s, short, long) for s in informative)
+        measured += _after_long(runs, informative, short, long)
     n_seeds = runs.groupby(["setup", "method"]).size().min()
     check = (
-        f"validation token accuracy, {n_seeds} seed(s) per method ([…]: 95 % t interval over "
-        f"seeds); gap = every seed of 1/√d below {guess:.0%} and every seed of the searched β at "
-        f"or above {LEARNED:.0%}; a setup where no seed of the searched β learns cannot test "
-        "it; holds if the gap is in every other setup at both budgets and every search's β is "
-        "about 5, with a caveat if the gap is in some (Chuang states no model, initialization "
-        "or training length) or β is not about 5, does not hold if the gap is in none"
+        f"validation token accuracy, {count(int(n_seeds), 'seed')} per method ([…]: 95 % t "
+        f"interval over seeds); gap = every seed of 1/√d below {guess:.0%} and every seed of "
+        f"the searched β at or above {LEARNED:.0%}; a setup where no seed of the searched β "
+        "learns cannot test it; holds if the gap is in every other setup at both budgets and "
+        "every search's β is about 5, with a caveat if the gap is in some (Chuang states no "
+        "model, initialization or training length) or β is not about 5, does not hold if the "
+        "gap is in none"
     )
     return Finding("chuang-string-reversal", verdict, measured, check)
-
-
-def search_spread_sentence(
-    betas: Mapping[str, Sequence[float]], n_seeds: int, budgets: Sequence[int]
-) -> str:
-    """How far the β Chuang's search returns moves over its seeds and budgets, per setup,
-    and how many of the searches return about 5 (:func:`is_about_five`).
-
-    >>> print(search_spread_sentence({"A": [0.4, 52.6], "B": [4.0, 6.0]}, 1, [469, 938]))
-    Over 1 seed and 2 budgets per evaluation (2 searches per setup), the β returned ranges from
-    0.4 to 52.6 in “A” and from 4 to 6 in “B”; 2 of the 4 searches return about 5 (2.5 to 10).
-    >>> search_spread_sentence({"A": [0.4]}, 1, [469])[:52]
-    'With one search per setup (one seed and one budget),'
-    """
-    if n_seeds * len(budgets) < 2:
-        where = _join([f"{values[0]:.3g} {_in(s)}" for s, values in betas.items()])
-        return (
-            "With one search per setup (one seed and one budget), this run does not measure how "
-            f"the β returned moves with them: it returns {where}."
-        )
-    ranges = _join([f"from {min(v):.3g} to {max(v):.3g} in {_named(s)}" for s, v in betas.items()])
-    every = [b for values in betas.values() for b in values]
-    near = sum(is_about_five(b) for b in every)
-    return (
-        f"Over {n_seeds} seed{'s' if n_seeds > 1 else ''} and {len(budgets)} "
-        f"budget{'s' if len(budgets) > 1 else ''} per evaluation ({n_seeds * len(budgets)} "
-        f"searches per setup), the β returned ranges {ranges}; {near} of the {len(every)} "
-        f"searches return about 5 ({5 / ABOUT_FIVE:g} to {5 * ABOUT_FIVE:g})."
-    )
 
 
 GAP_OUTCOMES = ("none", "closes", "open")
@@ -368,33 +357,20 @@ def gap_outcome(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
     return "closes" if _learns(runs, setup, "sqrt_d", long) else "open"
 
 
-def gap_story(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
-    """One sentence on the gap in ``setup``: absent, closed by the long budget, or still open.
+def _after_long(runs: pd.DataFrame, setups: Sequence[str], short: int, long: int) -> str:
+    """What ``long`` steps make of the gap in the ``setups`` where it appeared after ``short``
+    (:func:`gap_outcome`), in words: the numbers are in the measured text before it.
 
-    >>> gap_story(example_runs(sqrt_long=0.5), "small init", 500, 3000)[:32]
-    'The gap is still open after 3000'
-    >>> gap_story(example_runs(), "LayerNorm", 500, 3000)[:23]
-    'There is no gap after 5'
+    >>> _after_long(example_runs(sqrt_long=0.5), ["small init", "LayerNorm"], 500, 3000)
+    '. After 3000 steps the gap is still open in the setup “small init”'
     """
-    sqrt, searched = _part(runs, setup, "sqrt_d"), _part(runs, setup, "constant")
-    s_short, s_long = sqrt[_acc(short)].mean(), sqrt[_acc(long)].mean()
-    b_short, b_long = searched[_acc(short)].mean(), searched[_acc(long)].mean()
-    outcome = gap_outcome(runs, setup, short, long)
-    if outcome == "none":
-        return (
-            f"There is no gap after {short} steps {_in(setup)}: 1/√d is at {_pct(s_short)}, "
-            f"the searched β at {_pct(b_short)} ({_pct(s_long)} and {_pct(b_long)} after "
-            f"{long} steps)."
-        )
-    if outcome == "closes":
-        return (
-            f"The gap closes with training {_in(setup)}: after {long} steps 1/√d is at "
-            f"{_pct(s_long)} as well (the searched β at {_pct(b_long)})."
-        )
-    return (
-        f"The gap is still open after {long} steps {_in(setup)}: 1/√d is at {_pct(s_long)}, "
-        f"the searched β at {_pct(b_long)}."
-    )
+    outcomes = {s: gap_outcome(runs, s, short, long) for s in setups}
+    parts = [
+        f"{words} {_join([_in(s) for s, o in outcomes.items() if o == outcome])}"
+        for outcome, words in (("closes", "closes"), ("open", "is still open"))
+        if outcome in outcomes.values()
+    ]
+    return f". After {long} steps the gap {' and '.join(parts)}" if parts else ""
 
 
 def _in(setup: str) -> str:
@@ -421,11 +397,12 @@ def pace_story(
     runs: pd.DataFrame, setup: str, long: int, labels: Mapping[str, str] | None = None
 ) -> str:
     """Which methods reach 95% at about the pace of 1/√d in ``setup`` (median steps within a
-    factor :data:`FAST`), which faster, which slower, which not within ``long`` steps.
+    factor :data:`FAST`), which faster, which slower, which not within ``long`` steps, in
+    words: the steps themselves are in the chapter's tables.
 
     >>> print(pace_story(example_runs(), "LayerNorm", 3000, {"constant": "β"}))
-    In the setup “LayerNorm”, 1/√d reaches 95% at step 1000; β (step 1000) at about the same
-    pace (within a factor 1.5); k_total does not within 3000 steps.
+    In the setup “LayerNorm”, 1/√d reaches 95% within 3000 steps; β at about the same pace
+    (within a factor 1.5); k_total does not within 3000 steps.
     """
     labels = labels or {}
     name = {m: labels.get(m, m) for m in dict.fromkeys(runs["method"])}
@@ -438,7 +415,7 @@ def pace_story(
         if math.isnan(steps):
             groups["never"].append(name[method])
             continue
-        text = f"{name[method]} (step {steps:.0f})"
+        text = name[method]
         if math.isnan(reference) or steps * FAST < reference:
             groups["faster"].append(text)
         elif steps > FAST * max(reference, 1.0):
@@ -448,7 +425,7 @@ def pace_story(
     if math.isnan(reference):
         head = f"In the setup “{setup}”, 1/√d does not reach 95% within {long} steps"
     else:
-        head = f"In the setup “{setup}”, 1/√d reaches 95% at step {reference:.0f}"
+        head = f"In the setup “{setup}”, 1/√d reaches 95% within {long} steps"
     parts = [head]
     if groups["faster"]:
         verb = (
@@ -469,28 +446,23 @@ def pace_story(
     return "; ".join(parts) + "."
 
 
-def k_total_story(runs: pd.DataFrame, long: int) -> str:
-    """Where 1/k_total learns the task (every seed at 95% by ``long`` steps), and where it
-    ends in the setups where it does not.
+def k_total_conclusion(runs: pd.DataFrame, long: int) -> str:
+    """Where 1/k_total learns the task (every seed at 95% within ``long`` steps), in words:
+    where it ends instead is in the chapter's tables.
 
-    >>> print(k_total_story(example_runs(), 3000))
-    1/k_total learns the task (95% on every seed within 3000 steps) in no setup; it ends at
-    2.0% in the setup “small init” and 3.0% in the setup “LayerNorm”.
-    >>> print(k_total_story(example_runs(k_total=0.99), 3000))
-    1/k_total learns the task (95% on every seed within 3000 steps) in the setup “small init”;
-    elsewhere it ends at 3.0% in the setup “LayerNorm”.
+    >>> k_total_conclusion(example_runs(), 3000)
+    '1/k_total learns the task (95% on every seed) within 3000 steps in neither setup.'
+    >>> k_total_conclusion(example_runs(k_total=0.99), 3000)[-31:]
+    'only in the setup “small init”.'
     """
     setups = _trained(runs, "k_total")
     if not setups:
         return "1/k_total was not trained in this run."
     good = [s for s in setups if _learns(runs, s, "k_total", long)]
-    where = _join([_in(s) for s in good]) if good else "in no setup"
-    head = f"1/k_total learns the task (95% on every seed within {long} steps) {where}"
-    rest = [s for s in setups if s not in good]
-    if not rest:
-        return head + "."
-    ends = _join([f"{_pct(_part(runs, s, 'k_total')[_acc(long)].mean())} {_in(s)}" for s in rest])
-    return f"{head}; {'it ends at' if not good else 'elsewhere it ends at'} {ends}."
+    head = f"1/k_total learns the task (95% on every seed) within {long} steps"
+    if good and len(good) < len(setups):
+        return f"{head} only {_join([_in(s) for s in good])}."
+    return f"{head} in {share(len(good), len(setups), 'setup')}."
 
 
 def _gap_follows_spread(runs: pd.DataFrame, short: int) -> tuple[list[str], dict[str, float]]:
@@ -512,32 +484,28 @@ def association(runs: pd.DataFrame, short: int) -> str:
     The setups change LayerNorm and the initialization together, so the sentence says what
     the runs show together, never which of the two causes the gap.
 
-    >>> association(example_runs(), 500)[:61]
-    'The gap appears where the 1/√d logits start smallest (spread '
+    >>> print(association(example_runs(), 500))
+    After 500 steps the gap appears where the 1/√d logits start smallest, not where they start
+    larger.
     """
     found = gaps(runs, [short])
     follows, spread = _gap_follows_spread(runs, short)
     with_gap = [s for s in spread if found[s, short]]
     without = [s for s in spread if not found[s, short]]
-    caution = (
-        " The two setups differ in LayerNorm and in the initialization at once, so this is an "
-        "association in these runs, not a measurement of what causes the gap."
-    )
     if not with_gap or not without:
-        where = "every setup" if with_gap else "no setup"
+        where = share(len(with_gap), len(spread), "setup")
         return (
-            f"The gap appears in {where} after {short} steps, so these runs do not relate it to "
+            f"After {short} steps the gap appears in {where}, so these runs do not relate it to "
             "the size of the logits at initialization."
         )
-    text = "; ".join(f"{spread[s]:.3g} {_in(s)}" for s in spread)
     if follows:
         return (
-            f"The gap appears where the 1/√d logits start smallest (spread {text}) and not "
-            "where they start larger." + caution
+            f"After {short} steps the gap appears where the 1/√d logits start smallest, not "
+            "where they start larger."
         )
     return (
-        f"In these runs the gap does not follow the size of the 1/√d logits at initialization "
-        f"(spread {text})." + caution
+        f"After {short} steps the gap does not follow the size of the 1/√d logits at "
+        "initialization."
     )
 
 
@@ -570,27 +538,28 @@ def mechanism(runs: pd.DataFrame, short: int) -> str:
     return text
 
 
-def experiment_summary(runs: pd.DataFrame, short: int, long: int) -> str:
-    """The chapter's closing sentences, from the verdict's table: where the gap appears after
-    ``short`` steps, what ``long`` steps make of it (said only where it appeared), and where
-    1/k_total learns.
+def gap_conclusion(runs: pd.DataFrame, short: int, long: int) -> str:
+    """The chapter's conclusion on Chuang's gap in words, from the verdict's data: where it
+    appears after ``short`` steps and what ``long`` steps make of it (said only where it
+    appeared); the numbers are in the verdict line and the tables.
 
-    >>> experiment_summary(example_runs(sqrt_long=0.99), 500, 3000)[:46]
+    >>> gap_conclusion(example_runs(sqrt_long=0.99), 500, 3000)[:46]
     'Chuang’s gap is reproduced after 500 steps in '
-    >>> print(experiment_summary(example_runs(searched=0.5), 500, 3000).split(". ")[1])
-    With no gap in this run, there is neither a speed nor a setup to attribute it to
+    >>> print(gap_conclusion(example_runs(searched=0.5), 500, 3000))
+    Chuang’s gap is not reproduced after 500 steps in either setup.
     """
+    setups = _setups(runs)
     found = gaps(runs, [short])
     where = [s for (s, _), g in found.items() if g]
     if not where:
-        return " ".join(
-            [
-                f"Chuang’s gap is not reproduced after {short} steps in any setup.",
-                "With no gap in this run, there is neither a speed nor a setup to attribute it to.",
-                k_total_story(runs, long),
-            ]
-        )
-    first = f"Chuang’s gap is reproduced after {short} steps {_join([_in(s) for s in where])}."
+        every = "either setup" if len(setups) == 2 else "any setup"
+        return f"Chuang’s gap is not reproduced after {short} steps in {every}."
+    place = (
+        f"in {share(len(where), len(setups), 'setup')}"
+        if len(where) == len(setups)
+        else _join([_in(s) for s in where])
+    )
+    first = f"Chuang’s gap is reproduced after {short} steps {place}."
     closes = [s for s in where if _learns(runs, s, "sqrt_d", long)]
     if len(closes) == len(where):
         second = (
@@ -608,12 +577,7 @@ def experiment_summary(runs: pd.DataFrame, short: int, long: int) -> str:
             f"Within {long} steps 1/√d does not learn the task where the gap appeared: at this "
             "budget the runs cannot tell slow learning from failure."
         )
-    third = (
-        "The two setups are two guesses at Chuang’s unpublished model that differ in LayerNorm "
-        "and initialization at once, so the runs show where the gap appears, not which of the "
-        "two is responsible for it."
-    )
-    return " ".join([first, second, third, k_total_story(runs, long)])
+    return f"{first} {second}"
 
 
 @decided_by(LEARNED)
@@ -639,7 +603,7 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     good = [s for s in baseline if _learns(runs, s, "k_total", long)]
     measured = "; ".join(
         f"{_named(s)}: 1/k_total {interval(_part(runs, s, 'k_total')[_acc(long)])} vs 1/√d "
-        f"{interval(_part(runs, s, 'sqrt_d')[_acc(long)])} at {long} steps (95% at step "
+        f"{interval(_part(runs, s, 'sqrt_d')[_acc(long)])} at {long} steps (steps to 95%: "
         f"{steps_text(_part(runs, s, 'k_total')['steps to target'])} vs "
         f"{steps_text(_part(runs, s, 'sqrt_d')['steps to target'])})"
         for s in setups
@@ -648,7 +612,10 @@ def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
         verdict, measured = Verdict.UNTESTABLE, "1/k_total was not trained in this run"
     elif not baseline:
         verdict = Verdict.UNTESTABLE
-        measured += ". 1/√d learns the task in no setup, so there is no baseline that learns"
+        measured += (
+            f". 1/√d learns the task in {share(0, len(setups), 'setup')}, so there is no "
+            "baseline that learns"
+        )
     elif len(good) == len(baseline):
         verdict = Verdict.HOLDS
         measured += f". 1/k_total learns the task wherever 1/√d does: {_named_list(good)}"
@@ -840,9 +807,14 @@ def chuang_not_memorizing(
     mantissa, exponent = f"{float(vocab) ** length:.2e}".split("e")
     count = f"{vocab}{_sup(length)} ≈ {mantissa} × 10{_sup(int(exponent))}"
     seen = overlap / n_test if n_test else 0.0
+    seen_words = (
+        "none of them also a training string"
+        if overlap == 0
+        else f"{overlap:,} of the {n_test:,} also training strings"
+    )
     measured = (
         f"best mean test token accuracy {_pct(best) if not math.isnan(best) else 'not measured'}"
-        f" on test strings, {overlap} of the {n_test:,} also training strings; the model has "
+        f" on the test strings, {seen_words}; the model has "
         f"{parameters:,} parameters and there are {count} strings"
     )
     if vocab == 101 and length == 20:
@@ -1329,9 +1301,16 @@ def chuang_perfect_accuracy(
     best = best[best["best"] >= 0]
     perfect = best[best["best"] >= 1.0]
     top = best.loc[best["best"].idxmax()]
+    k, n = len(perfect), len(best)
+    runs_words = (
+        "the one run scored on the test strings does not reverse"
+        if n == 1 and not k
+        else f"{share(k, n, 'run')} scored on the test strings "
+        + ("reverse" if k == n > 1 else "reverses")
+    )
     measured = (
-        f"{len(perfect)} of {len(best)} runs scored on the test strings reverse every one of "
-        f"them at some budget; best whole-string accuracy {100 * top['best']:.3f}% "
+        f"{runs_words} every one of them at some budget; best whole-string accuracy "
+        f"{100 * top['best']:.3f}% "
         f"({_named(top['setup'])}, {(labels or {}).get(top['method'], top['method'])}, "
         f"seed {top['seed']})"
     )
@@ -1418,7 +1397,7 @@ def bernhard_q_norm_undesirable(
             worse.append(s)
         parts.append(
             f"{_named(s)}: QK-norm {interval(qk)} vs 1/√d {interval(ref)} after {long} steps "
-            f"(standard error of the difference {_pct(se)}), 95% at step "
+            f"(standard error of the difference {_pct(se)}), steps to 95%: "
             f"{steps_text(_part(runs, s, 'qk_norm')['steps to target'])} vs "
             f"{steps_text(_part(runs, s, 'sqrt_d')['steps to target'])}"
         )

@@ -1,0 +1,58 @@
+"""Counts as a person writes them in a sentence: small numbers in words, and a part of a whole
+as "both", "neither", "all five", "none of the three".
+
+Tables keep digits; the rules' sentences use these.
+
+>>> count(5, "seed"), count(1, "search"), count(12, "run")
+('five seeds', 'one search', '12 runs')
+>>> [share(k, 2, "setup") for k in (0, 1, 2)]
+['neither setup', 'one of the two setups', 'both setups']
+>>> [share(k, 5, "seed") for k in (0, 3, 5)]
+['none of the five seeds', 'three of the five seeds', 'all five seeds']
+>>> share(1, 1, "search"), share(0, 1, "search")
+('the one search', 'no search')
+"""
+
+from __future__ import annotations
+
+__all__ = ["count", "number", "share"]
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number(n: int) -> str:
+    """``n`` in words up to ten, in digits (with thousands separators) above.
+
+    >>> number(3), number(10), number(15000)
+    ('three', 'ten', '15,000')
+    """
+    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
+
+
+def _noun(n: int, noun: str) -> str:
+    if n == 1:
+        return noun
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` of ``noun``, the number in words (:func:`number`) and the noun in the plural
+    unless ``n`` is one."""
+    return f"{number(n)} {_noun(n, noun)}"
+
+
+def share(k: int, n: int, noun: str) -> str:
+    """``k`` of ``n`` things called ``noun``, as a sentence says it: "both setups", "neither
+    setup", "all five seeds", "none of the three runs", "two of the five seeds"."""
+    if not 0 <= k <= n:
+        raise ValueError(f"k must be in [0, n], got {k} of {n}")
+    if n == 1:
+        return f"the one {noun}" if k else f"no {noun}"
+    if n == 2:
+        return {0: f"neither {noun}", 1: f"one of the two {_noun(2, noun)}"}.get(
+            k, f"both {_noun(2, noun)}"
+        )
+    if k == n:
+        return f"all {count(n, noun)}"
+    head = "none" if k == 0 else number(k)
+    return f"{head} of the {count(n, noun)}"
