@@ -16,7 +16,6 @@ LEDGER = "claims_ledger"
 """The one page that repeats each measured text on purpose: it gathers them."""
 
 REPEATING_SENTENCES = {
-    "bernhard_figures": "its verdict lines restate the reasons of the thresholds they share",
     "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "claims_ledger": "rows repeat clauses of the measured texts of every_rescaling and "
     "bernhard_figures (the smoke build's note on too few draws, the shape kept by a softmax "

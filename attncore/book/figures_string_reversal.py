@@ -409,7 +409,12 @@ def summary_tables(
                 for c in part.columns
                 if not is_numeric_dtype(part[c]) or c in special or form
             }
-            name, caption = f"tbl-reversal-{kind}-{number}", f"{title}: {setup}."
+            name = f"tbl-reversal-{kind}-{number}"
+            caption = (  # the columns are defined once, under the first setup's table
+                f"{title}: {setup}."
+                if number == 1
+                else f"The same columns as the table before, for the setup {setup}."
+            )
             if kind == "accuracy" and runs is not None:
                 data = accuracy_data(runs, setup, [short_steps, long_steps])
                 if "exact match at end" in plain:
