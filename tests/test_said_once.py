@@ -18,7 +18,6 @@ LEDGER = "claims_ledger"
 REPEATING_SENTENCES = {
     "why_sqrt_d": "derivation steps and verdict thresholds repeat from claim to claim",
     "bernhard_figures": "each panel's verdict repeats its measured text beside the prose",
-    "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "beyond_initialization": "each verdict line restates the thresholds it shares",
     "string_reversal": "gap stories and verdict texts repeat between the body and the verdicts",
     "critical_scale": "each derivation restates Chen's assumptions",
@@ -32,7 +31,6 @@ that stops repeating must leave this list (issue 24 removes them one by one)."""
 REPEATING_MEASURED = {
     "why_sqrt_d": "the body quotes the measured text of its verdict lines",
     "bernhard_figures": "the body quotes the measured text of its verdict lines",
-    "every_rescaling": "the body quotes the measured text of its verdict lines",
     "string_reversal": "the body quotes the measured text of its verdict lines",
 }
 """Pages that still show a measured text in a second place, and why (strict, as above)."""

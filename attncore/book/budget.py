@@ -129,21 +129,42 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
 
 
-_RESCALINGS, _FAMILIES = 15, 8
+_RESCALINGS, _FAMILIES, _COMPARED = 15, 8, 7
+"""Rescalings of the study, its families, and the rescalings the comparison chapter pairs."""
 
 
 def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
-    settings = 1 + len(p["family_d_values"])
-    families = _FAMILIES * settings * p["n_queries"] * p["n_main"] * (p["d_main"] + _RESCALINGS)
-    grid = p["grid_queries"] * sum(p["n_values"]) * (sum(p["d_values"]) + _RESCALINGS)
-    frontier = p["n_frontier"] * p["n_queries"] * p["n_main"]
-    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
-    ds, ns = {*p["explore_d_values"], p["d_main"]}, {*p["explore_n_values"], p["n_main"]}
     curves = _RESCALINGS + p["n_frontier"]
-    explore = p["n_queries"] * sum(ns) * (sum(ds) + len(ds) * curves) / 3
-    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier + explore)
-    widest = max(p["n_values"]) * max(p["d_values"]) + p["grid_queries"] * max(p["n_values"])
-    widest = max(widest, max(ns) * max(ds) + p["n_queries"] * max(ns) * 4)
+    main = _FAMILIES * p["n_queries"] * p["n_main"] * (p["d_main"] + curves)
+    # the grid: every rescaling on the row and the column through the main setting, two
+    # elsewhere
+    ns, ds = p["n_values"], p["d_values"]
+    cells = sum(ns) * sum(ds)
+    cross = sum(ns) * max(ds) + max(ns) * sum(ds)
+    grid = p["grid_queries"] * (cells + 2 * sum(ns) * len(ds) + _RESCALINGS * cross / 4)
+    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
+    eds, ens = {*p["explore_d_values"], p["d_main"]}, {*p["explore_n_values"], p["n_main"]}
+    explore = p["n_queries"] * sum(ens) * (sum(eds) + len(eds) * curves) / 3
+    seconds = _START + 1.5e-8 * p["n_seeds"] * (main + grid + explore)
+    widest = max(ns) * max(ds) + p["grid_queries"] * max(ns)
+    widest = max(widest, max(ens) * max(eds) + p["n_queries"] * max(ens) * 4)
+    return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
+
+
+def _k_total_alternatives(p: Mapping[str, Any]) -> Estimate:
+    settings = [
+        (p["d_main"], p["n_main"]),
+        *zip(p["family_d_values"], p["family_n_values"], strict=True),
+    ]
+    families = sum(
+        _FAMILIES * p["n_queries"] * n * (d + _COMPARED) for d, n in dict.fromkeys(settings)
+    )
+    ns, ds = p["n_values"], p["d_values"]
+    grid = p["grid_queries"] * sum(ns) * (sum(ds) + _COMPARED * len(ds))
+    scales = len(p["query_scales"]) * p["n_queries"] * p["n_main"]
+    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + scales)
+    widest = max(ns) * max(ds) + p["grid_queries"] * max(ns)
+    widest = max(widest, max(n * d for d, n in settings) + p["n_queries"] * p["n_main"] * 4)
     return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
 
 
@@ -275,6 +296,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "derivations": _derivations,
     "bernhard_figures": _bernhard_figures,
     "every_rescaling": _every_rescaling,
+    "k_total_alternatives": _k_total_alternatives,
     "beyond_initialization": _beyond_initialization,
     "string_reversal": _string_reversal,
     "critical_scale": _critical_scale,
