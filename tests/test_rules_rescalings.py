@@ -68,7 +68,7 @@ def test_nearly_uniform_attention_is_reported_not_held_against_distortion():
         "bernhard-d-n-range", pairs([-0.2] * 4, share=0.99), "k_total", "sqrt_d", check="toy"
     )
     assert finding.verdict is Verdict.HOLDS
-    assert "nearly uniform, above 95%, in 4" in finding.measured
+    assert "nearly uniform, above 95%, in four" in finding.measured
 
 
 def test_a_count_over_configurations_is_corrected_for_their_number():

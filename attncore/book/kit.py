@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib.figure
@@ -190,9 +190,10 @@ def fit_text(fig: matplotlib.figure.Figure) -> float:
     return floor
 
 
-def verdict_line(finding: Finding) -> str:
+def verdict_line(finding: Finding, explained: set[str] | None = None) -> str:
     """One line for the chapter page: the verdict chip, the claim's words, what was measured,
-    and the thresholds that decided it (with where the verdict would change, if it would).
+    and the thresholds that decided it (with where the verdict would change, if it would);
+    a threshold in ``explained`` is given without its reason (:func:`threshold_note`).
 
     >>> print(verdict_line(Finding("blog-scaled-variance", Verdict.HOLDS, "z = 0.3", "MC")))
     {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “This \
@@ -201,7 +202,7 @@ def verdict_line(finding: Finding) -> str:
     """
     source = CLAIMS[finding.claim].source
     record = verdict_record(finding, "")
-    note = threshold_note(record["thresholds"], record["fragile"])
+    note = threshold_note(record["thresholds"], record["fragile"], explained)
     return (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
@@ -255,10 +256,16 @@ def quote_markdown(text: str, words: int | None = None) -> str:
     return re.sub(r"\s+", " ", "".join(shown)).strip()
 
 
-def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any]]) -> str:
+def threshold_note(
+    thresholds: list[dict[str, Any]],
+    fragile: list[dict[str, Any]],
+    explained: set[str] | None = None,
+) -> str:
     """The thresholds that decided a verdict, each with its reason and band, and where the
     verdict changes inside a band (*fragile*), from the records of :func:`verdict_record`
-    (the ledger reads them from run manifests, so every text is escaped).
+    (the ledger reads them from run manifests, so every text is escaped). A threshold whose
+    ``name = value`` is in ``explained`` (a page stated it already) is given by its value
+    alone; the others are added to ``explained``, so one page says each reason once.
 
     >>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means here",
     ...      "band": [1.41, 4.0]}
@@ -269,14 +276,23 @@ def threshold_note(thresholds: list[dict[str, Any]], fragile: list[dict[str, Any
     >>> print(threshold_note([t], []))
     Thresholds: unit = 2 (what &#39;about 1&#39; means here; band 1.41 to 4); the verdict is \
     the same across every band.
+    >>> said = set(); _ = threshold_note([t], [], said); print(threshold_note([t], [], said))
+    Thresholds: unit = 2 (as above); the verdict is the same across every band.
     """
     if not thresholds:
         return ""
-    listed = "; ".join(
-        f"{literal(str(t['name']))} = {float(t['value']):.3g} ({literal(str(t['reason']))}"
-        + (f"; band {t['band'][0]:.3g} to {t['band'][1]:.3g})" if t.get("band") else ")")
-        for t in thresholds
-    )
+    stated = set() if explained is None else explained
+
+    def entry(t: dict[str, Any]) -> str:
+        name, key = literal(str(t["name"])), f"{t['name']} = {float(t['value']):.6g}"
+        if key in stated:
+            return f"{name} = {float(t['value']):.3g} (as above)"
+        stated.add(key)
+        return f"{name} = {float(t['value']):.3g} ({literal(str(t['reason']))}" + (
+            f"; band {t['band'][0]:.3g} to {t['band'][1]:.3g})" if t.get("band") else ")"
+        )
+
+    listed = "; ".join(entry(t) for t in thresholds)
     banded = any(t.get("band") for t in thresholds)
     if not fragile:
         same = "; the verdict is the same across every band" if banded else ""
@@ -296,6 +312,8 @@ class Chapter:
 
     name: str
     seed: int | None = None
+    explained: set[str] = field(default_factory=set, compare=False, repr=False)
+    """The thresholds whose reasons a verdict line of this page has given."""
 
     def data_link(self, name: str) -> str:
         """A MyST link that downloads the CSV of the table or figure ``name`` from the book
@@ -392,4 +410,4 @@ class Chapter:
         from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
-        display(Markdown(verdict_line(finding)))
+        display(Markdown(verdict_line(finding, self.explained)))

@@ -71,6 +71,7 @@ __all__ = [
     "comparison_takeaways",
     "curve_sentence",
     "even_more_so",
+    "few_draws_sentence",
     "lower_distortion",
     "lowest_sentence",
     "n_sqrt_d_by_family",
@@ -175,13 +176,28 @@ def _wins(
 
 def _draws_note(pairs: pd.DataFrame) -> str:
     """How many draws each configuration had, and whether that is fewer than
-    :data:`~attncore.claims.statistics.MIN_DRAWS`."""
+    :data:`~attncore.claims.statistics.MIN_DRAWS` (what that means, a page says once:
+    :func:`few_draws_sentence`)."""
     fewest = int(pairs["draws"].min())
     if fewest >= MIN_DRAWS:
         return f"{fewest} draws per configuration"
+    return f"{fewest} draws per configuration (fewer than {MIN_DRAWS})"
+
+
+def few_draws_sentence(draws: int) -> str:
+    """What few draws mean for the corrected counts, for a page whose configurations have
+    ``draws`` draws each; empty with :data:`~attncore.claims.statistics.MIN_DRAWS` or more.
+
+    >>> few_draws_sentence(2)[:46]
+    'With 2 draws per configuration, fewer than the'
+    >>> few_draws_sentence(10)
+    ''
+    """
+    if draws >= MIN_DRAWS:
+        return ""
     return (
-        f"{fewest} draws per configuration, fewer than the {MIN_DRAWS} a stable count needs: "
-        "the corrected tests find little, and the counts may move from build to build"
+        f"With {draws} draws per configuration, fewer than the {MIN_DRAWS} a stable count "
+        "needs, the corrected tests find little, and the counts may move from build to build."
     )
 
 
@@ -222,7 +238,10 @@ def _label(name: str) -> str:
     return RESCALINGS[name].label if name in RESCALINGS else name
 
 
-def _where(index: pd.Index) -> str:
+def _where(index: pd.Index, most: int = 3) -> str:
+    """The configurations of ``index`` by name, or, beyond ``most`` of them, how many."""
+    if len(index) > most:
+        return f"{len(index)} configurations"
     return ", ".join(f"{f} (d = {d}, n = {n})" for f, d, n in index)
 
 
@@ -273,8 +292,8 @@ def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> 
         f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
         f"{_label(worse)}; effective keys / n of {_label(better)} "
         f"{pairs['effective_share_a'].min():.3f} or more (nearly uniform, above "
-        f"{UNIFORM_SHARE:.0%}, in {int(uniform.sum())}: there the shape is kept because the "
-        f"softmax barely acts, the book's note, not part of the claim); {_draws_note(pairs)}"
+        f"{UNIFORM_SHARE:.0%}, in {number_word(int(uniform.sum()))}, reported beside the claim, "
+        f"not against it); {_draws_note(pairs)}"
     )
 
 
@@ -407,7 +426,6 @@ def bernhard_section5_worse(
             f"{int(won.sum())} of {len(p)} "
             f"configurations, median W₁ ratio {w_ratio:.1f}, median selectivity ratio "
             f"{s_ratio:.0f}"
-            + (f" (not in: {_where(p.index[~won.to_numpy()])})" if not won.all() else "")
         )
     measured = "; ".join(parts)
     measured += (
@@ -459,10 +477,13 @@ def section5_complexity(n_values: tuple[int, int] = (4, 8), p: int = 3) -> Findi
         if name != "k_total"
     }
     growing = [name for name, (a, b) in extra.items() if b > a]
+    alike: dict[tuple[int, int], list[str]] = {}
+    for name, counts in extra.items():
+        alike.setdefault(counts, []).append(name)
     measured = "; ".join(
-        f"{name}: {a} more operation{'s' if a != 1 else ''} than k_total at n = {small}, {b} at "
-        f"n = {large}"
-        for name, (a, b) in extra.items()
+        f"{' and '.join(names)}: {a} more operation{'s' if a != 1 else ''} than k_total at "
+        f"n = {small}, {b} at n = {large}"
+        for (a, b), names in alike.items()
     )
     same = [name for name in extra if name not in growing]
     if same:
