@@ -89,6 +89,10 @@ NORMAL = "N(0, 1)"
 GRADIENT_NAMES: tuple[str, ...] = ("none", "sqrt_d", "k_total")
 """The rescalings whose ``||ds/dq||`` every sweep of the study computes."""
 
+PRICED_NAMES: tuple[str, ...] = ("sqrt_d", "k_total")
+"""The rescalings whose ``||ds/dq||`` :func:`run_comparison` computes: the price of
+1/k_total's lower saturation is read against 1/sqrt(d)."""
+
 GRID_NAMES: tuple[str, ...] = ("none", "sqrt_d")
 """The rescalings :func:`run_study` sweeps over the whole standard normal grid (Vaswani et
 al.'s comparison); the others only on the row and column through the main setting."""
@@ -341,7 +345,7 @@ def run_comparison(
     """Run ``rescalings`` in every configuration of *1/k_total against the alternatives*:
     every family at ``(d_main, n_main)`` and at each of ``family_settings``, and the standard
     normal grid, on the draws of :func:`run_study` (the same family, sizes, queries and
-    seed give the same draw); ``||ds/dq||`` for :data:`GRADIENT_NAMES`.
+    seed give the same draw); ``||ds/dq||`` for :data:`PRICED_NAMES`.
 
     >>> small = {name: r for name, r in study_rescalings().items() if name in GRADIENT_NAMES}
     >>> comparison = run_comparison(study_families(), small, d_main=8, n_main=4,
@@ -353,7 +357,7 @@ def run_comparison(
     if NORMAL not in families:
         raise ParameterError(f"families must contain the standard normal family {NORMAL!r}")
     common = dict(seed=seed, threshold=threshold, n_seeds=n_seeds, scheduler=scheduler)
-    gradient = [g for g in GRADIENT_NAMES if g in rescalings]
+    gradient = [g for g in PRICED_NAMES if g in rescalings]
     settings = list(dict.fromkeys([(d_main, n_main), *family_settings]))
     table = pd.concat(
         [

@@ -239,9 +239,10 @@ def _label(name: str) -> str:
 
 
 def _where(index: pd.Index, most: int = 3) -> str:
-    """The configurations of ``index`` by name, or, beyond ``most`` of them, how many."""
+    """The configurations of ``index`` by name; empty beyond ``most`` of them (a count says
+    how many)."""
     if len(index) > most:
-        return f"{len(index)} configurations"
+        return ""
     return ", ".join(f"{f} (d = {d}, n = {n})" for f, d, n in index)
 
 
@@ -367,8 +368,8 @@ def bernhard_other_families(
     not_more = [f for f, ok in by_family.items() if not ok]
     verdict = _distortion_verdict(wins, _wins(pairs, side="above", level=level), not not_more)
     measured = (
-        _describe(pairs, "k_total", "sqrt_d", wins)
-        + f"; gap clearly larger than for N(0, 1) in {int(more.sum())} of {len(more)}"
+        _describe(pairs, "k_total", "sqrt_d", wins) + f"; gap clearly larger than for N(0, 1) in "
+        f"{count_words(int(more.sum()), len(more), 'configurations')}"
         + (f" (not everywhere for: {', '.join(not_more)})" if not_more else "")
     )
     return Finding("bernhard-other-families", verdict, measured, check)
