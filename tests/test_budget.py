@@ -30,6 +30,7 @@ def test_every_chapter_of_the_book_fits_its_budget_in_both_profiles(chapter):
         ("derivations", {"n_pairs": 1_000_000}),
         ("bernhard_figures", {"n_seeds": 2000}),
         ("every_rescaling", {"n_seeds": 30}),
+        ("k_total_alternatives", {"n_seeds": 30}),
         ("beyond_initialization", {"n_align_queries": 400_000}),
         ("string_reversal", {"long_steps": 30000}),
         ("critical_scale", {"n_draws": 40}),

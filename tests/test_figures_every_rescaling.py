@@ -57,7 +57,7 @@ def grid() -> pd.DataFrame:
 
 
 def test_d_n_grid_draws_against_n_with_the_rescalings_colours(grid):
-    fig = figures.d_n_grid_figure(grid, "t")
+    fig = figures.d_n_grid_figure(grid)
     left, right = fig.axes
     assert (
         left.get_yscale() == "log" and left.get_xlabel() == right.get_xlabel() == "number of keys n"
@@ -85,7 +85,7 @@ def test_gradients_name_the_highlighted_lines_at_their_ends_and_grey_the_others(
         for k, name in enumerate(["mup", "key_rss", "log_n"], start=1)
     ]
     grid = pd.concat([grid, *copies])
-    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9)
     assert len(fig.axes) == 6
     for ax in fig.axes[1::2]:  # the right column names the highlighted lines
         named = [t for t in ax.texts if t.get_text()]
@@ -126,7 +126,7 @@ def test_frontier_reads_the_factors_on_a_top_axis_with_ticks_apart():
         }
     )
     styles = {"sqrt_d": method_style("sqrt_d")}
-    fig = figures.frontier_figure(curve, points, styles, multipliers, "t")
+    fig = figures.frontier_figure(curve, points, styles, multipliers)
     top = fig.axes[2]
     assert [t.get_text() for t in top.get_xticklabels()] == ["0.001", "0.01", "0.1", "1", "10"]
     assert np.diff(np.log10(top.get_xticks())).min() > 0.4
@@ -135,7 +135,7 @@ def test_frontier_reads_the_factors_on_a_top_axis_with_ticks_apart():
 
 def test_gradients_show_the_saturated_share_of_every_rescaling(grid):
     styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
-    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9)
     middle = fig.axes[2]
     assert middle.get_ylabel().endswith("> 0.9") and middle.get_ylim()[1] > 1
     heights = {line.get_color(): line.get_ydata().max() for line in middle.get_lines()}
@@ -148,7 +148,7 @@ def test_gradients_draw_the_references_as_rings_under_the_other_markers(grid):
     """1/(n√d) sits on 1/k_total for standard normal keys: a larger hollow marker underneath
     leaves both in sight."""
     styles = figures.rescaling_styles({name: get_rescaling(name) for name in NAMES})
-    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9, title="t")
+    fig = figures.gradients_figure(grid, styles, d_ref=64, n_ref=64, threshold=0.9)
     by_colour = {line.get_color(): line for line in fig.axes[5].get_lines()}
     ring, filled = by_colour[styles["k_total"]["color"]], by_colour[styles["none"]["color"]]
     assert ring.get_markerfacecolor() == "none" and filled.get_markerfacecolor() != "none"
@@ -162,8 +162,8 @@ def explored():
     """A small study and the explorable grid of its standard normal curve, one seed."""
     families, rescalings, multipliers = study_families(), study_rescalings(), [0.05, 1.0, 20.0]
     sizes = dict(n_queries=60, n_seeds=2, seed=3, threshold=0.9)
-    study = run_study(families, rescalings, multipliers, d_main=8, n_main=4, family_settings=[],
-                      d_values=[8], n_values=[4], grid_queries=50, **sizes)  # fmt: skip
+    study = run_study(families, rescalings, multipliers, d_main=8, n_main=4, d_values=[8],
+                      n_values=[4], grid_queries=50, **sizes)  # fmt: skip
     grid = frontier_grid(families[NORMAL], rescalings, multipliers, [4, 8], [4, 16], **sizes)
     return study, grid, rescalings, multipliers
 
@@ -178,7 +178,7 @@ def test_the_explorable_grid_at_the_main_setting_is_the_static_frontiers_draws(e
         for _, row in table.iterrows():
             assert at.loc[row["rescaling"], columns].tolist() == row[columns].tolist()
     fig = figures.frontier_figure(curves, points, figures.rescaling_styles(rescalings),
-                                  multipliers, "t")  # fmt: skip
+                                  multipliers)  # fmt: skip
     line = fig.axes[0].get_lines()[0]  # the grey curve, sorted by selectivity
     shown = at.loc[curves["rescaling"]].sort_values("selectivity")
     assert np.array_equal(line.get_xdata(), shown["selectivity"])

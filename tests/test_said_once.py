@@ -16,7 +16,6 @@ LEDGER = "claims_ledger"
 """The one page that repeats each measured text on purpose: it gathers them."""
 
 REPEATING_SENTENCES = {
-    "every_rescaling": "prose repeats the measured texts of the verdict lines",
     "claims_ledger": "rows repeat clauses of the measured texts of every_rescaling and "
     "bernhard_figures (the smoke build's note on too few draws, the shape kept by a softmax "
     "that barely acts, the configurations of Section 5)",
@@ -24,9 +23,7 @@ REPEATING_SENTENCES = {
 """Pages that still repeat sentences, and why: each is expected to fail, strictly, so a page
 that stops repeating must leave this list (issue 24 removes them one by one)."""
 
-REPEATING_MEASURED = {
-    "every_rescaling": "the body quotes the measured text of its verdict lines",
-}
+REPEATING_MEASURED = {}
 """Pages that still show a measured text in a second place, and why (strict, as above)."""
 
 

@@ -7,9 +7,12 @@ import pytest
 
 from attncore.checks import ParameterError
 from attncore.simulate.study import (
+    GRADIENT_NAMES,
+    GRID_NAMES,
     NORMAL,
     family_moments,
     frontier_points,
+    run_comparison,
     run_study,
     study_families,
     study_rescalings,
@@ -18,6 +21,22 @@ from attncore.simulate.sweep import rescaling_sweep, summarize
 
 
 def small_study(**overrides):
+    arguments = dict(
+        d_main=8,
+        n_main=4,
+        n_queries=50,
+        d_values=[8, 16],
+        n_values=[4, 8],
+        grid_queries=50,
+        n_seeds=2,
+        seed=3,
+        threshold=0.9,
+    )
+    arguments.update(overrides)
+    return run_study(study_families(), study_rescalings(), [0.01, 1.0, 100.0], **arguments)
+
+
+def small_comparison(**overrides):
     arguments = dict(
         d_main=8,
         n_main=4,
@@ -31,7 +50,8 @@ def small_study(**overrides):
         threshold=0.9,
     )
     arguments.update(overrides)
-    return run_study(study_families(), study_rescalings(), [0.01, 1.0, 100.0], **arguments)
+    few = {name: r for name, r in study_rescalings().items() if name in GRADIENT_NAMES}
+    return run_comparison(study_families(), few, **arguments)
 
 
 def test_the_study_is_the_sweeps_it_is_made_of():
@@ -46,11 +66,30 @@ def test_the_study_is_the_sweeps_it_is_made_of():
         seed=3,
         gradient=True,
     )
-    part = study.families.query("family == @NORMAL and d == 8").reset_index(drop=True)
+    part = study.main.query("family == @NORMAL and not rescaling.str.startswith('curve_')")
     np.testing.assert_allclose(part["wasserstein"], alone["wasserstein"])
-    assert set(study.families["d"]) == {8, 16}
     assert study.grid["family"].unique().tolist() == [NORMAL]
-    assert "N(0, 1) (grid)" in set(study.comparison_table()["family"])
+    # every rescaling on the row and the column through the main setting, only the unscaled
+    # softmax and 1/sqrt(d) elsewhere
+    off = study.grid.query("d != @study.d_ref and n != @study.n_ref")
+    assert set(off["rescaling"]) == set(GRID_NAMES)
+    assert set(study.grid.query("d == @study.d_ref")["rescaling"]) == set(study_rescalings())
+
+
+def test_the_comparison_runs_on_the_study_draws():
+    study, comparison = small_study(), small_comparison()
+    assert set(comparison.families["d"]) == {8, 16}
+    assert "N(0, 1) (grid)" in set(comparison.every()["family"])
+    keys = ["family", "d", "n", "replicate", "rescaling"]
+    for mine, theirs in [(comparison.families, study.main), (comparison.grid, study.grid)]:
+        both = mine.merge(theirs, on=keys, suffixes=("", "_study"))
+        assert len(both) > 0
+        np.testing.assert_array_equal(both["wasserstein"], both["wasserstein_study"])
+    with pytest.raises(ParameterError):
+        run_comparison({}, study_rescalings(), **{
+            k: v for k, v in dict(d_main=8, n_main=4, n_queries=50, family_settings=[],
+                                  d_values=[8], n_values=[4], grid_queries=50, n_seeds=2,
+                                  seed=3, threshold=0.9).items()})  # fmt: skip
 
 
 def test_every_factor_rescaling_lies_on_the_curve_of_its_draws():
@@ -62,7 +101,6 @@ def test_every_factor_rescaling_lies_on_the_curve_of_its_draws():
         d_main=16,
         n_main=8,
         n_queries=200,
-        family_settings=[],
         d_values=[16],
         n_values=[8],
         grid_queries=50,
@@ -91,7 +129,6 @@ def test_family_moments_and_errors():
                     d_main=8,
                     n_main=4,
                     n_queries=50,
-                    family_settings=[],
                     d_values=[8],
                     n_values=[4],
                     grid_queries=50,
@@ -104,11 +141,17 @@ def test_family_moments_and_errors():
 
 
 def test_review_tables_reuse_the_study_draws_and_measure_what_the_rules_read():
-    from attncore.simulate.study import curve_steps, query_scale_sweep, review_tables
+    from attncore.simulate.study import (
+        comparison_tables,
+        curve_steps,
+        query_scale_sweep,
+        review_tables,
+    )
 
     study = small_study()
-    tables = review_tables(study, study_families()[NORMAL], [0.01, 1.0, 100.0], [1.0, 100.0])
+    tables = review_tables(study, study_families()[NORMAL], [0.01, 1.0, 100.0])
     assert tables.prescaled_gap < 1e-12
+    compared = comparison_tables(small_comparison(), study_families()[NORMAL], [1.0, 100.0])
     # the query-scale sweep shares the main setting's draws: its sqrt_d rows equal the study's
     scaled = query_scale_sweep(
         study_families()[NORMAL], [1.0], d=8, n=4, n_queries=50, n_seeds=2, seed=3, threshold=0.9
@@ -117,7 +160,7 @@ def test_review_tables_reuse_the_study_draws_and_measure_what_the_rules_read():
     main = study.main.query("family == @NORMAL and rescaling == 'sqrt_d'")["wasserstein"]
     np.testing.assert_allclose(mine, main.to_numpy())
     # under 1/k_total, queries 100 times longer distort more
-    assert tables.query_scales.loc[100.0, "rise"] > 0
+    assert compared.query_scales.loc[100.0, "rise"] > 0
     # steps along the curve: the selectivity-driving factor grows, so W1 rises overall
     steps = curve_steps(study.main, ["curve_000", "curve_001", "curve_002"], ["wasserstein"])
     assert len(steps) == 2 and steps["wasserstein_diff"].sum() > 0
@@ -126,3 +169,4 @@ def test_review_tables_reuse_the_study_draws_and_measure_what_the_rules_read():
     with pytest.raises(ParameterError):
         curve_steps(study.main, ["curve_000", "nope"], ["wasserstein"])
     assert {"extreme_share_diff", "jacobian_norm_diff_se"} <= set(tables.sqrt_vs_none_grid.columns)
+    assert {"gradient_norm_a", "saturated_share_diff"} <= set(compared.k_vs_sqrt.columns)

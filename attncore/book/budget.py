@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,21 +129,60 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
 
 
-_RESCALINGS, _FAMILIES = 15, 8
+_RESCALINGS, _FAMILIES, _COMPARED = 15, 8, 7
+"""Rescalings of the study, its families, and the rescalings the comparison chapter pairs."""
+
+
+def _cell(queries: int, n: int, d: int, metrics: int, gradients: int) -> float:
+    """The work of one draw at ``(d, n)``: the dot products and each gradient ``c J K`` cost
+    ``n d`` a query, each rescaling's metrics ``n``."""
+    return queries * n * (d * (1 + gradients) + metrics)
+
+
+def _nearest(values: Sequence[int], target: int) -> int:
+    return min(values, key=lambda v: abs(math.log(v / target)))
 
 
 def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
-    settings = 1 + len(p["family_d_values"])
-    families = _FAMILIES * settings * p["n_queries"] * p["n_main"] * (p["d_main"] + _RESCALINGS)
-    grid = p["grid_queries"] * sum(p["n_values"]) * (sum(p["d_values"]) + _RESCALINGS)
-    frontier = p["n_frontier"] * p["n_queries"] * p["n_main"]
-    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
-    ds, ns = {*p["explore_d_values"], p["d_main"]}, {*p["explore_n_values"], p["n_main"]}
     curves = _RESCALINGS + p["n_frontier"]
-    explore = p["n_queries"] * sum(ns) * (sum(ds) + len(ds) * curves) / 3
-    seconds = _START + 1.5e-8 * p["n_seeds"] * (families + grid + frontier + explore)
-    widest = max(p["n_values"]) * max(p["d_values"]) + p["grid_queries"] * max(p["n_values"])
-    widest = max(widest, max(ns) * max(ds) + p["n_queries"] * max(ns) * 4)
+    q, n_main, d_main = p["n_queries"], p["n_main"], p["d_main"]
+    # the main setting: every gradient for the standard normal family, three for the others
+    main = _cell(q, n_main, d_main, curves, curves) + (_FAMILIES - 1) * _cell(
+        q, n_main, d_main, curves, 3
+    )
+    # the grid: every rescaling on the row and the column through the main setting, the
+    # unscaled softmax and 1/sqrt(d) elsewhere, every gradient
+    ns, ds, gq = p["n_values"], p["d_values"], p["grid_queries"]
+    d_ref, n_ref = _nearest(ds, d_main), _nearest(ns, n_main)
+    grid = sum(_cell(gq, n, d_ref, _RESCALINGS, _RESCALINGS) for n in ns)
+    grid += sum(_cell(gq, n_ref, d, _RESCALINGS, _RESCALINGS) for d in ds if d != d_ref)
+    grid += sum(_cell(gq, n, d, 2, 2) for n in ns if n != n_ref for d in ds if d != d_ref)
+    # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
+    eds, ens = {*p["explore_d_values"], d_main}, {*p["explore_n_values"], n_main}
+    explore = sum(_cell(q, n, d, curves, 0) for n in ens for d in eds)
+    # measured on 2 cores (CPU seconds of the run): 23 s smoke, 58 s full; its 13 figures,
+    # tables and the explorable take about 10 s more than a kernel's start
+    seconds = 2 * _START + 9e-10 * p["n_seeds"] * (main + grid + explore)
+    widest = max(ns) * max(ds) + gq * max(ns)
+    widest = max(widest, max(ens) * max(eds) + q * max(ens) * 4)
+    return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
+
+
+def _k_total_alternatives(p: Mapping[str, Any]) -> Estimate:
+    settings = [
+        (p["d_main"], p["n_main"]),
+        *zip(p["family_d_values"], p["family_n_values"], strict=True),
+    ]
+    q = p["n_queries"]
+    # every family at every setting and the whole grid, two gradients (1/sqrt(d), 1/k_total)
+    families = sum(_FAMILIES * _cell(q, n, d, _COMPARED, 2) for d, n in dict.fromkeys(settings))
+    ns, ds = p["n_values"], p["d_values"]
+    grid = sum(_cell(p["grid_queries"], n, d, _COMPARED, 2) for n in ns for d in ds)
+    scales = _cell(q, p["n_main"], p["d_main"], len(p["query_scales"]) + 1, 0)
+    # measured on 2 cores (CPU seconds of the run): 10 s smoke, 34 s full
+    seconds = _START + 5.3e-10 * p["n_seeds"] * (families + grid + scales)
+    widest = max(ns) * max(ds) + p["grid_queries"] * max(ns)
+    widest = max(widest, max(n * d for d, n in settings) + q * p["n_main"] * 4)
     return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
 
 
@@ -275,6 +314,7 @@ _CHAPTERS: dict[str, Callable[[Mapping[str, Any]], Estimate]] = {
     "derivations": _derivations,
     "bernhard_figures": _bernhard_figures,
     "every_rescaling": _every_rescaling,
+    "k_total_alternatives": _k_total_alternatives,
     "beyond_initialization": _beyond_initialization,
     "string_reversal": _string_reversal,
     "critical_scale": _critical_scale,

@@ -176,7 +176,6 @@ def frontier_figure(
     points: pd.DataFrame,
     styles: Mapping[str, dict[str, Any]],
     multipliers: Sequence[float],
-    title: str,
 ) -> matplotlib.figure.Figure:
     """Distortion and gradient against selectivity for one family: the curve of constant
     factors (read on the top axis) and every rescaling, with bars of 2 standard errors."""
@@ -208,7 +207,7 @@ def frontier_figure(
             color=colour,
             arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, shrinkB=6),
         )
-    return _finish(fig, [_curve_handle(), *_handles(styles)], title, ncol=4)
+    return _finish(fig, [_curve_handle(), *_handles(styles)], ncol=4)
 
 
 LEAD_RESCALINGS = ("sqrt_d", "none", "mup", "k_total", "log_n", "qk_norm")
@@ -410,13 +409,10 @@ def _log_domain(values: pd.Series) -> list[float]:
     return [low / 10**0.1, high * 10**0.1]
 
 
-def _finish(
-    fig: matplotlib.figure.Figure, handles: list, title: str, ncol: int
-) -> matplotlib.figure.Figure:
-    """A shared legend below the panels and the title above, in the figure's constrained
-    layout (it makes room for both after the kit raises small text)."""
+def _finish(fig: matplotlib.figure.Figure, handles: list, ncol: int) -> matplotlib.figure.Figure:
+    """A shared legend below the panels, in the figure's constrained layout (it makes room
+    for it after the kit raises small text); the caption, not the image, carries the title."""
     fig.legend(handles=handles, loc="outside lower center", ncol=ncol, frameon=False)
-    fig.suptitle(title)
     return fig
 
 
@@ -429,7 +425,6 @@ def families_figure(
     w_matrix: pd.DataFrame,
     s_matrix: pd.DataFrame,
     styles: Mapping[str, dict[str, Any]],
-    title: str,
 ) -> matplotlib.figure.Figure:
     """Heat maps of distortion (top) and selectivity (bottom), rescalings (rows, in
     ``styles``' order) by families (columns); the rows of 1/k_total and 1/√d framed in their
@@ -439,12 +434,12 @@ def families_figure(
     fig, (ax_w, ax_s) = plt.subplots(2, 1, figsize=(10, 11), sharex=True, layout="constrained")
     vmax = max(0.85, float(w_matrix.max().max()))
     image = ax_w.imshow(w_matrix.to_numpy(), cmap="magma_r", vmin=0, vmax=vmax, aspect="auto")
-    fig.colorbar(image, ax=ax_w, label="W₁")
+    fig.colorbar(image, ax=ax_w, label="W₁ (lower: shape kept)")
     floor = max(1e-6, float(s_matrix.min().min()))
     image = ax_s.imshow(
         s_matrix.to_numpy(), cmap="viridis", norm=LogNorm(vmin=floor, vmax=1.0), aspect="auto"
     )
-    fig.colorbar(image, ax=ax_s, label="1 − H / ln n (log scale)")
+    fig.colorbar(image, ax=ax_s, label="selectivity 1 − H / ln n (log scale)")
     for ax, matrix in [(ax_w, w_matrix), (ax_s, s_matrix)]:
         for i in range(matrix.shape[0]):
             for j in range(matrix.shape[1]):
@@ -478,9 +473,6 @@ def families_figure(
                         lw=2,
                     )
                 )
-    ax_w.set_title("Distortion W₁ (lower: shape kept)")
-    ax_s.set_title("Selectivity (lower: closer to uniform attention)")
-    fig.suptitle(title)
     return fig
 
 
@@ -489,7 +481,6 @@ def family_frontiers_figure(
     points: pd.DataFrame,
     families: Sequence[str],
     styles: Mapping[str, dict[str, Any]],
-    title: str,
 ) -> matplotlib.figure.Figure:
     """The distortion/selectivity curve of constant factors and every rescaling, one panel
     per family, two panels a row so that the figure fits the text column: the rescalings of
@@ -526,7 +517,7 @@ def family_frontiers_figure(
     other = Line2D([], [], ls="", marker="o", markerfacecolor="none", markeredgecolor="0.45",
                    label=f"the other {len(muted)} rescalings")  # fmt: skip
     handles = [_curve_handle(), *_handles(shown), *([other] if muted else [])]
-    return _finish(fig, handles, title, ncol=3)
+    return _finish(fig, handles, ncol=3)
 
 
 def grid_matrix(summary: pd.DataFrame, name: str, column: str) -> pd.DataFrame:
@@ -559,7 +550,7 @@ def _over_d(ax: Any, matrix: pd.DataFrame, **style: Any) -> None:
     ax.plot(n, matrix.median(axis=1), markersize=6, lw=1.6, **style)
 
 
-def d_n_grid_figure(summary: pd.DataFrame, title: str) -> matplotlib.figure.Figure:
+def d_n_grid_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
     """Against ``n``: the ratios of 1/k_total to 1/√d (distortion, selectivity, gradient;
     left) and the effective share of keys under both (right), each the median over ``d``
     with its range over ``d`` shaded."""
@@ -570,13 +561,13 @@ def d_n_grid_figure(summary: pd.DataFrame, title: str) -> matplotlib.figure.Figu
         _over_d(ax_r, ratio, color="0.2", ls=ls, marker=marker)
         handles.append(Line2D([], [], color="0.2", ls=ls, marker=marker, label=f"ratio of {label}"))
     ax_r.axhline(1.0, color="0.5", lw=0.8)
-    ax_r.set(yscale="log", ylabel="1/k_total over 1/√d", title="Ratios of 1/k_total to 1/√d")
+    ax_r.set(yscale="log", ylabel="ratio, 1/k_total over 1/√d")
     for name in ("k_total", "sqrt_d"):
         style = method_style(name)
         _over_d(ax_e, grid_matrix(summary, name, "effective_share"), **style)
         kw = dict(color=style["color"], marker=style["marker"])
         handles.append(Line2D([], [], **kw, label=f"effective keys / n, {style['label']}"))
-    ax_e.set(ylim=(0, 1.05), ylabel="effective keys / n", title="Effective keys / n (1: uniform)")
+    ax_e.set(ylim=(0, 1.05), ylabel="effective keys / n (1: uniform)")
     ticks = sorted(summary["n"].unique())
     for ax in (ax_r, ax_e):
         ax.set_xscale("log")
@@ -584,7 +575,7 @@ def d_n_grid_figure(summary: pd.DataFrame, title: str) -> matplotlib.figure.Figu
         ax.minorticks_off()
         ax.set_xlabel("number of keys n")
     handles.append(Patch(color="0.2", alpha=0.2, label="smallest to largest over d"))
-    return _finish(fig, handles, title, ncol=3)
+    return _finish(fig, handles, ncol=3)
 
 
 def d_spread_sentence(summary: pd.DataFrame) -> str:
@@ -669,7 +660,6 @@ def gradients_figure(
     d_ref: int,
     n_ref: int,
     threshold: float,
-    title: str,
 ) -> matplotlib.figure.Figure:
     """The mean softmax Jacobian norm (top), the share of rows whose largest probability
     exceeds ``threshold`` (middle) and the gradient reaching the query (bottom), against ``d``
@@ -712,12 +702,12 @@ def gradients_figure(
         n_of = ticks if axis == "n" else np.full_like(ticks, n_ref)
         axes[0, col].plot(ticks, np.sqrt(n_of - 1) / n_of, color="0.5", ls=":", lw=2)
         axes[2, col].set_yscale("log")
-        axes[0, col].set_title(f"against {axis}, {fixed} = {value}")
         for ax in axes[:, col]:
             ax.set_xscale("log")
             ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
             ax.minorticks_off()
-        axes[2, col].set_xlabel("dimension d" if axis == "d" else "number of keys n")
+        swept = "dimension d" if axis == "d" else "number of keys n"
+        axes[2, col].set_xlabel(f"{swept} ({fixed} = {value})")
     axes[0, 0].set_ylim(0, None)
     axes[1, 0].set_ylim(-0.03, 1.03)
     for row, (_, label) in enumerate(rows):
@@ -731,6 +721,5 @@ def gradients_figure(
     ]
     fig.legend(handles=handles[0 if muted else 1 :], loc="outside lower center", ncol=2,
                frameon=False)  # fmt: skip
-    fig.suptitle(title)
     _name_line_ends(fig, {axes[row, 1]: named for row, named in enumerate(ends)})
     return fig

@@ -299,6 +299,14 @@ class Chapter:
 
         display({TABLE_MIME: {"name": name, "csv": frame.to_csv()}}, raw=True)
 
+    def download(self, frame: pd.DataFrame, name: str) -> None:
+        """Show only a link that downloads ``frame`` as CSV (the run's ``tables/<name>.csv``):
+        for numbers a verdict line on the page already states, which a table would repeat."""
+        from IPython.display import Markdown, display
+
+        self._hand_over(frame, name)
+        display(Markdown(f"{self.data_link(name)}\n"))
+
     def table(
         self,
         layout: Callable[..., str],

@@ -484,7 +484,7 @@ CLAIMS: dict[str, Claim] = {
         "no more components differ from component 1 than chance makes (KS at 5 %).",
     ),
     "bernhard-other-moments": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "4",
         r"Further experimentation readily shows that when normal distribution means and "
@@ -497,7 +497,7 @@ CLAIMS: dict[str, Claim] = {
         "attention is nearly uniform is reported, not held against a claim about distortion.",
     ),
     "bernhard-other-families": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "4",
         r"(and even more so when distribution families change), pre-dividing by $\sqrt{d}$ "
@@ -508,7 +508,7 @@ CLAIMS: dict[str, Claim] = {
         "the gap clearly larger than for standard normal components at the same (d, n).",
     ),
     "bernhard-d-n-range": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "4",
         r"Also, these patterns persist even when $d$ and $n$ vary over a wide range.",
@@ -516,7 +516,7 @@ CLAIMS: dict[str, Claim] = {
         "every configuration (paired over draws, Holm-corrected over the grid).",
     ),
     "bernhard-section5-worse": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "5",
         r"dividing by $\sum_{i=1}^n \|k_i\|/n$ , … dividing by "
@@ -529,7 +529,7 @@ CLAIMS: dict[str, Claim] = {
         "the key lengths below their 1-norm), which the measured text reports as the reason.",
     ),
     "bernhard-n-sqrt-d-other": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "5",
         r"As might be expected though, dividing by $n\sqrt{d}$ doesn’t appear to behave as "
@@ -569,7 +569,7 @@ CLAIMS: dict[str, Claim] = {
         "again in its widespread use' is not tested.",
     ),
     "bernhard-small-logits-little-distortion": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "3",
         "But the previous inequality shows that as long as the lengths of the queries don’t get "
@@ -605,7 +605,7 @@ CLAIMS: dict[str, Claim] = {
         unreachable={Verdict.UNTESTABLE: _RUNS},
     ),
     "bernhard-conclusion-k-total-better": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "6",
         "Dividing by the square root of the key dimension alleviates this distortion well, "
@@ -616,7 +616,7 @@ CLAIMS: dict[str, Claim] = {
         "Holm-corrected counts).",
     ),
     "bernhard-abstract-more-effective": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "Abstract",
         "We use simulated keys and queries to show that in many situations this appears to be "
@@ -628,7 +628,7 @@ CLAIMS: dict[str, Claim] = {
         "price of a median gradient reaching the query below half of 1/√d's.",
     ),
     "bernhard-vanishing-gradients": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "5",
         r"In our explorations, pre-dividing by $k_{total}$ has appeared to decrease the "
@@ -1073,7 +1073,7 @@ CLAIMS: dict[str, Claim] = {
         "(Bernhard's own sign of vanishing gradients, section 6).",
     ),
     "bernhard-section5-more-complicated": Claim(
-        "every_rescaling",
+        "k_total_alternatives",
         "bernhard2023alternatives",
         "5",
         "These are more complicated,",

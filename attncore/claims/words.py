@@ -9,8 +9,8 @@ Tables keep digits; the rules' sentences use these.
 ['neither setup', 'one of the two setups', 'both setups']
 >>> [share(k, 5, "seed") for k in (0, 3, 5)]
 ['none of the five seeds', 'three of the five seeds', 'all five seeds']
->>> share(1, 1, "search"), share(0, 1, "search")
-('the one search', 'no search')
+>>> share(1, 1, "search"), share(0, 1, "search"), share(3, 7, "family")
+('the one search', 'no search', 'three of the seven families')
 """
 
 from __future__ import annotations
@@ -30,8 +30,12 @@ def number(n: int) -> str:
 
 
 def _noun(n: int, noun: str) -> str:
+    """``noun`` in the number ``n`` needs: ``family`` -> ``families``, ``search`` ->
+    ``searches``, ``seed`` -> ``seeds``."""
     if n == 1:
         return noun
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return noun[:-1] + "ies"
     return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
 
 

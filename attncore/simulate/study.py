@@ -1,16 +1,21 @@
-"""The study of every rescaling: its families, its rescalings, its three sweeps, its curve.
+"""The study of every rescaling: its families, its rescalings, its sweeps, its curve.
 
-The chapter *Every rescaling, measured* runs every rescaling of :mod:`attncore.rescalings`
-on the same draws (:func:`attncore.simulate.sweep.rescaling_sweep`) in three sweeps:
+Two chapters run the rescalings of :mod:`attncore.rescalings` on the same draws
+(:func:`attncore.simulate.sweep.rescaling_sweep`, whose draws depend only on the family,
+``d``, ``n`` and replicate), each sweeping only what it reads:
 
-* the **main setting** ``(d_main, n_main)``: every family, every rescaling and a grid of
-  constant factors ``f / sqrt(d)`` that traces the distortion/selectivity curve;
-* **further settings** of the family comparison, one ``(d, n)`` each;
-* the **standard normal grid** over ``d_values x n_values`` (float32 products).
+* *Every rescaling, measured* (:func:`run_study`): the **main setting** ``(d_main, n_main)``,
+  every family, every rescaling and a grid of constant factors ``f / sqrt(d)`` that traces the
+  distortion/selectivity curve; and the **standard normal grid** over ``d_values x n_values``
+  (float32 products), every rescaling on the row and column through the main setting and
+  the unscaled softmax and ``1/sqrt(d)`` everywhere;
+* *1/k_total against the alternatives* (:func:`run_comparison`): a few rescalings paired in
+  **every configuration**, every family at the main setting and at further settings, and the
+  whole standard normal grid.
 
-:func:`run_study` returns them as one :class:`Study`; :func:`frontier_points` places every
-rescaling against the curve of constant factors, and :func:`pair_rescalings` (in
-:mod:`attncore.simulate.sweep`) compares two rescalings on the same draws, seed by seed.
+:func:`frontier_points` places every rescaling against the curve of constant factors, and
+:func:`pair_rescalings` (in :mod:`attncore.simulate.sweep`) compares two rescalings on the
+same draws, seed by seed.
 
 >>> fams = study_families()
 >>> list(fams)[:3]
@@ -55,9 +60,13 @@ from attncore.softmax import softmax
 
 __all__ = [
     "GRADIENT_NAMES",
+    "GRID_NAMES",
     "NORMAL",
+    "Comparison",
+    "ComparisonTables",
     "ReviewTables",
     "Study",
+    "comparison_tables",
     "constant_factor_rescalings",
     "curve_steps",
     "family_moments",
@@ -68,6 +77,7 @@ __all__ = [
     "query_scale_sweep",
     "query_scale_table",
     "review_tables",
+    "run_comparison",
     "run_study",
     "study_families",
     "study_rescalings",
@@ -78,6 +88,14 @@ NORMAL = "N(0, 1)"
 
 GRADIENT_NAMES: tuple[str, ...] = ("none", "sqrt_d", "k_total")
 """The rescalings whose ``||ds/dq||`` every sweep of the study computes."""
+
+PRICED_NAMES: tuple[str, ...] = ("sqrt_d", "k_total")
+"""The rescalings whose ``||ds/dq||`` :func:`run_comparison` computes: the price of
+1/k_total's lower saturation is read against 1/sqrt(d)."""
+
+GRID_NAMES: tuple[str, ...] = ("none", "sqrt_d")
+"""The rescalings :func:`run_study` sweeps over the whole standard normal grid (Vaswani et
+al.'s comparison); the others only on the row and column through the main setting."""
 
 
 def study_families(
@@ -167,32 +185,47 @@ def nearest(values: Iterable[float], target: float) -> float:
 
 @dataclass(frozen=True)
 class Study:
-    """The replicate-level tables of the three sweeps (columns of
+    """The replicate-level tables of :func:`run_study` (columns of
     :func:`attncore.simulate.sweep.rescaling_sweep`) and the grid's reference sizes.
 
-    ``main`` holds the main setting, with the curve's constant factors; ``families`` every
-    family at every setting of the family comparison (main setting included), without the
-    curve; ``grid`` the standard normal grid. ``d_ref`` and ``n_ref`` are the grid's sizes
-    nearest ``d_main`` and ``n_main``, where the grid computes every rescaling's gradient.
-    ``settings`` holds the keyword arguments of :func:`run_study` that made it.
+    ``main`` holds the main setting, every family with the curve's constant factors;
+    ``grid`` the standard normal grid. ``d_ref`` and ``n_ref`` are the grid's sizes nearest
+    ``d_main`` and ``n_main``, where the grid computes every rescaling. ``settings`` holds
+    the keyword arguments of :func:`run_study` that made it.
     """
 
     main: pd.DataFrame
-    families: pd.DataFrame
     grid: pd.DataFrame
     d_ref: int
     n_ref: int
     settings: dict[str, object] = field(default_factory=dict)
 
-    def summaries(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    def summaries(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Means over replicates with standard errors (:func:`~attncore.simulate.sweep.summarize`)
-        of ``main``, ``families`` and ``grid``."""
-        return summarize(self.main), summarize(self.families), summarize(self.grid)
+        of ``main`` and ``grid``."""
+        return summarize(self.main), summarize(self.grid)
 
-    def comparison_table(self) -> pd.DataFrame:
-        """Every configuration measured: the family comparison and the standard normal grid,
-        whose family is renamed ``N(0, 1) (grid)`` (its draws differ from the family table's)."""
-        return pd.concat([self.families, self.grid.assign(family=NORMAL + " (grid)")])
+
+def _grid_sweep(
+    model: QueryKeyModel,
+    rescalings: Mapping[str, Rescaling],
+    d_values: Sequence[int],
+    n_values: Sequence[int],
+    *,
+    grid_queries: int,
+    gradient: bool | list[str],
+    common: Mapping[str, object],
+) -> pd.DataFrame:
+    return rescaling_sweep(
+        {NORMAL: model},
+        rescalings,
+        d_values,
+        n_values,
+        n_queries=grid_queries,
+        gradient=gradient,
+        dtype=np.float32,
+        **common,  # type: ignore[arg-type]
+    )
 
 
 def run_study(
@@ -203,7 +236,6 @@ def run_study(
     d_main: int,
     n_main: int,
     n_queries: int,
-    family_settings: Sequence[tuple[int, int]],
     d_values: Sequence[int],
     n_values: Sequence[int],
     grid_queries: int,
@@ -212,16 +244,17 @@ def run_study(
     threshold: float,
     scheduler: object = None,
 ) -> Study:
-    """Run the three sweeps of the study on common random numbers.
+    """Run the sweeps of *Every rescaling, measured* on common random numbers.
 
     Every gradient is computed for the standard normal family at the main setting and on the
-    grid's row ``n_ref`` and column ``d_ref``; elsewhere only for :data:`GRADIENT_NAMES`. The
-    draws do not depend on how a sweep is split (:func:`~attncore.simulate.sweep.draw_generator`),
-    nor on where the draws run (``scheduler``, see :func:`attncore.simulate.tasks.run_tasks`).
+    grid; elsewhere only for :data:`GRADIENT_NAMES`. Off the grid's row ``n_ref`` and column
+    ``d_ref`` only :data:`GRID_NAMES` run. The draws do not depend on how a sweep is split
+    (:func:`~attncore.simulate.sweep.draw_generator`), nor on where the draws run
+    (``scheduler``, see :func:`attncore.simulate.tasks.run_tasks`).
 
     >>> study = run_study(study_families(), study_rescalings(), [0.1, 10.0], d_main=8,
-    ...     n_main=4, n_queries=50, family_settings=[], d_values=[8, 16], n_values=[4],
-    ...     grid_queries=50, n_seeds=2, seed=0, threshold=0.9)
+    ...     n_main=4, n_queries=50, d_values=[8, 16], n_values=[4], grid_queries=50,
+    ...     n_seeds=2, seed=0, threshold=0.9)
     >>> len(study.main) == 8 * (len(study_rescalings()) + 2) * 2, study.d_ref, study.n_ref
     (True, 8, 4)
     """
@@ -240,34 +273,27 @@ def run_study(
             if models
         ]
     )
-    further = [
-        rescaling_sweep(
-            families, rescalings, [d], [n], n_queries=n_queries, gradient=gradient, **common
-        )
-        for d, n in family_settings
-    ]
-    table = pd.concat([main[main["rescaling"].isin(list(rescalings))], *further])
-    table = table.drop_duplicates(["family", "d", "n", "replicate", "rescaling"])
     d_ref, n_ref = nearest(d_values, d_main), nearest(n_values, n_main)
+    few = {name: rescalings[name] for name in GRID_NAMES if name in rescalings}
+    other_d = [d for d in d_values if d != d_ref]
     parts = [
-        ([d_ref], list(n_values), True),
-        ([d for d in d_values if d != d_ref], [n_ref], True),
-        ([d for d in d_values if d != d_ref], [n for n in n_values if n != n_ref], gradient),
+        (rescalings, [d_ref], list(n_values)),
+        (rescalings, other_d, [n_ref]),
+        (few, other_d, [n for n in n_values if n != n_ref]),
     ]
     grid = pd.concat(
         [
-            rescaling_sweep(
-                {NORMAL: families[NORMAL]},
-                rescalings,
+            _grid_sweep(
+                families[NORMAL],
+                table,
                 ds,
                 ns,
-                n_queries=grid_queries,
-                gradient=grad,
-                dtype=np.float32,
-                **common,
+                grid_queries=grid_queries,
+                gradient=True,
+                common=common,
             )
-            for ds, ns, grad in parts
-            if ds and ns
+            for table, ds, ns in parts
+            if ds and ns and table
         ]
     )
     settings = dict(
@@ -281,7 +307,87 @@ def run_study(
         n_values=list(n_values),
         grid_queries=grid_queries,
     )
-    return Study(main, table, grid, int(d_ref), int(n_ref), settings)
+    return Study(main, grid, int(d_ref), int(n_ref), settings)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The replicate-level tables of :func:`run_comparison`: ``families`` holds every family
+    at every setting of the family comparison (the main setting first), ``grid`` the
+    standard normal grid; ``settings`` the keyword arguments that made them."""
+
+    families: pd.DataFrame
+    grid: pd.DataFrame
+    settings: dict[str, object] = field(default_factory=dict)
+
+    def every(self) -> pd.DataFrame:
+        """Every configuration measured: the family comparison and the standard normal grid,
+        whose family is renamed ``N(0, 1) (grid)`` (its draws differ from the family table's)."""
+        return pd.concat([self.families, self.grid.assign(family=NORMAL + " (grid)")])
+
+
+def run_comparison(
+    families: Mapping[str, QueryKeyModel],
+    rescalings: Mapping[str, Rescaling],
+    *,
+    d_main: int,
+    n_main: int,
+    n_queries: int,
+    family_settings: Sequence[tuple[int, int]],
+    d_values: Sequence[int],
+    n_values: Sequence[int],
+    grid_queries: int,
+    n_seeds: int,
+    seed: int,
+    threshold: float,
+    scheduler: object = None,
+) -> Comparison:
+    """Run ``rescalings`` in every configuration of *1/k_total against the alternatives*:
+    every family at ``(d_main, n_main)`` and at each of ``family_settings``, and the standard
+    normal grid, on the draws of :func:`run_study` (the same family, sizes, queries and
+    seed give the same draw); ``||ds/dq||`` for :data:`PRICED_NAMES`.
+
+    >>> small = {name: r for name, r in study_rescalings().items() if name in GRADIENT_NAMES}
+    >>> comparison = run_comparison(study_families(), small, d_main=8, n_main=4,
+    ...     n_queries=50, family_settings=[(16, 8)], d_values=[8], n_values=[4],
+    ...     grid_queries=50, n_seeds=2, seed=0, threshold=0.9)
+    >>> len(comparison.families) == 8 * 2 * 3 * 2, sorted(set(comparison.every()["d"]))
+    (True, [8, 16])
+    """
+    if NORMAL not in families:
+        raise ParameterError(f"families must contain the standard normal family {NORMAL!r}")
+    common = dict(seed=seed, threshold=threshold, n_seeds=n_seeds, scheduler=scheduler)
+    gradient = [g for g in PRICED_NAMES if g in rescalings]
+    settings = list(dict.fromkeys([(d_main, n_main), *family_settings]))
+    table = pd.concat(
+        [
+            rescaling_sweep(
+                families, rescalings, [d], [n], n_queries=n_queries, gradient=gradient, **common
+            )
+            for d, n in settings
+        ]
+    )
+    grid = _grid_sweep(
+        families[NORMAL],
+        rescalings,
+        d_values,
+        n_values,
+        grid_queries=grid_queries,
+        gradient=gradient,
+        common=common,
+    )
+    made = dict(
+        d_main=d_main,
+        n_main=n_main,
+        n_queries=n_queries,
+        n_seeds=n_seeds,
+        seed=seed,
+        threshold=threshold,
+        d_values=list(d_values),
+        n_values=list(n_values),
+        grid_queries=grid_queries,
+    )
+    return Comparison(table, grid, made)
 
 
 def frontier_grid(
@@ -498,76 +604,114 @@ def prescaled_softmax_gap(
 
 @dataclass(frozen=True)
 class ReviewTables:
-    """The measured tables behind the claims added from the claim-by-claim review (the
-    arguments of :func:`attncore.claims.rules.rescalings.review_findings`, by name)."""
+    """The measured tables behind the review's claims that *Every rescaling, measured*
+    decides (the arguments of :func:`attncore.claims.rules.rescalings.review_findings`, by
+    name)."""
 
     prescaled_gap: float
     curve_steps: pd.DataFrame
-    query_scales: pd.DataFrame
     grid: pd.DataFrame
     family_sqrt_d: pd.DataFrame
     sqrt_vs_none_grid: pd.DataFrame
-    sqrt_vs_none: pd.DataFrame
-    k_vs_sqrt: pd.DataFrame
     main: str
     grid_setting: str
-    every: str
 
 
-def review_tables(
-    study: Study, model: QueryKeyModel, multipliers: Sequence[float], query_scales: Sequence[float]
-) -> ReviewTables:
-    """Every table the review's claims read, from a :class:`Study` run with ``multipliers``
-    plus two small measurements on the study's main setting and seed: the prescaled-softmax
-    gap on one draw of ``model`` and the query-scale sweep (:func:`query_scale_sweep`).
-    ``main``, ``grid_setting`` and ``every`` describe the settings in words.
+def _main_words(settings: Mapping[str, object]) -> str:
+    return (
+        f"standard normal, d = {settings['d_main']}, n = {settings['n_main']}, "
+        f"{settings['n_seeds']} draws of {settings['n_queries']} queries"
+    )
+
+
+def review_tables(study: Study, model: QueryKeyModel, multipliers: Sequence[float]) -> ReviewTables:
+    """Every table the review's claims of :func:`run_study`'s chapter read, from a
+    :class:`Study` run with ``multipliers``, plus the prescaled-softmax gap on one draw of
+    ``model`` at the main setting. ``main`` and ``grid_setting`` describe the settings in
+    words.
 
     >>> study = run_study(study_families(), study_rescalings(), [0.1, 10.0], d_main=8,
-    ...     n_main=4, n_queries=50, family_settings=[], d_values=[8, 16], n_values=[4],
-    ...     grid_queries=50, n_seeds=2, seed=0, threshold=0.9)
-    >>> tables = review_tables(study, study_families()[NORMAL], [0.1, 10.0], [1.0, 10.0])
-    >>> len(tables.curve_steps), list(tables.query_scales.index), tables.prescaled_gap < 1e-12
-    (1, [1.0, 10.0], True)
+    ...     n_main=4, n_queries=50, d_values=[8, 16], n_values=[4], grid_queries=50,
+    ...     n_seeds=2, seed=0, threshold=0.9)
+    >>> tables = review_tables(study, study_families()[NORMAL], [0.1, 10.0])
+    >>> len(tables.curve_steps), tables.prescaled_gap < 1e-12
+    (1, True)
     """
     st = study.settings
-    d_main, n_main, n_queries = int(st["d_main"]), int(st["n_main"]), int(st["n_queries"])
-    n_seeds, seed, threshold = int(st["n_seeds"]), int(st["seed"]), float(st["threshold"])
-    _, family_summary, grid_summary = study.summaries()
-    at_main = (family_summary["d"] == d_main) & (family_summary["n"] == n_main)
-    family_sqrt_d = family_summary[at_main & (family_summary["rescaling"] == "sqrt_d")]
-    comparison = study.comparison_table()
-    k_metrics = ["wasserstein", "selectivity", "effective_share", "saturated_share"]
-    k_metrics += ["extreme_share", "gradient_norm"]
-    scaled = query_scale_sweep(
-        model,
-        query_scales,
-        d=d_main,
-        n=n_main,
-        n_queries=n_queries,
-        n_seeds=n_seeds,
-        seed=seed,
-        threshold=threshold,
-    )
+    main_summary, grid_summary = study.summaries()
+    family_sqrt_d = main_summary[main_summary["rescaling"] == "sqrt_d"]
     return ReviewTables(
         prescaled_gap=prescaled_softmax_gap(
-            model, d=d_main, n=n_main, n_queries=n_queries, seed=seed
+            model,
+            d=int(st["d_main"]),
+            n=int(st["n_main"]),
+            n_queries=int(st["n_queries"]),
+            seed=int(st["seed"]),
         ),
         curve_steps=curve_steps(
             study.main,
             list(constant_factor_rescalings(multipliers)),
             ["wasserstein", "extreme_share", "jacobian_norm"],
         ),
-        query_scales=query_scale_table(scaled),
         grid=grid_summary[grid_summary["rescaling"].isin(["none", "sqrt_d"])],
         family_sqrt_d=family_sqrt_d.set_index("family"),
         sqrt_vs_none_grid=pair_rescalings(
             study.grid, "sqrt_d", "none", ["extreme_share", "jacobian_norm"]
         ),
-        sqrt_vs_none=pair_rescalings(comparison, "sqrt_d", "none", ["wasserstein"]),
-        k_vs_sqrt=pair_rescalings(comparison, "k_total", "sqrt_d", k_metrics),
-        main=f"standard normal, d = {d_main}, n = {n_main}, {n_seeds} draws of {n_queries} queries",
+        main=_main_words(st),
         grid_setting=f"standard normal grid d in {st['d_values']}, n in {st['n_values']}, "
-        f"{n_seeds} draws of {st['grid_queries']} queries",
+        f"{st['n_seeds']} draws of {st['grid_queries']} queries",
+    )
+
+
+@dataclass(frozen=True)
+class ComparisonTables:
+    """The measured tables behind the review's claims that *1/k_total against the
+    alternatives* decides (the arguments of
+    :func:`attncore.claims.rules.rescalings.comparison_findings`, by name)."""
+
+    query_scales: pd.DataFrame
+    sqrt_vs_none: pd.DataFrame
+    k_vs_sqrt: pd.DataFrame
+    main: str
+    every: str
+
+
+def comparison_tables(
+    comparison: Comparison, model: QueryKeyModel, query_scales: Sequence[float]
+) -> ComparisonTables:
+    """Every table the review's claims of :func:`run_comparison`'s chapter read: pairs over
+    every configuration of ``comparison`` and the query-scale sweep
+    (:func:`query_scale_sweep`) of ``model`` at its main setting and seed. ``main`` and
+    ``every`` describe the settings in words.
+
+    >>> small = {name: r for name, r in study_rescalings().items() if name in GRADIENT_NAMES}
+    >>> comparison = run_comparison(study_families(), small, d_main=8, n_main=4,
+    ...     n_queries=50, family_settings=[], d_values=[8], n_values=[4], grid_queries=50,
+    ...     n_seeds=2, seed=0, threshold=0.9)
+    >>> tables = comparison_tables(comparison, study_families()[NORMAL], [1.0, 10.0])
+    >>> list(tables.query_scales.index), len(tables.k_vs_sqrt)
+    ([1.0, 10.0], 9)
+    """
+    st = comparison.settings
+    every = comparison.every()
+    k_metrics = ["wasserstein", "selectivity", "effective_share", "saturated_share"]
+    k_metrics += ["extreme_share", "gradient_norm"]
+    scaled = query_scale_sweep(
+        model,
+        query_scales,
+        d=int(st["d_main"]),
+        n=int(st["n_main"]),
+        n_queries=int(st["n_queries"]),
+        n_seeds=int(st["n_seeds"]),
+        seed=int(st["seed"]),
+        threshold=float(st["threshold"]),
+    )
+    return ComparisonTables(
+        query_scales=query_scale_table(scaled),
+        sqrt_vs_none=pair_rescalings(every, "sqrt_d", "none", ["wasserstein"]),
+        k_vs_sqrt=pair_rescalings(every, "k_total", "sqrt_d", k_metrics),
+        main=_main_words(st),
         every="every family at every (d, n) of the family comparison and the standard normal "
-        f"grid, {n_seeds} draws each, paired over draws",
+        f"grid, {st['n_seeds']} draws each, paired over draws",
     )

@@ -1,5 +1,5 @@
-"""Verdict rules of the chapter *Every rescaling, measured*, and the sentences that state its
-results.
+"""Verdict rules of the chapters *Every rescaling, measured* and *1/k_total against the
+alternatives*, and the sentences that state their results.
 
 Every rule takes a table of paired comparisons of two rescalings on the same draws (one row
 per configuration ``family, d, n``; columns ``<metric>_a``, ``<metric>_b``, the mean paired
@@ -35,10 +35,12 @@ from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.words import number, share
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
     "CLEAR",
+    "COMPARISON_EVIDENCE",
     "FALLS_TO",
     "FLAT",
     "LEVEL",
@@ -65,10 +67,11 @@ __all__ = [
     "blog_stable_region",
     "clearly_above",
     "clearly_below",
+    "comparison_findings",
+    "comparison_takeaways",
     "curve_sentence",
     "even_more_so",
-    "families_sentence",
-    "grid_sentence",
+    "few_draws_sentence",
     "lower_distortion",
     "lowest_sentence",
     "n_sqrt_d_by_family",
@@ -80,7 +83,6 @@ __all__ = [
     "summary_bullets",
     "takeaways",
     "vanishing_caveats",
-    "vanishing_price_sentence",
     "vaswani_small_gradients",
     "vaswani_table",
 ]
@@ -174,13 +176,28 @@ def _wins(
 
 def _draws_note(pairs: pd.DataFrame) -> str:
     """How many draws each configuration had, and whether that is fewer than
-    :data:`~attncore.claims.statistics.MIN_DRAWS`."""
+    :data:`~attncore.claims.statistics.MIN_DRAWS` (what that means, a page says once:
+    :func:`few_draws_sentence`)."""
     fewest = int(pairs["draws"].min())
     if fewest >= MIN_DRAWS:
         return f"{fewest} draws per configuration"
+    return f"{fewest} draws per configuration (fewer than {MIN_DRAWS})"
+
+
+def few_draws_sentence(draws: int) -> str:
+    """What few draws mean for the corrected counts, for a page whose configurations have
+    ``draws`` draws each; empty with :data:`~attncore.claims.statistics.MIN_DRAWS` or more.
+
+    >>> few_draws_sentence(2)[:46]
+    'With 2 draws per configuration, fewer than the'
+    >>> few_draws_sentence(10)
+    ''
+    """
+    if draws >= MIN_DRAWS:
+        return ""
     return (
-        f"{fewest} draws per configuration, fewer than the {MIN_DRAWS} a stable count needs: "
-        "the corrected tests find little, and the counts may move from build to build"
+        f"With {draws} draws per configuration, fewer than the {MIN_DRAWS} a stable count "
+        "needs, the corrected tests find little, and the counts may move from build to build."
     )
 
 
@@ -221,7 +238,11 @@ def _label(name: str) -> str:
     return RESCALINGS[name].label if name in RESCALINGS else name
 
 
-def _where(index: pd.Index) -> str:
+def _where(index: pd.Index, most: int = 3) -> str:
+    """The configurations of ``index`` by name; empty beyond ``most`` of them (a count says
+    how many)."""
+    if len(index) > most:
+        return ""
     return ", ".join(f"{f} (d = {d}, n = {n})" for f, d, n in index)
 
 
@@ -265,15 +286,15 @@ def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> 
     return (
         f"{_label(better)} clearly below {_label(worse)} (one-sided t tests over the draws, "
         f"Holm-corrected over the configurations, family-wise {LEVEL:.0%}) "
-        f"in {int(wins.sum())} of {len(pairs)} configurations"
+        f"in {share(int(wins.sum()), len(pairs), 'configuration')}"
         + (f" (not in: {losses})" if losses else "")
         + f"; W₁ {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
         f"{pairs['wasserstein_b'].min():.3f} to {pairs['wasserstein_b'].max():.3f}; selectivity "
         f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
         f"{_label(worse)}; effective keys / n of {_label(better)} "
         f"{pairs['effective_share_a'].min():.3f} or more (nearly uniform, above "
-        f"{UNIFORM_SHARE:.0%}, in {int(uniform.sum())}: there the shape is kept because the "
-        f"softmax barely acts, the book's note, not part of the claim); {_draws_note(pairs)}"
+        f"{UNIFORM_SHARE:.0%}, in {number(int(uniform.sum()))}, reported beside the claim, "
+        f"not against it); {_draws_note(pairs)}"
     )
 
 
@@ -347,8 +368,8 @@ def bernhard_other_families(
     not_more = [f for f, ok in by_family.items() if not ok]
     verdict = _distortion_verdict(wins, _wins(pairs, side="above", level=level), not not_more)
     measured = (
-        _describe(pairs, "k_total", "sqrt_d", wins)
-        + f"; gap clearly larger than for N(0, 1) in {int(more.sum())} of {len(more)}"
+        _describe(pairs, "k_total", "sqrt_d", wins) + f"; gap clearly larger than for N(0, 1) in "
+        f"{share(int(more.sum()), len(more), 'configuration')}"
         + (f" (not everywhere for: {', '.join(not_more)})" if not_more else "")
     )
     return Finding("bernhard-other-families", verdict, measured, check)
@@ -406,7 +427,6 @@ def bernhard_section5_worse(
             f"{int(won.sum())} of {len(p)} "
             f"configurations, median W₁ ratio {w_ratio:.1f}, median selectivity ratio "
             f"{s_ratio:.0f}"
-            + (f" (not in: {_where(p.index[~won.to_numpy()])})" if not won.all() else "")
         )
     measured = "; ".join(parts)
     measured += (
@@ -458,10 +478,13 @@ def section5_complexity(n_values: tuple[int, int] = (4, 8), p: int = 3) -> Findi
         if name != "k_total"
     }
     growing = [name for name, (a, b) in extra.items() if b > a]
+    alike: dict[tuple[int, int], list[str]] = {}
+    for name, counts in extra.items():
+        alike.setdefault(counts, []).append(name)
     measured = "; ".join(
-        f"{name}: {a} more operation{'s' if a != 1 else ''} than k_total at n = {small}, {b} at "
-        f"n = {large}"
-        for name, (a, b) in extra.items()
+        f"{' and '.join(names)}: {a} more operation{'s' if a != 1 else ''} than k_total at "
+        f"n = {small}, {b} at n = {large}"
+        for (a, b), names in alike.items()
     )
     same = [name for name in extra if name not in growing]
     if same:
@@ -654,9 +677,10 @@ _VANISHING += ["draws"]
 
 def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
     """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d), each in
-    words: more saturation elsewhere, a W₁ not clearly lower everywhere (Holm-corrected
-    counts), a median gradient ``||ds/dq||`` below ``price`` times that of sqrt_d ("about
-    1/n" of it only where the ratio times n has a median within a factor 3 of 1).
+    words (the numbers are the verdict's): more saturation elsewhere, a W₁ not clearly lower
+    everywhere (Holm-corrected counts), a median gradient ``||ds/dq||`` below ``price`` times
+    that of sqrt_d ("about 1/n" of it only where the ratio times n has a median within a
+    factor 3 of 1).
 
     >>> index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["f", "d", "n"])
     >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1, -0.3],
@@ -665,21 +689,19 @@ def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
     ...     "gradient_norm_a": [0.1, 0.01], "gradient_norm_b": [1.0, 1.0], "draws": [10, 10]},
     ...     index=index)
     >>> vanishing_caveats(pairs)  # doctest: +NORMALIZE_WHITESPACE
-    ['a gradient reaching the query 0.055 times that under 1/√d (median), about 1/n of it']
+    ['a gradient reaching the query below 0.5 times that under 1/√d (median), about 1/n of it']
     """
     _need(pairs, _VANISHING)
     more = _wins(pairs, "saturated_share", "above")
     lower_w = _wins(pairs)
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
-    of = f"of {len(pairs)} configurations"
-    caveats = [f"clearly more saturated in {int(more.sum())} {of}"] if more.any() else []
+    caveats = ["clearly more saturated in some configurations"] if more.any() else []
     if not lower_w.all():
-        caveats.append(f"a W₁ not clearly below that of 1/√d in {int((~lower_w).sum())} {of}")
+        caveats.append("a W₁ not clearly below that of 1/√d in some configurations")
     if float(ratio.median()) < price:
         about = ", about 1/n of it" if _about_one_over_n(pairs) else ""
         caveats.append(
-            f"a gradient reaching the query {ratio.median():.2g} times that under 1/√d "
-            f"(median){about}"
+            f"a gradient reaching the query below {price:g} times that under 1/√d (median){about}"
         )
     return caveats
 
@@ -733,10 +755,10 @@ def bernhard_vanishing_gradients(
         f"share of rows with largest probability > {threshold:g}: 1/k_total "
         f"{_span(pairs['saturated_share_a'])}, 1/√d "
         f"{_span(pairs['saturated_share_b'])}; 1/k_total "
-        f"clearly less saturated in {int(less.sum())} and clearly more in {int(more.sum())} of "
-        f"{len(pairs)} configurations (Holm-corrected); W₁ clearly lower in "
-        f"{int(lower_w.sum())}; the price: the gradient reaching q, ‖ds/dq‖ with the factor, "
-        f"is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
+        f"clearly less saturated in {share(int(less.sum()), len(pairs), 'configuration')} "
+        f"and clearly more in {number(int(more.sum()))} (Holm-corrected); W₁ clearly lower "
+        f"in {number(int(lower_w.sum()))}; the price: the gradient reaching q, ‖ds/dq‖ with "
+        f"the factor, is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
         f"{ratio.median():.2g}; times n: median {_ratio_times_n(pairs):.2g}); effective keys / n "
         f"under 1/k_total {pairs['effective_share_a'].min():.3f} or more (nearly uniform in "
         f"{int(uniform.sum())}); {_draws_note(pairs)}"
@@ -826,27 +848,27 @@ _SUMMARY = {
 
 
 def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str:
-    """The chapter's summary as Markdown bullets, one per topic, chosen by the verdicts.
+    """The results of *1/k_total against the alternatives* as Markdown bullets, one per topic
+    (distortion, section 5, ``n sqrt(d)``, vanishing gradients), chosen by the verdicts.
 
-    ``findings`` maps claim keys to the findings of this chapter's rules; ``pairs`` are
+    ``findings`` maps claim keys to the findings of the chapter's rules; ``pairs`` are
     1/k_total (``a``) against 1/√d (``b``) in every configuration compared, for how often
     its attention is nearly uniform and the caveats of its lower saturation
     (:func:`vanishing_caveats`).
 
     >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
     ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
-    ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
+    ...      "bernhard-n-sqrt-d-other", "bernhard-vanishing-gradients"]}
     >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
     >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
     ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
     ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0], "draws": [10]}, index=index)
     >>> summary_bullets(f, pairs).count("- ")
-    5
+    4
     """
     keys = {
         "section5": "bernhard-section5-worse",
         "n_sqrt_d": "bernhard-n-sqrt-d-other",
-        "vaswani": "vaswani-small-gradients",
         "vanishing": "bernhard-vanishing-gradients",
     }
     distortion = [
@@ -867,11 +889,14 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
         named = zip(places, distortion, strict=True)
         words = "; ".join(f"{place}: {f.verdict.value}" for place, f in named)
     uniform = int((pairs["effective_share_a"] > UNIFORM_SHARE).sum())
+    most = "every configuration" if uniform == len(pairs) else "most configurations"
     where = (
-        f"in {uniform} of {len(pairs)} configurations it does so at the uniform end of the "
-        "curve, where its lower distortion is that of a softmax that does almost nothing"
+        f"in {most} it does so at the uniform end of the curve, where its lower "
+        "distortion is that of a softmax that does almost nothing"
         if 2 * uniform >= len(pairs)
-        else f"its attention is nearly uniform in {uniform} of {len(pairs)} configurations"
+        else "its attention is nearly uniform in fewer than half of the configurations"
+        if uniform
+        else "its attention is nearly uniform in none of them"
     )
     lines = [_SUMMARY["distortion"][topic].format(verdicts=words, uniform=where)]
     caveats = "; ".join(vanishing_caveats(pairs)) or "see the ledger"
@@ -882,26 +907,16 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
 
 
 def takeaways(
-    findings: Mapping[str, Finding],
-    largest_off_curve: float,
-    pairs: pd.DataFrame,
-    tolerance: float = 0.02,
+    findings: Mapping[str, Finding], largest_off_curve: float, tolerance: float = 0.02
 ) -> str:
-    """The chapter's takeaways as at most five Markdown bullets: where the factor rescalings
-    lie (from the largest distance of such a point from the curve of constant factors), then
-    the topics of :func:`summary_bullets` (with its ``pairs``), Bernhard's section 5 and
-    ``n sqrt(d)`` in one.
+    """The takeaways of *Every rescaling, measured* as Markdown bullets: where the factor
+    rescalings lie (from the largest distance of such a point from the curve of constant
+    factors) and what the grid says of Vaswani et al.'s suspicion.
 
-    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
-    ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
-    ...      "bernhard-n-sqrt-d-other", "vaswani-small-gradients", "bernhard-vanishing-gradients"]}
-    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
-    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
-    ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
-    ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0], "draws": [10]}, index=index)
-    >>> text = takeaways(f, 0.004, pairs)
+    >>> f = {"vaswani-small-gradients": Finding("vaswani-small-gradients", Verdict.HOLDS, "", "")}
+    >>> text = takeaways(f, 0.004)
     >>> text.count("- "), "lies on one curve" in text
-    (5, True)
+    (2, True)
     """
     if math.isnan(largest_off_curve):
         curve = (
@@ -911,50 +926,38 @@ def takeaways(
     elif largest_off_curve <= tolerance:
         curve = (
             "Every rescaling that multiplies the logits by one factor lies on one curve of "
-            f"distortion against selectivity (within {largest_off_curve:.3f} in W₁): a "
-            "rescaling only chooses how close to uniform the attention is."
+            "distortion against selectivity ({ref}`sec-frontier`): a rescaling only chooses how "
+            "close to uniform the attention is."
         )
     else:
         curve = (
-            f"The factor rescalings lie up to {largest_off_curve:.3f} in W₁ off the curve of "
-            "constant factors here: the curve is too coarse (few factors or draws) to read "
-            "their positions on it."
+            "The factor rescalings lie off the curve of constant factors by more than averaging "
+            "over draws leaves ({ref}`sec-frontier`): the curve is too coarse here (few factors "
+            "or draws) to read their positions on it."
         )
+    verdict = findings["vaswani-small-gradients"].verdict
+    vaswani = _SUMMARY["vaswani"][verdict].format(verdict=verdict.value)
+    return "\n".join(f"- {line}" for line in (curve, vaswani))
+
+
+def comparison_takeaways(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str:
+    """The takeaways of *1/k_total against the alternatives*: the topics of
+    :func:`summary_bullets` (with its ``pairs``), Bernhard's section 5 and ``n sqrt(d)`` in
+    one bullet.
+
+    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
+    ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
+    ...      "bernhard-n-sqrt-d-other", "bernhard-vanishing-gradients"]}
+    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
+    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
+    ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
+    ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0], "draws": [10]}, index=index)
+    >>> comparison_takeaways(f, pairs).count("- ")
+    3
+    """
     lines = [line[2:] for line in summary_bullets(findings, pairs).split("\n")]
-    distortion, section5, n_sqrt_d, vaswani, vanishing = lines
-    bullets = [curve, distortion, vanishing, vaswani, f"{section5} {n_sqrt_d}"]
-    return "\n".join(f"- {line}" for line in bullets)
-
-
-def families_sentence(moments: pd.DataFrame, others: pd.DataFrame, reference: pd.DataFrame) -> str:
-    """The result of the family comparison (``a`` = k_total, ``b`` = sqrt_d), in words."""
-    more = even_more_so(others, reference)
-    by_family = more.groupby(level="family", sort=False).all()
-    not_more = ", ".join(by_family[~by_family].index) or "none"
-    share = min(moments["effective_share_a"].min(), others["effective_share_a"].min())
-    return (
-        f"With changed moments, 1/k_total distorts clearly less than 1/√d (Holm-corrected "
-        f"counts) in "
-        f"{int(_wins(moments).sum())} of {len(moments)} configurations; for the other families "
-        f"in {int(_wins(others).sum())} of {len(others)}. The gap is clearly larger than for "
-        f"standard normal components in {int(more.sum())} of {len(more)} configurations; the "
-        f"families where it is not clearly larger everywhere: {not_more}. In these "
-        f"configurations 1/k_total keeps at least {share:.3f} of the keys effectively in play."
-    )
-
-
-def grid_sentence(pairs: pd.DataFrame) -> str:
-    """The result of the standard normal grid (``a`` = k_total, ``b`` = sqrt_d), in words."""
-    w = pairs["wasserstein_a"] / pairs["wasserstein_b"]
-    s = pairs["selectivity_a"] / pairs["selectivity_b"]
-    low = pairs["effective_share_a"].idxmin()
-    return (
-        f"1/k_total distorts clearly less than 1/√d (Holm-corrected count) in "
-        f"{int(_wins(pairs).sum())} of {len(pairs)} cells, with a ratio of distortions from "
-        f"{w.min():.2f} to {w.max():.2f}; the selectivity ratio is at most {s.max():.0e}, and "
-        f"the effective share of keys under 1/k_total is at least "
-        f"{pairs['effective_share_a'].min():.3f} (lowest at d = {low[1]}, n = {low[2]})."
-    )
+    distortion, section5, n_sqrt_d, vanishing = lines
+    return "\n".join(f"- {line}" for line in (distortion, vanishing, f"{section5} {n_sqrt_d}"))
 
 
 def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -1019,34 +1022,6 @@ def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
     )
 
 
-def vanishing_price_sentence(pairs: pd.DataFrame) -> str:
-    """Saturation and its price under k_total against sqrt_d (``a`` = k_total), in words, over
-    every family and setting of ``pairs``; "about 1/n" only where the gradient ratio times n
-    has a median within a factor 3 of 1.
-
-    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["f", "d", "n"])
-    >>> pairs = pd.DataFrame({"saturated_share_a": [0.0, 0.0], "saturated_share_b": [0.1, 0.3],
-    ...     "effective_share_a": [0.99, 0.98], "gradient_norm_a": [0.01, 0.001],
-    ...     "gradient_norm_b": [0.1, 0.08]}, index=index)
-    >>> print(vanishing_price_sentence(pairs))
-    Over every family and setting compared, the largest saturated share under 1/k_total is
-    0.000, against 0.300 under 1/√d. The price: the effective share of keys under 1/k_total is at
-    least 0.980, and the gradient reaching the query is 0.013 to 0.1 times that under 1/√d,
-    about 1/n of it (the ratio times n has median 0.8).
-    """
-    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
-    scaled = _ratio_times_n(pairs)
-    about = "about 1/n of it" if _about_one_over_n(pairs) else "not close to 1/n of it"
-    return (
-        f"Over every family and setting compared, the largest saturated share under 1/k_total "
-        f"is {pairs['saturated_share_a'].max():.3f}, against "
-        f"{pairs['saturated_share_b'].max():.3f} under 1/√d. The price: the effective share of "
-        f"keys under 1/k_total is at least {pairs['effective_share_a'].min():.3f}, and the "
-        f"gradient reaching the query is {ratio.min():.2g} to {ratio.max():.2g} times that "
-        f"under 1/√d, {about} (the ratio times n has median {scaled:.2g})."
-    )
-
-
 def lowest_sentence(
     w_matrix: pd.DataFrame, s_matrix: pd.DataFrame, labels: Mapping[str, str]
 ) -> str:
@@ -1054,8 +1029,8 @@ def lowest_sentence(
     rescalings (rows) across the families (columns), and which others are lowest elsewhere.
 
     >>> w = pd.DataFrame({"f": [0.1, 0.5], "g": [0.3, 0.2]}, index=["k_total", "sqrt_d"])
-    >>> lowest_sentence(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})[:60]
-    '1/k_total has the lowest W₁ of all rescalings in 1 of 2 fami'
+    >>> lowest_sentence(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})[:64]
+    '1/k_total has the lowest W₁ of all rescalings in one of the two '
     """
     w_low, s_low = w_matrix.idxmin(axis=0), s_matrix.idxmin(axis=0)
     others = sorted({labels[r] for r in pd.concat([w_low, s_low]) if r != "k_total"})
@@ -1064,10 +1039,12 @@ def lowest_sentence(
         if others
         else "no other rescaling is lower in any family"
     )
+    families = w_matrix.shape[1]
     return (
-        f"1/k_total has the lowest W₁ of all rescalings in {int((w_low == 'k_total').sum())} of "
-        f"{w_matrix.shape[1]} families and the lowest selectivity in "
-        f"{int((s_low == 'k_total').sum())}; {where}."
+        f"1/k_total has the lowest W₁ of all rescalings in "
+        f"{share(int((w_low == 'k_total').sum()), families, 'family')} and the lowest "
+        f"selectivity in {share(int((s_low == 'k_total').sum()), families, 'family')}; "
+        f"{where}."
     )
 
 
@@ -1464,44 +1441,43 @@ def bernhard_abstract_more_effective(
 REVIEW_EVIDENCE: dict[str, str] = {
     "bernhard-prescaled-softmax-same": "sec-measures",
     "bernhard-distortion-signals-vanishing": "sec-frontier",
-    "bernhard-small-logits-little-distortion": "sec-frontier",
     "blog-stable-responsive-region": "sec-gradients",
     "blog-gradient-flow-preserved": "sec-gradients",
     "bernhard-sqrt-d-alleviates-vanishing": "sec-gradients",
-    "bernhard-abstract-more-effective": "sec-gradients",
-    "bernhard-conclusion-k-total-better": "sec-every-rescaling-summary",
 }
-"""The claims :func:`review_findings` decides, with the chapter's section that shows each."""
+"""The claims :func:`review_findings` decides, with the section of *Every rescaling,
+measured* that shows each."""
+
+COMPARISON_EVIDENCE: dict[str, str] = {
+    "bernhard-small-logits-little-distortion": "sec-query-scales",
+    "bernhard-abstract-more-effective": "sec-k-total-gradients",
+    "bernhard-conclusion-k-total-better": "sec-k-total-summary",
+}
+"""The claims :func:`comparison_findings` decides, with the section of *1/k_total against
+the alternatives* that shows each."""
 
 
 def review_findings(
     *,
     prescaled_gap: float,
     curve_steps: pd.DataFrame,
-    query_scales: pd.DataFrame,
     grid: pd.DataFrame,
     family_sqrt_d: pd.DataFrame,
     sqrt_vs_none_grid: pd.DataFrame,
-    sqrt_vs_none: pd.DataFrame,
-    k_vs_sqrt: pd.DataFrame,
     normal: str,
     main: str,
     grid_setting: str,
-    every: str,
 ) -> dict[str, Finding]:
     """The findings of :data:`REVIEW_EVIDENCE`'s claims from the tables of
-    :func:`attncore.simulate.study.review_tables` (passed by name). ``main``,
-    ``grid_setting`` and ``every`` describe the main setting, the standard normal grid and
-    every configuration, for the check texts."""
+    :func:`attncore.simulate.study.review_tables` (passed by name). ``main`` and
+    ``grid_setting`` describe the main setting and the standard normal grid, for the check
+    texts."""
     return {
         "bernhard-prescaled-softmax-same": bernhard_prescaled_same(
             prescaled_gap, check=f"one draw at the main setting ({main})"
         ),
         "bernhard-distortion-signals-vanishing": bernhard_distortion_signals(
             curve_steps, check=f"consecutive constant factors f/√d, paired over draws ({main})"
-        ),
-        "bernhard-small-logits-little-distortion": bernhard_small_logits(
-            query_scales, check=f"queries scaled, keys of the same draws fixed ({main})"
         ),
         "blog-stable-responsive-region": blog_stable_region(
             grid[grid["rescaling"] == "sqrt_d"],
@@ -1514,6 +1490,24 @@ def review_findings(
             sqrt_vs_none_grid,
             check=f"{grid_setting}; 'demonstrated time and again in its widespread use' is not "
             "testable here",
+        ),
+    }
+
+
+def comparison_findings(
+    *,
+    query_scales: pd.DataFrame,
+    sqrt_vs_none: pd.DataFrame,
+    k_vs_sqrt: pd.DataFrame,
+    main: str,
+    every: str,
+) -> dict[str, Finding]:
+    """The findings of :data:`COMPARISON_EVIDENCE`'s claims from the tables of
+    :func:`attncore.simulate.study.comparison_tables` (passed by name). ``main`` and
+    ``every`` describe the main setting and every configuration, for the check texts."""
+    return {
+        "bernhard-small-logits-little-distortion": bernhard_small_logits(
+            query_scales, check=f"queries scaled, keys of the same draws fixed ({main})"
         ),
         "bernhard-abstract-more-effective": bernhard_abstract_more_effective(
             k_vs_sqrt, check=every
