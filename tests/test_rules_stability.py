@@ -107,3 +107,25 @@ def test_the_table_and_the_sentence_say_each_method_once():
         or "most with 1/√d" in sentence
     )
     assert isinstance(table, pd.DataFrame)
+
+
+def test_a_difference_the_seeds_cannot_place_is_undecided_not_a_failure() -> None:
+    def wobbly(lr: float, seed: int) -> float:
+        """1/√d's losses, shifted up or down by seed: a difference of either sign."""
+        return u_loss(lr, seed) + (0.3, -0.2, 0.1)[seed] * (lr in (1e-3, 1e-1))
+
+    found = rules.lower_sensitivity(
+        "wortsman-mitigations-effective", sweep(qk_norm=alike(wobbly))[0], "qk_norm"
+    )
+    assert found.verdict == Verdict.UNTESTABLE, found.measured
+    assert "the seeds cannot tell" in found.measured
+
+
+def test_sigma_reparam_that_does_not_collapse_but_is_not_clearly_higher_is_undecided() -> None:
+    def barely(lr: float, seed: int) -> float:
+        """Above collapse, and within the seeds' noise of 1/√d's collapsed entropy."""
+        return (0.3, 0.0, 0.6)[seed] if lr > 1e-2 else 1.0 + 0.01 * seed
+
+    found = rules.prevents_collapse(*sweep(sigma_reparam=alike(flat_loss, barely)), LENGTH)
+    assert found.verdict == Verdict.UNTESTABLE, found.measured
+    assert "cannot tell it higher" in found.measured

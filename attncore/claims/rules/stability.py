@@ -178,17 +178,28 @@ def lower_sensitivity(
     claim: str, runs: pd.DataFrame, method: str, baseline: str = "sqrt_d"
 ) -> Finding:
     """``claim``'s verdict: ``method``'s learning-rate sensitivity clearly below
-    ``baseline``'s, paired by seed (holds), below on average (caveat), not below (fails)."""
+    ``baseline``'s, paired by seed (holds), below on average (caveat), clearly above (fails);
+    a difference the seeds cannot place on either side is undecided (not testable here)."""
     if min(_seeds(runs, method), _seeds(runs, baseline)) < 2:
         return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
     sens = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
     mean, se, n = _paired(sens.loc[method], sens.loc[baseline])
     lower = bool(clear([mean], [se], n, "below").iloc[0])
-    verdict = Verdict.HOLDS if lower else Verdict.CAVEAT if mean < 0 else Verdict.FAILS
+    higher = bool(clear([mean], [se], n, "above").iloc[0])
+    verdict = (
+        Verdict.HOLDS
+        if lower
+        else Verdict.CAVEAT
+        if mean < 0
+        else Verdict.FAILS
+        if higher
+        else Verdict.UNTESTABLE
+    )
+    side = "clearly below 0" if lower else "clearly above 0" if higher else "not clearly below 0"
     measured = (
         f"learning-rate sensitivity of {LABELS.get(method, method)} minus "
-        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} over {n} seeds "
-        f"({'clearly below 0' if lower else 'not clearly below 0'})"
+        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} over {number(n)} seeds "
+        f"({side})" + ("" if lower or higher or mean < 0 else "; the seeds cannot tell")
     )
     return Finding(claim, verdict, measured, _CHECK)
 
@@ -229,7 +240,9 @@ def prevents_collapse(
 ) -> Finding:
     """``zhai-sigma-reparam-prevents-collapse``: at each rate above 1/√d's best where 1/√d's
     lowest entropy (mean over seeds) fell below ``collapse`` ln L, σReparam's is clearly
-    higher, paired by seed, Holm-corrected over those rates."""
+    higher, paired by seed, Holm-corrected over those rates: holds at every such rate, holds
+    with a caveat at some; does not hold where σReparam's collapsed too at every one; not
+    testable where it did not collapse but the seeds cannot tell it higher."""
     claim = "zhai-sigma-reparam-prevents-collapse"
     table = capped(runs)
     if min(_seeds(table, "sqrt_d"), _seeds(table, "sigma_reparam")) < 2:
@@ -249,8 +262,17 @@ def prevents_collapse(
     pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
     higher = clear([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], "above")
     count = int(higher.sum())
+    also = all(
+        entropy.loc["sigma_reparam", r].mean() < collapse * math.log(length) for r in collapsed
+    )
     verdict = (
-        Verdict.HOLDS if count == len(collapsed) else Verdict.CAVEAT if count else Verdict.FAILS
+        Verdict.HOLDS
+        if count == len(collapsed)
+        else Verdict.CAVEAT
+        if count
+        else Verdict.FAILS
+        if also
+        else Verdict.UNTESTABLE
     )
     how_many = number(count) if count else "none"
     where = "there" if len(collapsed) == 1 else f"at {how_many} of them"
@@ -262,6 +284,13 @@ def prevents_collapse(
             f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
         )
         + " nats)"
+        + (
+            ""
+            if count
+            else "; σReparam's collapsed too"
+            if also
+            else "; σReparam's did not collapse, but the seeds cannot tell it higher"
+        )
     )
     return Finding(claim, verdict, measured, _CHECK)
 
