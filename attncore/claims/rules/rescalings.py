@@ -841,8 +841,8 @@ _SUMMARY = {
         Verdict.CAVEAT: "In Bernhard's own sense (components near 0 or 1) 1/k_total saturates "
         "less than 1/√d, with a caveat: {caveats}.",
         Verdict.FAILS: "1/k_total does not saturate less than 1/√d where 1/√d saturates.",
-        Verdict.UNTESTABLE: "Neither 1/k_total nor 1/√d saturates in any configuration "
-        "measured, so whether 1/k_total helps avoid saturation cannot be told here.",
+        Verdict.UNTESTABLE: "Whether 1/k_total helps avoid saturation cannot be told from this "
+        "run; its verdict line says why.",
     },
 }
 
