@@ -176,7 +176,8 @@ def length_run(**outcomes: str) -> dict:
 )  # fmt: skip
 def test_the_long_strings_sentence_names_who_kept_first(outcomes, kept, lost) -> None:
     text = answer.recommendation([], {"length_generalization": length_run(**outcomes)})
-    assert text.startswith("Trained on the task FIRST with strings of 10 bits")
+    assert text.startswith("Trained on the task FIRST (a string's label is its first bit)")
+    assert "with strings of 10 bits" in text
     assert "tested on strings of 100,000" in text
     assert (kept is not None and kept in text) or "still solved" not in text
     assert (lost is not None and lost in text) or "did not" not in text

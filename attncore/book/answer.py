@@ -160,7 +160,8 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     parts += [f"{_join(lost)} did not"] if lost else []
     link = _link("length_generalization", measured, "longest", "accuracy")
     return (
-        f"Trained on the task FIRST with strings of {train:,.0f} bits and tested on strings of "
+        "Trained on the task FIRST (a string's label is its first bit) with strings of "
+        f"{train:,.0f} bits and tested on strings of "
         f"{longest:,.0f}, {' and '.join(parts)} ({link} in {{doc}}`length_generalization`)."
     )
 
