@@ -20,6 +20,8 @@ import sympy as sp
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.words import count as count_words
+from attncore.claims.words import number, share
 
 GROWN = Threshold(
     0.1,
@@ -155,7 +157,7 @@ def proof_lines(claim: str, residuals: Mapping[str, sp.Expr]) -> Finding:
         return Finding(claim, Verdict.FAILS, measured, check)
     count = len(residuals)
     lines = {1: "its one line", 2: "both of its lines"}.get(
-        count, f"all {_WORDS[count] if count < len(_WORDS) else count} of its lines"
+        count, f"all {number(count)} of its lines"
     )
     verb = "simplifies" if count == 1 else "simplify"
     measured = (
@@ -534,7 +536,7 @@ pair is independent.'
     broken = [r for r in rows if r.breaks(d_k, z_limit)]
     if not broken:
         return f"At d_k = {d_k} no law's logit variance is distinguishable from d_k."
-    which = _count_of(len(broken), len(rows), "law")
+    which = share(len(broken), len(rows), "law")
     if not any(r.independent_pairs for r in broken):
         return f"At d_k = {d_k} the logit variance of {which} is far from d_k."
     if len(rows) == 1:
@@ -546,23 +548,6 @@ pair is independent.'
         f"At d_k = {d_k} the logit variance of {which} is far from d_k, including a law in "
         "which every listed pair is independent."
     )
-
-
-_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-
-
-def _count_of(count: int, total: int, noun: str) -> str:
-    """``count`` of ``total`` things as words: "the one law", "both laws", "all three laws",
-    "two of the three laws"."""
-
-    def word(n: int) -> str:
-        return _WORDS[n] if n < len(_WORDS) else f"{n:,}"
-
-    if total == 1:
-        return f"the one {noun}"
-    if count == total:
-        return f"both {noun}s" if total == 2 else f"all {word(total)} {noun}s"
-    return f"{word(count)} of the {word(total)} {noun}s"
 
 
 def projection_sentence(worst_two: float, z_limit: float) -> str:
@@ -615,8 +600,7 @@ setting; alignment does not'
     if not grown:
         return "none of the reasons tried raises the mean square of q·k/√d above its value 1"
     head = (
-        f"each of the {_WORDS[len(grown)] if len(grown) < len(_WORDS) else len(grown)} reasons "
-        "tried"
+        f"each of the {count_words(len(grown), 'reason')} tried"
         if not flat and len(grown) > 1
         else ", ".join(grown)
     )
