@@ -135,8 +135,9 @@ def test_n_sqrt_d_every_branch(diff, verdict):
 
 
 def test_n_sqrt_d_sentence_follows_the_calls():
-    assert "every setting for: g;" in rules.n_sqrt_d_sentence(nsd([0.0, 0.2, 0.0, 0.2]), "f")
-    assert "in none for: g" in rules.n_sqrt_d_sentence(nsd([0.2, -0.2, 0.2, 0.0]), "f")
+    every = rules.n_sqrt_d_sentence(nsd([0.0, 0.2, 0.0, 0.2]), "f")
+    assert every.startswith("1/(n√d) distorts more than 1/k_total in every setting for g.")
+    assert "in no setting for g." in rules.n_sqrt_d_sentence(nsd([0.2, -0.2, 0.2, 0.0]), "f")
     with pytest.raises(ParameterError):
         rules.bernhard_n_sqrt_d_other(nsd([0.1, 0.1, 0.1, 0.1]).loc[["f"]], "f", check="t")
 

@@ -26,6 +26,7 @@ from attncore.claims import Verdict
 from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
+from attncore.claims.words import listing
 
 __all__ = ["ALTERNATIVES", "CLEAR", "STABILIZERS", "STATED", "own_findings", "recommendation"]
 
@@ -70,11 +71,6 @@ def _number(measured: Mapping[str, Mapping[str, Any]], name: str) -> float | Non
 
 def _link(chapter: str, measured: Mapping[str, Mapping[str, Any]], name: str, text: str) -> str:
     return evidence_link(chapter, str(measured[name].get("evidence", "")), text)
-
-
-def _join(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _times(ratio: float) -> str:
@@ -156,8 +152,8 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     lost = [names[m] for m, o in outcomes.items() if o == OUTCOMES[1]]
     if train is None or longest is None or (not kept and not lost):
         return None
-    parts = [f"{_join(kept)} still solved it"] if kept else []
-    parts += [f"{_join(lost)} did not"] if lost else []
+    parts = [f"{listing(kept)} still solved it"] if kept else []
+    parts += [f"{listing(lost)} did not"] if lost else []
     link = _link("length_generalization", measured, "longest", "accuracy")
     return (
         "Trained on the task FIRST (a string's label is its first bit) with strings of "
@@ -178,7 +174,7 @@ def _high_rates(verdicts: Mapping[str, str]) -> str | None:
         _F: "no less sensitive to the learning rate than 1/√d does",
     }
     parts = [
-        f"{_join(methods)} made the final loss {words[verdict]}"
+        f"{listing(methods)} made the final loss {words[verdict]}"
         for verdict, methods in groups.items()
         if methods
     ]
@@ -230,7 +226,7 @@ def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) ->
 
 def _ratios(measured: Mapping[str, Mapping[str, Any]], names: list[str], column: str) -> str:
     """The ratios of ``column`` to that of 1/√d, in words: ``3.1 and 2.2``."""
-    return _join([_times(_ratio(measured, r, column) or math.nan) for r in names])
+    return listing([_times(_ratio(measured, r, column) or math.nan) for r in names])
 
 
 def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
@@ -258,26 +254,26 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     names = {k: literal(v) for k, v in ALTERNATIVES.items()}
     parts = []
     if more := groups["more"]:
-        shares = _join([_pct(_number(measured, f"{r}.saturated_share") or 0.0) for r in more])
+        shares = listing([_pct(_number(measured, f"{r}.saturated_share") or 0.0) for r in more])
         parts.append(
-            f"{_join([names[r] for r in more])} make attention "
+            f"{listing([names[r] for r in more])} make attention "
             f"{_ratios(measured, more, 'selectivity')} times as selective, put more than "
             f"{threshold:g} of a row's weight on one key in {shares} of the rows (1/√d: "
             f"{_pct(reference)}) and leave the softmax Jacobian "
             f"{_ratios(measured, more, 'jacobian_norm')} times as large as under 1/√d"
         )
     if less := groups["less"]:
-        inverse = _join(
+        inverse = listing(
             [_times(1 / (_ratio(measured, r, "selectivity") or math.nan)) for r in less]
         )
         parts.append(
-            f"{_join([names[r] for r in less])} make attention {inverse} times less "
+            f"{listing([names[r] for r in less])} make attention {inverse} times less "
             f"selective, nearer uniform, and pass {_ratios(measured, less, 'gradient_norm')} "
             "times the gradient 1/√d passes to the query"
         )
     if same := groups["same"]:
         parts.append(
-            f"{_join([names[r] for r in same])} select about as 1/√d does (within {CLEAR:g} "
+            f"{listing([names[r] for r in same])} select about as 1/√d does (within {CLEAR:g} "
             "standard errors)"
         )
     where = _link("every_rescaling", measured, "d", "the measurements")

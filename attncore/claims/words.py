@@ -15,18 +15,35 @@ Tables keep digits; the rules' sentences use these.
 
 from __future__ import annotations
 
-__all__ = ["count", "number", "share"]
+from collections.abc import Sequence
+
+__all__ = ["count", "listing", "number", "share"]
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def number(n: int) -> str:
-    """``n`` in words up to ten, in digits (with thousands separators) above.
+def number(n: int, zero: str = "zero") -> str:
+    """``n`` in words up to ten, in digits (with thousands separators) above; ``zero`` for 0
+    ("none" where a sentence counts cases).
 
-    >>> number(3), number(10), number(15000)
-    ('three', 'ten', '15,000')
+    >>> number(3), number(10), number(15000), number(0, zero="none")
+    ('three', 'ten', '15,000', 'none')
     """
-    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
+    if n == 0:
+        return zero
+    return _WORDS[n] if 0 < n < len(_WORDS) else f"{n:,}"
+
+
+def listing(items: Sequence[str]) -> str:
+    """Items as a sentence lists them: ``a``, ``a and b``, ``a, b and c``; empty for none.
+
+    >>> listing(["g"]), listing(["g", "h"]), listing(["g", "h", "i"]), listing([])
+    ('g', 'g and h', 'g, h and i', '')
+    """
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _noun(n: int, noun: str) -> str:

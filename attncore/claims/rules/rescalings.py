@@ -35,7 +35,7 @@ from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import number, share
+from attncore.claims.words import listing, number, share
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
@@ -293,8 +293,8 @@ def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> 
         f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
         f"{_label(worse)}; effective keys / n of {_label(better)} "
         f"{pairs['effective_share_a'].min():.3f} or more (nearly uniform, above "
-        f"{UNIFORM_SHARE:.0%}, in {number(int(uniform.sum()))}, reported beside the claim, "
-        f"not against it); {_draws_note(pairs)}"
+        f"{UNIFORM_SHARE:.0%}, in {number(int(uniform.sum()), zero='none')}, reported beside "
+        f"the claim, not against it); {_draws_note(pairs)}"
     )
 
 
@@ -756,9 +756,10 @@ def bernhard_vanishing_gradients(
         f"{_span(pairs['saturated_share_a'])}, 1/√d "
         f"{_span(pairs['saturated_share_b'])}; 1/k_total "
         f"clearly less saturated in {share(int(less.sum()), len(pairs), 'configuration')} "
-        f"and clearly more in {number(int(more.sum()))} (Holm-corrected); W₁ clearly lower "
-        f"in {number(int(lower_w.sum()))}; the price: the gradient reaching q, ‖ds/dq‖ with "
-        f"the factor, is {ratio.min():.2g} to {ratio.max():.2g} times that of 1/√d (median "
+        f"and clearly more in {number(int(more.sum()), zero='none')} (Holm-corrected); W₁ "
+        f"clearly lower in {number(int(lower_w.sum()), zero='none')}; the price: the gradient "
+        f"reaching q, ‖ds/dq‖ with the factor, is {ratio.min():.2g} to {ratio.max():.2g} "
+        "times that of 1/√d (median "
         f"{ratio.median():.2g}; times n: median {_ratio_times_n(pairs):.2g}); effective keys / n "
         f"under 1/k_total {pairs['effective_share_a'].min():.3f} or more (nearly uniform in "
         f"{int(uniform.sum())}); {_draws_note(pairs)}"
@@ -999,27 +1000,31 @@ def n_sqrt_d_by_family(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
-    """Which families 1/(n√d) distorts more than 1/k_total for, and at which n, in words."""
+    """Which families other than ``normal`` 1/(n√d) distorts more than 1/k_total for, and in
+    how many settings at each n, in words ("in every setting for g and in no setting for h";
+    the table of :func:`n_sqrt_d_by_family` gives the counts)."""
     table = n_sqrt_d_by_family(pairs)
     others = table.drop(index=normal, errors="ignore")
-    every = others["worse"] == others[list(CALLS)].sum(axis=1)
-    some = ~every & (others["worse"] > 0)
-    calls = n_sqrt_d_calls(pairs)
-    by_n = (calls == "worse").groupby(pairs.index.get_level_values("n")).sum()
-    normal_calls = (
-        "/".join(str(int(table.loc[normal, c])) for c in CALLS)
-        if normal in table.index
-        else "not measured"
-    )
-    return (
-        f"1/(n√d) distorts more than 1/k_total in every setting for: "
-        f"{', '.join(others.index[every]) or 'none'}; in some settings for: "
-        f"{', '.join(others.index[some]) or 'none'}; in none for: "
-        f"{', '.join(others.index[others['worse'] == 0]) or 'none'} (the standard normal itself "
-        f"is worse/same/better/unclear in {normal_calls} settings). Counted by the number of "
-        "keys, the "
-        f'"worse" calls are {", ".join(f"{int(c)} at n = {n}" for n, c in by_n.items())}.'
-    )
+    worse = others["worse"]
+    every = worse == others[list(CALLS)].sum(axis=1)
+    groups = [
+        ("in every setting for", others.index[every]),
+        ("in some settings for", others.index[~every & (worse > 0)]),
+        ("in no setting for", others.index[worse == 0]),
+    ]
+    where = [f"{words} {listing(list(names))}" for words, names in groups if len(names)]
+    if not where:
+        return "No family other than the standard normal was compared."
+    head = f"1/(n√d) distorts more than 1/k_total {listing(where)}."
+    if worse.sum() in (0, others[list(CALLS)].to_numpy().sum()):
+        return head
+    pairs = pairs[pairs.index.get_level_values("family") != normal]
+    is_worse = (n_sqrt_d_calls(pairs) == "worse").groupby(pairs.index.get_level_values("n"))
+    by_n = [
+        f"{share(int(k), int(m), 'setting')} at n = {n}"
+        for n, k, m in zip(is_worse.sum().index, is_worse.sum(), is_worse.size(), strict=True)
+    ]
+    return f"{head} By the number of keys it does in {listing(by_n)}."
 
 
 def lowest_sentence(

@@ -274,7 +274,7 @@ def prevents_collapse(
         if also
         else Verdict.UNTESTABLE
     )
-    how_many = number(count) if count else "none"
+    how_many = number(count, zero="none")
     where = "there" if len(collapsed) == 1 else f"at {how_many} of them"
     measured = (
         f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at "

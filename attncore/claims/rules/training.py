@@ -34,7 +34,7 @@ from scipy import stats
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import count, share
+from attncore.claims.words import count, listing, share
 
 __all__ = [
     "FAST",
@@ -193,13 +193,6 @@ def _setups(runs: pd.DataFrame) -> list[str]:
 def _trained(runs: pd.DataFrame, method: str) -> list[str]:
     """The setups, in order, in which ``method`` has runs."""
     return [s for s in _setups(runs) if len(_part(runs, s, method))]
-
-
-def _join(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def gaps(
@@ -366,7 +359,7 @@ def _after_long(runs: pd.DataFrame, setups: Sequence[str], short: int, long: int
     """
     outcomes = {s: gap_outcome(runs, s, short, long) for s in setups}
     parts = [
-        f"{words} {_join([_in(s) for s, o in outcomes.items() if o == outcome])}"
+        f"{words} {listing([_in(s) for s, o in outcomes.items() if o == outcome])}"
         for outcome, words in (("closes", "closes"), ("open", "is still open"))
         if outcome in outcomes.values()
     ]
@@ -384,7 +377,7 @@ def _named(setup: str) -> str:
 
 def _named_list(setups: Sequence[str]) -> str:
     """Setup names, quoted, as a list in words: ``“a, b” and “c”``."""
-    return _join([_named(s) for s in setups])
+    return listing([_named(s) for s in setups])
 
 
 def _median_steps(runs: pd.DataFrame, setup: str, method: str) -> float:
@@ -433,14 +426,14 @@ def pace_story(
             if not math.isnan(reference)
             else ("reaches it" if len(groups["faster"]) == 1 else "reach it")
         )
-        parts.append(f"{_join(groups['faster'])} {verb}")
+        parts.append(f"{listing(groups['faster'])} {verb}")
     if groups["same"]:
-        parts.append(f"{_join(groups['same'])} at about the same pace (within a factor {FAST:g})")
+        parts.append(f"{listing(groups['same'])} at about the same pace (within a factor {FAST:g})")
     if groups["slower"]:
-        parts.append(f"{_join(groups['slower'])} slower")
+        parts.append(f"{listing(groups['slower'])} slower")
     if groups["never"]:
         parts.append(
-            f"{_join(groups['never'])} {'does' if len(groups['never']) == 1 else 'do'} "
+            f"{listing(groups['never'])} {'does' if len(groups['never']) == 1 else 'do'} "
             f"not within {long} steps"
         )
     return "; ".join(parts) + "."
@@ -461,7 +454,7 @@ def k_total_conclusion(runs: pd.DataFrame, long: int) -> str:
     good = [s for s in setups if _learns(runs, s, "k_total", long)]
     head = f"1/k_total learns the task (95% on every seed) within {long} steps"
     if good and len(good) < len(setups):
-        return f"{head} only {_join([_in(s) for s in good])}."
+        return f"{head} only {listing([_in(s) for s in good])}."
     return f"{head} in {share(len(good), len(setups), 'setup')}."
 
 
@@ -557,7 +550,7 @@ def gap_conclusion(runs: pd.DataFrame, short: int, long: int) -> str:
     place = (
         f"in {share(len(where), len(setups), 'setup')}"
         if len(where) == len(setups)
-        else _join([_in(s) for s in where])
+        else listing([_in(s) for s in where])
     )
     first = f"Chuang’s gap is reproduced after {short} steps {place}."
     closes = [s for s in where if _learns(runs, s, "sqrt_d", long)]
@@ -568,7 +561,7 @@ def gap_conclusion(runs: pd.DataFrame, short: int, long: int) -> str:
         )
     elif closes:
         second = (
-            f"Given {long} steps, 1/√d learns the task {_join([_in(s) for s in closes])} but "
+            f"Given {long} steps, 1/√d learns the task {listing([_in(s) for s in closes])} but "
             "not in the other setups with the gap: at this budget the runs cannot tell slow "
             "learning from failure there."
         )
@@ -912,7 +905,9 @@ def chuang_25000_samples(runs: pd.DataFrame, short: int, long: int, n_train: int
             f"{interval(short_values['sqrt_d'])} after {short} steps ({short_strings} strings) "
             f"and {interval(long_values['sqrt_d'])} after {long} ({long_strings}) {_in(s)}"
         )
-    measured = f"with {n_train:,} training strings 1/√d reaches a token accuracy of " + _join(parts)
+    measured = f"with {n_train:,} training strings 1/√d reaches a token accuracy of " + listing(
+        parts
+    )
     if n_train > CHUANG_TRAIN:
         verdict = Verdict.UNTESTABLE
         measured += (
@@ -931,7 +926,7 @@ def chuang_25000_samples(runs: pd.DataFrame, short: int, long: int, n_train: int
         verdict = Verdict.UNTESTABLE
         measured += (
             f". Every seed reaches {LEARNED:.0%} with the long budget "
-            f"{_join([_in(s) for s in learned[long]])}, not with the short one: whether "
+            f"{listing([_in(s) for s in learned[long]])}, not with the short one: whether "
             f"{n_train:,} strings are enough turns on the training length, which Chuang does "
             "not give"
         )
@@ -1001,7 +996,7 @@ def chuang_96_half_data(
     else:
         verdict = Verdict.UNTESTABLE
         if both:
-            where = _join([f"{_named(s)} after {b} steps" for s, b in both])
+            where = listing([f"{_named(s)} after {b} steps" for s, b in both])
             measured += (
                 f". Both exceed {target:.0%} with {n_train:,} strings in {where}; whether the "
                 "searched β would with half as many, the chapter does not train"
@@ -1156,18 +1151,18 @@ def chuang_sigma_w_moving_factors(
         missed = [s for s, ok in status.items() if not ok["tracks"]]
         if x_moved:
             measured += (
-                f". σ_X moves too {_join([_in(s) for s in x_moved])}: the input of attention is "
+                f". σ_X moves too {listing([_in(s) for s in x_moved])}: the input of attention is "
                 "learned there, not the fixed training data of Chuang's premise"
             )
         if missed:
             measured += (
-                f". The formula misses the measured spread {_join([_in(s) for s in missed])}"
+                f". The formula misses the measured spread {listing([_in(s) for s in missed])}"
             )
         if verdict is Verdict.CAVEAT:
             others = [s for s in status if s not in main]
             measured += (
                 f". σ_Wq σ_Wk moves with the formula following the spread only "
-                f"{_join([_in(s) for s in main])}: the caveat rests on "
+                f"{listing([_in(s) for s in main])}: the caveat rests on "
                 f"{'that setup' if len(main) == 1 else 'those setups'} alone, not on "
                 f"{_named_list(others)}"
                 if others
@@ -1409,7 +1404,7 @@ def bernhard_q_norm_undesirable(
         return Finding("bernhard-q-norm-undesirable", Verdict.UNTESTABLE, measured, check)
     verdict = Verdict.CAVEAT if worse else Verdict.FAILS
     measured = "; ".join(parts) + (
-        f". QK-norm trains worse {_join([_in(s) for s in worse])}"
+        f". QK-norm trains worse {listing([_in(s) for s in worse])}"
         if worse
         else ". QK-norm trains as well or better in every setup: on this task a logit "
         "independent of ‖q‖ does no harm"
