@@ -268,7 +268,7 @@ def test_summary_bullets_follow_the_verdicts():
     assert "uniform end" not in few and "nearly uniform in none of them" in few
     half = rules.summary_bullets(caveat, vanishing([0.0, 0.0], [0.3, 0.0], share=[0.99, 0.5]))
     assert "in most configurations it does so" in half
-    assert "holds with a caveat, all three" in text
+    assert "the claim holds with a caveat under changed moments, for other families and" in text
     fails = {
         **caveat,
         "bernhard-vanishing-gradients": Finding(
@@ -277,8 +277,8 @@ def test_summary_bullets_follow_the_verdicts():
         "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.FAILS, "", ""),
     }
     text = rules.summary_bullets(fails, PRICE)
-    assert "does not distort the shape less" in text and "does not saturate less" in text
-    assert "other families: holds with a caveat; grid: does not hold" in text
+    assert "does not always distort the shape less" in text and "does not saturate less" in text
+    assert "for other families, does not hold over the grid of d and n." in text
 
 
 def test_takeaways_follow_the_curve_and_the_verdicts():

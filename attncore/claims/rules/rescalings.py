@@ -794,16 +794,19 @@ def curve_sentence(largest_off_curve: float, tolerance: float = 0.02) -> str:
     )
 
 
+_PREDICATE = {v: "is not testable here" if v is Verdict.UNTESTABLE else v.value for v in Verdict}
+"""A verdict as the predicate of "the claim …"."""
+
 _SUMMARY = {
     "distortion": {
         Verdict.HOLDS: "1/k_total distorts the shape less than 1/√d in every configuration "
         "measured (under changed moments, other families and over the grid); {uniform}.",
-        Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d (under changed moments, "
-        "other families and over the grid, in the verdicts' words: {verdicts}); {uniform}.",
-        Verdict.FAILS: "1/k_total does not distort the shape less than 1/√d in most "
-        "configurations measured (verdicts: {verdicts}).",
+        Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d, though not without "
+        "qualification: the claim {verdicts}; {uniform}.",
+        Verdict.FAILS: "1/k_total does not always distort the shape less than 1/√d: the claim "
+        "{verdicts}.",
         Verdict.UNTESTABLE: "Whether 1/k_total distorts the shape less than 1/√d, the draws "
-        "of this run cannot tell in most configurations (verdicts: {verdicts}).",
+        "of this run cannot tell: the claim {verdicts}.",
     },
     "section5": {
         Verdict.HOLDS: "The section 5 alternatives distort more than 1/k_total everywhere: "
@@ -883,12 +886,13 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
         topic = Verdict.FAILS
     else:
         topic = Verdict.CAVEAT
-    if len(verdicts) == 1:
-        words = f"{distortion[0].verdict.value}, all three"
-    else:
-        places = ("changed moments", "other families", "grid")
-        named = zip(places, distortion, strict=True)
-        words = "; ".join(f"{place}: {f.verdict.value}" for place, f in named)
+    places = ("under changed moments", "for other families", "over the grid of d and n")
+    words = ", ".join(
+        f"{_PREDICATE[verdict]} "
+        f"{listing([p for p, f in zip(places, distortion, strict=True) if f.verdict is verdict])}"
+        for verdict in Verdict
+        if verdict in verdicts
+    )
     uniform = int((pairs["effective_share_a"] > UNIFORM_SHARE).sum())
     most = "every configuration" if uniform == len(pairs) else "most configurations"
     where = (
