@@ -159,7 +159,7 @@ def test_the_sentences_follow_the_numbers():
     scales = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.0, 30.0]})
     sentence = rules.scales_sentence(scales, bounds, 64)
     assert (
-        "1/√d puts γ at 1, below the measured boundary (on the collapse side) for ρ = 0.2, 0.5, 0.8"
-        in sentence
+        "1/√d puts γ at 1, below the measured critical γ (where the layer collapses the tokens "
+        "onto one direction) for a mean token correlation ρ = 0.2, 0.5, 0.8" in sentence
     )
-    assert "ln n/√d puts γ at 30, above the measured boundary at every ρ" in sentence
+    assert "ln n/√d puts γ at 30, above the measured critical γ at every mean token" in sentence

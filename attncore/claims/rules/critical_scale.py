@@ -469,19 +469,28 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
     >>> table = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.36, 11.3]})
     >>> bounds = pd.DataFrame({"n": 4096, "rho": [0.2, 0.5, 0.95], "gamma": [1.27, 2.03, 20.5]})
     >>> print(scales_sentence(table, bounds, 128))
-    At n = 4096 and d = 128, 1/√d puts γ at 1.36, below the measured boundary (on the
-    collapse side) for ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it for ρ = 0.95.
+    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
+    γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
+    direction) for a mean token correlation ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it
+    for ρ = 0.95.
     """
     n_max = int(bounds["n"].max())
     last = bounds[bounds["n"] == n_max].dropna(subset=["gamma"])
     at = table[table["n"] == n_max].groupby("scale")["gamma"].first()
-    sides = ["below the measured boundary (on the collapse side) for ρ", "below it for ρ"]
+    sides = [
+        "below the measured critical γ (where the layer collapses the tokens onto one "
+        "direction) for a mean token correlation ρ",
+        "below it for ρ",
+    ]
     parts = []
     for scale, label in (("sqrt_d", "1/√d"), ("log_n", "ln n/√d")):
         below = last.loc[last["gamma"] > at[scale], "rho"]
         if len(below):
             side = f"{sides.pop(0)} = {_rhos(below)}"
         else:
-            side = "above the measured boundary at every ρ"
+            side = "above the measured critical γ at every mean token correlation ρ"
         parts.append(f"{label} puts γ at {at[scale]:.3g}, {side}")
-    return f"At n = {n_max} and d = {d}, {'; '.join(parts)}."
+    return (
+        f"With logits γ ln n times the tokens' inner products, at n = {n_max} and d = {d}, "
+        f"{'; '.join(parts)}."
+    )

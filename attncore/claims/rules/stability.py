@@ -255,8 +255,8 @@ def prevents_collapse(
         return Finding(
             claim,
             Verdict.UNTESTABLE,
-            f"1/√d's attention did not collapse (below {collapse:g} ln L) at any rate above its "
-            f"best ({best:.2g}): nothing to prevent",
+            f"1/√d's attention entropy did not collapse (below {collapse:g} ln L) at any rate "
+            f"above its best ({best:.2g}): nothing to prevent",
             _CHECK,
         )
     pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
@@ -277,7 +277,7 @@ def prevents_collapse(
     how_many = number(count, zero="none")
     where = "there" if len(collapsed) == 1 else f"at {how_many} of them"
     measured = (
-        f"1/√d collapsed (lowest entropy below {collapse:g} ln L) at "
+        f"1/√d's attention entropy collapsed (its lowest below {collapse:g} ln L) at "
         f"{share(len(collapsed), len(rates), 'rate')} above its best; σReparam's entropy "
         f"{'is not' if len(collapsed) == 1 and not count else 'is'} clearly higher {where} ("
         + "; ".join(
@@ -287,7 +287,7 @@ def prevents_collapse(
         + (
             ""
             if count
-            else "; σReparam's collapsed too"
+            else "; σReparam's entropy collapsed too"
             if also
             else "; σReparam's did not collapse, but the seeds cannot tell it higher"
         )
