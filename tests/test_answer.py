@@ -75,6 +75,21 @@ def test_when_follows_independence_and_long_contexts(verdict) -> None:
     assert ("did not flatten" in text) == (verdict == F)
 
 
+@pytest.mark.parametrize(("defaults", "relaxed"), itertools.product([H, C, F, UNTESTABLE], [H, F]))
+def test_the_initialization_sentence_follows_the_defaults_and_the_relaxed_formula(
+    defaults, relaxed
+) -> None:
+    text = answer.recommendation(
+        rows(chuang_standard_init_conditions=defaults, chuang_relaxed_variance=relaxed), {}
+    )
+    assert ("do not give the entries of Q and K unit" in text) == (defaults == F)
+    assert ("the premise holds at the start" in text) == (defaults in (H, C))
+    assert ("about unit variance" in text) == (defaults == C)
+    assert ("still the same at every width" in text) == (defaults == F and relaxed == H)
+    if defaults == UNTESTABLE:
+        assert text.startswith("No chapter has run yet")
+
+
 def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() -> None:
     runs = {"every_rescaling": rescaling_run(none=0.6, mup=0.01, k_total=0.1015, log_n=0.3)}
     text = answer.recommendation([], runs)

@@ -139,7 +139,38 @@ def _when(verdicts: Mapping[str, str]) -> list[str]:
             "The variance argument holds under the assumptions Chuang's Proposition 5 lists "
             "({doc}`why_sqrt_d`)."
         )
-    return sentences
+    defaults = _initialization(verdicts)
+    return sentences + ([defaults] if defaults else [])
+
+
+def _initialization(verdicts: Mapping[str, str]) -> str | None:
+    """Whether the libraries' default initializations meet the unit-variance premise, and
+    whether 1/√d still removes the growth with d where they do not."""
+    defaults, relaxed = (
+        verdicts.get("chuang-standard-init-conditions"),
+        verdicts.get("chuang-relaxed-variance"),
+    )
+    where = "{ref}`ledger <ledger-chuang-standard-init-conditions>`"
+    if defaults in (_H, _C):
+        nearly = "about " if defaults == _C else ""
+        return (
+            "The libraries' default initializations give the entries of Q and K "
+            f"{nearly}unit variance on unit-variance tokens, so the premise holds at the start "
+            f"of training ({where})."
+        )
+    if defaults != _F:
+        return None
+    still = (
+        "; its variance is still the same at every width d, as Chuang's formula for projected "
+        "tokens says ({ref}`ledger <ledger-chuang-relaxed-variance>`)"
+        if relaxed in (_H, _C)
+        else ""
+    )
+    return (
+        "The libraries' default initializations do not give the entries of Q and K unit "
+        "variance, so even at the start of training q·k/√d does not have variance 1 "
+        f"({where}){still}."
+    )
 
 
 def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
