@@ -156,6 +156,7 @@ def test_sentences_name_every_method():
     table = frame({"sqrt_d": BAD, "log_n": GOOD, "sqrt_d + qwen": GOOD})
     labels = {"sqrt_d": "A", "log_n": "B", "sqrt_d + qwen": "C"}
     assert rules.longest_sentence(table, labels) == (
-        "At 1000 bits, B and C are solved (accuracy interval at or above 0.95); A is not."
+        "At 1,000 bits, B and C are solved (accuracy interval at or above 0.95); A is not."
     )
-    assert "C changes the accuracy" in rules.temperature_sentence(table, {"sqrt_d + qwen": "C"})
+    sentence = rules.temperature_sentence(table, {"sqrt_d + qwen": "C"})
+    assert sentence.startswith("At 1,000 bits, C clearly raises the accuracy of the 1/√d models")

@@ -1204,7 +1204,9 @@ CLAIMS: dict[str, Claim] = {
         "at a number of keys it was not trained at, a prediction the book derives: with keys "
         "of similar lengths k_total grows like n, so its logits shrink like 1/n. Tested: at "
         "the longest length 1/k_total is solved (interval at or above 0.95) and not clearly "
-        "below 1/√d, paired by seed; the verdict line gives how far its factor fell.",
+        "below 1/√d, paired by seed. Clearly unsolved but clearly better than guessing is a "
+        "caveat; clearly below 1/√d, or no better than guessing, refutes it. The verdict line "
+        "gives how far its factor fell.",
     ),
     "wortsman-small-models-unstable": Claim(
         "stability",
