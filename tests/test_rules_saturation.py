@@ -321,14 +321,14 @@ def rising_curve(values=(0.2, 0.6, 0.99)) -> pd.DataFrame:
 
 def test_skews_holds_when_every_marked_row_is_as_peaked_as_the_post():
     table = keys({4: [0.5, 0.97, 0.99], 16: [0.3, 0.96, 0.98]})
-    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.HOLDS
     assert "everywhere measured" in rules.skew_sentence(table, MARKED, 0.95)
 
 
 def test_skews_caveat_when_many_keys_stay_below_the_post():
     table = keys({4: [0.5, 0.97, 0.99], 1024: [0.02, 0.67, 0.88]})
-    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.CAVEAT
     assert "n = 1024 at spread 8 (d = 64)" in finding.measured
     sentence = rules.skew_sentence(table, MARKED, 0.95)
@@ -343,7 +343,7 @@ def test_skews_sentence_when_no_marked_row_is_peaked_enough():
 
 def test_skews_within_standard_errors_of_the_level_counts_as_reached():
     table = keys({4: [0.5, 0.945, 0.96]}, se=0.01)
-    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, level=0.95)
+    finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.HOLDS
 
 
@@ -356,7 +356,7 @@ def test_skews_within_standard_errors_of_the_level_counts_as_reached():
     ids=["curve-falls", "no-rise-for-some-n"],
 )
 def test_skews_does_not_hold_when_the_largest_probability_does_not_rise(curve, table):
-    finding = rules.variance_skews_softmax(curve, table, MARKED, level=0.95)
+    finding = rules.variance_skews_softmax(curve, table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.FAILS
 
 

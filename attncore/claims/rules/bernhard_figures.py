@@ -557,7 +557,8 @@ def fig1_vanishing_inference(
         f"{draws} draws at d = {d}: mean Jacobian norm of the rows "
         f"{means_of['jacobian_norm']['none']:.3f} without scaling against "
         f"{means_of['jacobian_norm']['sqrt_d']:.3f} with 1/√d (paired difference "
-        f"{means['jacobian_norm']:.3f} ± {ses['jacobian_norm']:.3f}); first components near 0 "
+        f"{means['jacobian_norm']:.3f}, standard error {ses['jacobian_norm']:.3f}); first "
+        "components near 0 "
         f"or 1 {means_of['extreme_share']['none']:.1%} against "
         f"{means_of['extreme_share']['sqrt_d']:.1%}"
     )
@@ -575,8 +576,14 @@ def fig1_vanishing_inference(
                 "not clearly more components sit near 0 or 1 without scaling",
             ),
         }
+        present = {
+            "jacobian_norm": "the softmax's own gradient is clearly smaller without scaling",
+            "extreme_share": "Bernhard's own sign is there (clearly more first components near "
+            "0 or 1 without scaling, section 6)",
+        }
+        shown = next(m for m, ok in found.items() if ok)
         missing = [words[m][0 if opposite[m] else 1] for m, ok in found.items() if not ok]
-        measured += f"; but {' and '.join(missing)}"
+        measured += f"; one of the two signs: {present[shown]}, but {' and '.join(missing)}"
     elif any(opposite.values()):
         verdict = Verdict.FAILS
         measured += "; the unscaled softmax keeps a gradient at least as large here"

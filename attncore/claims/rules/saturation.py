@@ -585,13 +585,13 @@ def variance_factor_sentence(exact_ratio: float, factor: float) -> str:
     return f"{head} {exact_ratio:g}, not {factor:g}² = {factor**2:g}."
 
 
-def _clearly_below(table: pd.DataFrame, level: float) -> pd.Series:
-    return table["max_probability"] + 2 * table["max_probability_se"] < level
+def _clearly_below(table: pd.DataFrame, peak: float) -> pd.Series:
+    return table["max_probability"] + 2 * table["max_probability_se"] < peak
 
 
 BLOG_PEAK = Threshold(
     0.95,
-    "level",
+    "peak",
     "the post's own example, whose largest probability 0.95 it calls 'extremely peaked'",
     scale="fixed",
 )
@@ -601,7 +601,7 @@ value computed from the post's example)."""
 
 @decided_by(BLOG_PEAK)
 def variance_skews_softmax(
-    curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], level: float
+    curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], peak: float
 ) -> Finding:
     """The blog: "A higher variance causes the output of the softmax to become very skewed
     ... extremely close to 1 for one position and near 0 for others."
@@ -610,14 +610,14 @@ def variance_skews_softmax(
     spreads; ``by_keys`` a :func:`attncore.simulate.saturation.keys_table` holding the spread
     1 and the ``marked`` spreads (spread -> the d whose unscaled logits have it) for several
     numbers of keys. "Extremely close to 1" is read by the post's own example, whose largest
-    probability ``level`` it calls "extremely peaked" (the book's reading).
+    probability ``peak`` it calls "extremely peaked" (the book's reading).
 
     - does not hold: the mean largest probability falls clearly (two standard errors)
       somewhere along the grid, or for some number of keys it is not clearly higher at the
       largest marked spread than at spread 1;
     - holds with a caveat: it rises, but at some marked spread and number of keys it stays
-      clearly below ``level``;
-    - holds: it rises and reaches ``level`` at every marked spread for every number of keys;
+      clearly below ``peak``;
+    - holds: it rises and reaches ``peak`` at every marked spread for every number of keys;
     - not testable: fewer than two spreads, or no number of keys, measured.
 
     >>> curve = pd.DataFrame({"spread": [1.0, 10.0], "max_probability": [0.3, 0.97],
@@ -630,7 +630,7 @@ def variance_skews_softmax(
     check = (
         "mean largest probability of rows of iid N(0, spread²) logits against the spread, and "
         f"at the spreads of unscaled logits for several numbers of keys; 'extremely close to "
-        f"1' read as at least {level:.2f}, the largest probability of the post's own example "
+        f"1' read as at least {peak:.2f}, the largest probability of the post's own example "
         "(book's reading); two standard errors"
     )
     if len(curve) < 2 or by_keys.empty:
@@ -651,7 +651,7 @@ def variance_skews_softmax(
         gap = end["max_probability"] - base["max_probability"]
         rises.append(gap > 2 * math.hypot(end["max_probability_se"], base["max_probability_se"]))
     marked_rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
-    short = marked_rows[_clearly_below(marked_rows, level)]
+    short = marked_rows[_clearly_below(marked_rows, peak)]
     measured = "mean largest probability " + "; ".join(
         f"n = {n}: "
         + ", ".join(f"{p.max_probability:.3f} at spread {p.spread:.3g}" for p in part.itertuples())
@@ -666,7 +666,7 @@ def variance_skews_softmax(
         f"n = {r.n_keys} at spread {r.spread:.3g} (d = {marked[_nearest(marked, r.spread)]})"
         for r in short.itertuples()
     )
-    measured += f"; it rises with the spread but stays clearly below {level:.2f} for {missing}"
+    measured += f"; it rises with the spread but stays clearly below {peak:.2f} for {missing}"
     return Finding("blog-variance-skews-softmax", Verdict.CAVEAT, measured, check)
 
 
@@ -674,8 +674,8 @@ def _nearest(marked: Mapping[float, int], spread: float) -> float:
     return min(marked, key=lambda m: abs(m - spread))
 
 
-def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: float) -> str:
-    """Where the mean largest probability reaches the post's level at the unscaled spreads.
+def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], peak: float) -> str:
+    """Where the mean largest probability reaches the post's peak at the unscaled spreads.
 
     >>> keys = pd.DataFrame({"n_keys": [4, 64], "spread": [8.0, 8.0],
     ...                      "max_probability": [0.97, 0.80], "max_probability_se": [0.01] * 2})
@@ -683,7 +683,7 @@ def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: flo
     reaches the post's 0.95 for n = 4 at d = 64, and stays clearly below it for n = 64 at d = 64.
     """
     rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
-    below = _clearly_below(rows, level)
+    below = _clearly_below(rows, peak)
 
     def where(part: pd.DataFrame) -> str:
         return ", ".join(
@@ -692,13 +692,13 @@ def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], level: flo
 
     head = "At the spread of unscaled logits the mean largest probability"
     if not below.any():
-        return f"{head} reaches the post's {level:.2f} everywhere measured: {where(rows)}."
+        return f"{head} reaches the post's {peak:.2f} everywhere measured: {where(rows)}."
     if below.all():
         return (
-            f"{head} stays clearly below the post's {level:.2f} everywhere measured: {where(rows)}."
+            f"{head} stays clearly below the post's {peak:.2f} everywhere measured: {where(rows)}."
         )
     return (
-        f"{head} reaches the post's {level:.2f} for {where(rows[~below])}, and stays clearly "
+        f"{head} reaches the post's {peak:.2f} for {where(rows[~below])}, and stays clearly "
         f"below it for {where(rows[below])}."
     )
 
