@@ -28,6 +28,9 @@ TEMPERATURE_LABELS = {"yarn": "YaRN", "qwen": "Qwen log-n"}
 """How an inference-time temperature is named in labels."""
 
 _DASHES = {"yarn": (0, (5, 2)), "qwen": (0, (1, 1.5))}
+_MARKERS = {"yarn": "s", "qwen": "^"}
+"""A temperature's own dash and open marker, so that its curve and legend entry differ from
+the trained model's at a glance, not only by the dash."""
 
 _plain = FuncFormatter(lambda value, _: f"{value:g}")
 
@@ -44,7 +47,8 @@ def _style(method: str) -> dict[str, Any]:
     style = method_style(base)
     return {
         "color": style["color"],
-        "marker": style["marker"],
+        "marker": _MARKERS.get(temperature, style["marker"]),
+        "markerfacecolor": "white" if temperature else style["color"],
         "ls": _DASHES.get(temperature, "-"),
         "label": method_label(method),
         "markersize": 5,
