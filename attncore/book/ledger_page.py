@@ -86,6 +86,8 @@ def plain_title(heading: str) -> str:
     'Key lengths: why k_total is close to n√d'
     >>> plain_title(r"$1/\sqrt{d}$, $d = 16$: {glue:text}`verdict_sqrt_d`")
     '1/√d, d = 16'
+    >>> plain_title(r"No scaling, $d =$ {glue:text}`d_small`: {glue:text}`verdict`")
+    'No scaling'
     """
     text = re.sub(r"[:,]?\s*\{glue:\w+\}`[^`]*`", "", heading)
     text = re.sub(r"\\text\{([^}]*)\}", r"\1", text)
@@ -93,7 +95,8 @@ def plain_title(heading: str) -> str:
     text = re.sub(r"\\sqrt\{([^}]*)\}", r"√(\1)", text)
     for command, symbol in _SYMBOLS.items():
         text = text.replace(command, symbol)
-    return text.replace("$", "").strip()
+    text = text.replace("$", "").strip()
+    return re.sub(r"[,:]?\s*[^,:]*=$", "", text).strip()  # a value that was glued
 
 
 def section_title(chapter: str, label: str, root: Path = ROOT) -> str | None:
