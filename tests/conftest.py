@@ -1,7 +1,9 @@
-"""Shared fixtures: a smoke-profile build of the whole book in a scratch copy of the repository."""
+"""Shared fixtures: a build of the whole book (smoke profile unless :data:`PROFILE` says
+otherwise) in a scratch copy of the repository."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,9 @@ REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks", "CITATION.cff"]
 CACHE = ".cache/chapters"
 """Where a scratch copy's build keeps its cache (not the repository's)."""
+PROFILE = os.environ.get("ATTNCORE_TEST_PROFILE", "smoke")
+"""The profile of the book the page tests read: ``smoke`` in CI; ``ATTNCORE_TEST_PROFILE=full``
+runs the same checks on the full book (about 11 minutes more on 2 cores)."""
 
 
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -44,7 +49,7 @@ def copy_book_sources(destination: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Root of a scratch repository copy whose book was built with the smoke profile."""
+    """Root of a scratch repository copy whose book was built with :data:`PROFILE`."""
     root = copy_book_sources(tmp_path_factory.mktemp("book"))
-    build_book("smoke", root=root, cache=RunCache(root / CACHE))
+    build_book(PROFILE, root=root, cache=RunCache(root / CACHE))
     return root
