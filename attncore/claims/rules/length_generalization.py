@@ -26,7 +26,7 @@ from scipy import stats
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import listing
+from attncore.claims.words import count, listing
 
 __all__ = [
     "CHANCE",
@@ -349,9 +349,12 @@ def solved_at_longest(
     }
 
 
-def longest_sentence(table: pd.DataFrame, labels: dict[str, str]) -> str:
+def longest_sentence(
+    table: pd.DataFrame, labels: dict[str, str], named: tuple[str, ...] = ("sqrt_d", "log_n")
+) -> str:
     """Which methods are solved at the longest length (:func:`solved_at_longest`) and which
-    are not, by their labels.
+    are not, by their labels; a group of more than :data:`LISTED` names only the ``named``
+    methods in it and counts the others (the chapter's table lists them).
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
     ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9]})
@@ -359,25 +362,49 @@ def longest_sentence(table: pd.DataFrame, labels: dict[str, str]) -> str:
     'At 50 bits, A is solved (accuracy interval at or above 0.95); B is not.'
     >>> longest_sentence(table[table["seed"] == 0], {"a": "A", "b": "B"})
     'At 50 bits, one seed gives no interval, so whether A and B are solved is not measured.'
+    >>> many = pd.concat([table[table["method"] == m].assign(method=f"{m}{i}")
+    ...                   for m in "ab" for i in range(5)])
+    >>> longest_sentence(many, {f"{m}{i}": f"{m.upper()}{i}" for m in "ab" for i in range(5)},
+    ...                  named=("a0",))
+    'At 50 bits, A0 and four other methods are solved (accuracy interval at or above 0.95); \
+five methods are not.'
     """
     outcomes = solved_at_longest(table)
-    good, bad, single = (
-        [labels[m] for m, o in outcomes.items() if o == outcome] for outcome in OUTCOMES
+    (good, many_good), (bad, many_bad), (single, many_single) = (
+        _few([m for m, o in outcomes.items() if o == outcome], labels, named)
+        for outcome in OUTCOMES
     )
     parts = []
     if good:
-        verb = "is" if len(good) == 1 else "are"
+        verb = "are" if many_good else "is"
         parts.append(f"{listing(good)} {verb} solved (accuracy interval at or above {SOLVED:g})")
     if bad:
-        verb = "is not" if len(bad) == 1 else "are not"
+        verb = "are not" if many_bad else "is not"
         parts.append(f"{listing(bad)} {verb}" if good else f"{listing(bad)} {verb} solved")
     if single:
-        verb = "is" if len(single) == 1 else "are"
+        verb = "are" if many_single else "is"
         parts.append(
             f"one seed gives no interval, so whether {listing(single)} {verb} solved is not "
             "measured"
         )
     return f"At {_longest(table):,} bits, {'; '.join(parts)}."
+
+
+LISTED = 4
+"""The most methods a sentence names in one group; a longer group is counted."""
+
+
+def _few(
+    methods: list[str], labels: dict[str, str], named: tuple[str, ...]
+) -> tuple[list[str], bool]:
+    """The labels of ``methods`` for a sentence, and whether they are more than one: all of
+    them up to :data:`LISTED`, else the ``named`` ones and a count of the others."""
+    if len(methods) <= LISTED:
+        return [labels[m] for m in methods], len(methods) > 1
+    shown = [labels[m] for m in methods if m in named]
+    if not shown:
+        return [count(len(methods), "method")], True
+    return [*shown, count(len(methods) - len(shown), "other method")], True
 
 
 def temperature_differences(table: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
