@@ -69,8 +69,8 @@ CHANCE = 0.5
 
 _CHECK = (
     "FIRST trained at the chapter's length and scored exactly over all strings of each test "
-    "length; paired by seed; in brackets, Student-t intervals over the seeds, simultaneous "
-    "over the rule's comparisons"
+    "length, paired by seed, with Student-t intervals over the seeds in brackets "
+    "(simultaneous over the rule's comparisons)"
 )
 
 
