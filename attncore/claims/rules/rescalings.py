@@ -803,6 +803,8 @@ _SUMMARY = {
         "measured (under changed moments, other families and over the grid); {uniform}.",
         Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d, though not without "
         "qualification: the claim {verdicts}; {uniform}.",
+        "where told": "Where the draws of this run can tell, 1/k_total distorts the shape "
+        "less than 1/√d: the claim {verdicts}; {uniform}.",
         Verdict.FAILS: "1/k_total does not always distort the shape less than 1/√d: the claim "
         "{verdicts}.",
         Verdict.UNTESTABLE: "Whether 1/k_total distorts the shape less than 1/√d, the draws "
@@ -884,6 +886,8 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
         topic = next(iter(verdicts))
     elif Verdict.FAILS in verdicts:
         topic = Verdict.FAILS
+    elif Verdict.UNTESTABLE in verdicts:
+        topic = "where told"
     else:
         topic = Verdict.CAVEAT
     places = ("under changed moments", "for other families", "over the grid of d and n")
