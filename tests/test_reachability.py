@@ -772,7 +772,8 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
     "bernhard-small-logits-little-distortion": {
         H: lambda: scales([0.05, 0.1, 0.6], [-0.4, -0.3, 0.1]),
         C: lambda: scales([0.05, 0.3, 0.2], [-0.4, -0.3, -0.3], step=[0.0, 0.25, -0.1]),
-        F: lambda: scales([0.05, 0.05, 0.05], [-0.4] * 3),
+        F: lambda: scales([0.05, 0.05, 0.05], [0.4] * 3),
+        U: lambda: scales([0.05, 0.05, 0.05], [-0.4] * 3),
     },
     "bernhard-prescaled-softmax-same": {
         H: lambda: resc.bernhard_prescaled_same(1e-17, check="t"),

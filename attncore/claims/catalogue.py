@@ -578,8 +578,8 @@ CLAIMS: dict[str, Claim] = {
         "Under 1/k_total, with the keys fixed and every query multiplied by a factor, W₁ rises "
         "with the query length (it is the query length that controls the distortion), and "
         "reaches 1/√d's only for queries more than 4 times longer than drawn ('too large' is "
-        "not defined: the book's 'moderate').",
-        unreachable={Verdict.UNTESTABLE: _RUNS},
+        "not defined: the book's 'moderate'). Scales that stay too small for W₁ to rise, or a "
+        "grid too coarse to place the crossing against 'moderate', cannot test it.",
     ),
     "bernhard-prescaled-softmax-same": Claim(
         "every_rescaling",
