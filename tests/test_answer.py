@@ -136,7 +136,7 @@ def training_run(gap_a: str, gap_b: str, spread_a: float = 0.001, spread_b: floa
 
 
 TITLES = {
-    ("none", "none"): "**No training gap.**",
+    ("none", "none"): "**No training gap in Chuang's sense.**",
     ("closes", "none"): "**The training gap closes with training.**",
     ("open", "none"): "**The training gap stays open.**",
     ("closes", "closes"): "**The training gap closes with training.**",

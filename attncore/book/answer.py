@@ -395,8 +395,10 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     gapped = [k for k, v in outcomes.items() if v != "none"]
     if not gapped:
         return (
-            "**No training gap.** In neither setup of Chuang's string reversal does 1/√d trail "
-            f"the searched factor after the short training budget. {caveat}"
+            "**No training gap in Chuang's sense.** In neither setup of Chuang's string "
+            "reversal does 1/√d stay near guessing while the searched factor learns the task "
+            "after the short training budget (whether it learns more slowly is in the "
+            f"chapter's learning curves). {caveat}"
         )
     narrow, wide = sorted(spreads, key=lambda k: spreads[k])
     if gapped == [narrow]:
@@ -425,8 +427,8 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             "and only one of them closes by the long budget",
         )
     return (
-        f"**{title}** 1/√d trails the factor Chuang's search finds after the short training "
-        f"budget {which}, {end}. {caveat}"
+        f"**{title}** After the short training budget 1/√d stays near guessing while the "
+        f"factor Chuang's search finds learns the task {which}, {end}. {caveat}"
     )
 
 
