@@ -198,6 +198,13 @@ def test_the_long_strings_sentence_names_who_kept_first(outcomes, kept, lost) ->
     assert (lost is not None and lost in text) or "did not" not in text
 
 
+def test_a_method_not_learned_at_the_training_length_is_not_counted_as_lost() -> None:
+    run = length_run(sqrt_d="not learned", log_n="not learned", mup="solved")
+    text = answer.recommendation([], {"length_generalization": run})
+    assert "1\\/d \\(μP\\) still solved it; 1/√d and ln n\\/√d did not learn it even" in text
+    assert "did not (" not in text and "did not and" not in text
+
+
 def test_one_seed_or_a_hostile_outcome_leaves_the_long_strings_sentence_out() -> None:
     single = length_run(sqrt_d="one seed", log_n="one seed")
     hostile = length_run(sqrt_d="<b>solved</b>", log_n=1.0)

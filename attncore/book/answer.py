@@ -179,17 +179,20 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     train, longest = _number(measured, "train_length"), _number(measured, "longest")
     names = {"sqrt_d": "1/√d", **{k: literal(v) for k, v in ALTERNATIVES.items()}}
     outcomes = {m: measured.get(f"{m}.longest", {}).get("value") for m in names}
-    kept = [names[m] for m, o in outcomes.items() if o == OUTCOMES[0]]
-    lost = [names[m] for m, o in outcomes.items() if o == OUTCOMES[1]]
-    if train is None or longest is None or (not kept and not lost):
+    kept, lost, _, unlearned = (
+        [names[m] for m, o in outcomes.items() if o == outcome] for outcome in OUTCOMES
+    )
+    if train is None or longest is None or not (kept or lost or unlearned):
         return None
     parts = [f"{listing(kept)} still solved it"] if kept else []
     parts += [f"{listing(lost)} did not"] if lost else []
+    if unlearned:
+        parts.append(f"{listing(unlearned)} did not learn it even at the training length")
     link = _link("length_generalization", measured, "longest", "accuracy")
     return (
         "Trained on the task FIRST (a string's label is its first bit) with strings of "
         f"{train:,.0f} bits and tested on strings of "
-        f"{longest:,.0f}, {' and '.join(parts)} ({link} in {{doc}}`length_generalization`)."
+        f"{longest:,.0f}, {'; '.join(parts)} ({link} in {{doc}}`length_generalization`)."
     )
 
 

@@ -322,35 +322,53 @@ def k_total_long(
     return Finding("bernhard-k-total-long-strings", verdict, measured, check)
 
 
-OUTCOMES = ("solved", "not solved", "one seed")
+OUTCOMES = ("solved", "not solved", "one seed", "not learned")
 """What :func:`solved_at_longest` can say of a method at the longest length."""
 
 
 def solved_at_longest(
-    table: pd.DataFrame, *, solved: float = SOLVED, confidence: float = CONFIDENCE
+    table: pd.DataFrame,
+    train_length: int | None = None,
+    *,
+    solved: float = SOLVED,
+    confidence: float = CONFIDENCE,
 ) -> dict[str, str]:
     """Per method, one of :data:`OUTCOMES` at the longest length: ``"solved"`` when the lower
     end of its accuracy's interval is at least ``solved``, ``"not solved"`` when it is below,
-    ``"one seed"`` when a single seed gives no interval.
+    ``"one seed"`` when a single seed gives no interval, and, given ``train_length``,
+    ``"not learned"`` when the method is not solved even there (nothing to generalize).
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b", "c"], "seed": [0, 1, 0, 1, 0],
     ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9, 1.0]})
     >>> solved_at_longest(table)
     {'a': 'solved', 'b': 'not solved', 'c': 'one seed'}
+    >>> short = table.assign(length=5)
+    >>> solved_at_longest(pd.concat([short, table]), train_length=5)
+    {'a': 'solved', 'b': 'not learned', 'c': 'one seed'}
     """
-    rows = summary(table, confidence).xs(_longest(table), level="length")
-    return {
-        str(method): OUTCOMES[2]
-        if math.isnan(low)
-        else OUTCOMES[0]
-        if low >= solved
-        else OUTCOMES[1]
-        for method, low in rows["low"].items()
-    }
+    rows = summary(table, confidence)
+    at = rows.xs(_longest(table), level="length")["low"]
+    trained = (
+        rows.xs(train_length, level="length")["low"]
+        if train_length is not None and train_length in rows.index.get_level_values("length")
+        else pd.Series(dtype=float)
+    )
+
+    def outcome(method: str, low: float) -> str:
+        if math.isnan(low):
+            return OUTCOMES[2]
+        if trained.get(method, math.inf) < solved:
+            return OUTCOMES[3]
+        return OUTCOMES[0] if low >= solved else OUTCOMES[1]
+
+    return {str(method): outcome(method, low) for method, low in at.items()}
 
 
 def longest_sentence(
-    table: pd.DataFrame, labels: dict[str, str], named: tuple[str, ...] = ("sqrt_d", "log_n")
+    table: pd.DataFrame,
+    labels: dict[str, str],
+    train_length: int | None = None,
+    named: tuple[str, ...] = ("sqrt_d", "log_n"),
 ) -> str:
     """Which methods are solved at the longest length (:func:`solved_at_longest`) and which
     are not, by their labels; a group of more than :data:`LISTED` names only the ``named``
@@ -369,8 +387,8 @@ def longest_sentence(
     'At 50 bits, A0 and four other methods are solved (accuracy interval at or above 0.95); \
 five methods are not.'
     """
-    outcomes = solved_at_longest(table)
-    (good, many_good), (bad, many_bad), (single, many_single) = (
+    outcomes = solved_at_longest(table, train_length)
+    (good, many_good), (bad, many_bad), (single, many_single), (unlearned, many_unlearned) = (
         _few([m for m, o in outcomes.items() if o == outcome], labels, named)
         for outcome in OUTCOMES
     )
@@ -387,6 +405,9 @@ five methods are not.'
             f"one seed gives no interval, so whether {listing(single)} {verb} solved is not "
             "measured"
         )
+    if unlearned:
+        verb = "are" if many_unlearned else "is"
+        parts.append(f"{listing(unlearned)} {verb} not solved even at the training length")
     return f"At {_longest(table):,} bits, {'; '.join(parts)}."
 
 
