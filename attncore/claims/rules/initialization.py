@@ -23,6 +23,7 @@ from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.words import listing
 
 __all__ = [
     "MISS_DECADES",
@@ -365,17 +366,23 @@ def beta_search_sentence(
     if not shares:
         return exact
     parts = [f"{100 * s:.0f} % with {i} items per evaluation" for i, (s, _) in shares.items()]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     noisy = (
         f" On the noisy objective the share of searches that end more than {MISS_DECADES:g} "
-        f"decade from the optimum is {listed} (median {median_evaluations:.0f} evaluations)"
+        f"decade from the optimum is {listing(parts)} (median {median_evaluations:.0f} "
+        "evaluations)"
     )
-    if any(significant for _, significant in shares.values()):
+    flagged = [str(i) for i, (_, significant) in shares.items() if significant]
+    if flagged:
+        which = (
+            "that is"
+            if len(flagged) == len(shares)
+            else f"with {listing(flagged)} items per evaluation that is"
+        )
         return (
-            f"{exact}{noisy}: significantly more than the {100 * MISS_SHARE:.0f} % a reliable "
-            "search may miss, because a binary search trusts the sign of each comparison and "
-            "noise flips it; with noisy outcomes it needs repeated evaluations or a method that "
-            "averages them."
+            f"{exact}{noisy}: {which} significantly more than the {100 * MISS_SHARE:.0f} % a "
+            "reliable search may miss, because a binary search trusts the sign of each "
+            "comparison and noise flips it; with noisy outcomes it needs repeated evaluations "
+            "or a method that averages them."
         )
     return (
         f"{exact}{noisy}: no more than the {100 * MISS_SHARE:.0f} % a reliable search may "
@@ -764,32 +771,27 @@ def fixed_weights_takeaway(low: float, high: float, rank_one: float, disjoint: f
 def aligned_takeaway(
     sqrt_first: Sequence[float], sqrt_last: Sequence[float], max_width: int, mup_z: float
 ) -> str:
-    """The aligned-key result in one sentence: the ``1/sqrt(d)`` weight on the aligned key at
-    the smallest and largest widths, and whether ``1/d`` stays at its limit (within 3
-    standard errors).
+    """The aligned-key result in one sentence of words (the section's sentence and figure
+    give the weights per correlation): whether ``1/sqrt(d)`` raises the weight on the aligned
+    key at every correlation as the width grows, and whether ``1/d`` stays at its limit
+    (within 3 standard errors).
 
-    >>> aligned_takeaway([0.2], [0.99], 4096, 1.0)[:60]
-    'With queries aligned to their keys, 1/√d moves the weight on'
+    >>> aligned_takeaway([0.2], [0.99], 4096, 1.0)[:61]
+    'With queries aligned to their keys, 1/√d puts more of the wei'
     >>> "does not stay" in aligned_takeaway([0.2], [0.19], 4096, 5.0)
     True
     """
     grows = all(b > a for a, b in zip(sqrt_first, sqrt_last, strict=True))
     head = (
-        "moves the weight on the aligned key"
+        "puts more of the weight on the aligned key, at every alignment measured,"
         if grows
-        else "does not raise the weight on the aligned key steadily"
+        else "does not put more of the weight on the aligned key at every alignment measured"
     )
-    sqrt = (
-        f"{head} from {min(sqrt_first):.3f} to {max(sqrt_last):.3f} as the width grows to "
-        f"d = {max_width:,}"
-    )
+    sqrt = f"{head} as the width grows to d = {max_width:,}"
     if mup_z <= 3.0:
-        mup = f"1/d keeps it at its width-independent limit (within {mup_z:.1f} standard errors)"
+        mup = "1/d keeps it at its width-independent limit (within three standard errors)"
     else:
-        mup = (
-            f"1/d does not stay at its width-independent limit ({mup_z:.1f} standard errors "
-            "away at the largest width)"
-        )
+        mup = "1/d does not stay at its width-independent limit at the largest width"
     return f"With queries aligned to their keys, 1/√d {sqrt}, while {mup}."
 
 
