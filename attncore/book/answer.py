@@ -349,9 +349,9 @@ def _curve_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         f"**Where a rescaling can put attention.** {literal(headline['text'])} On one draw, a "
         "rescaling that multiplies every logit by one factor is a point of the curve of "
         "constant factors by construction, so what tells rescalings apart is where they sit on "
-        "it and whether they stay there as d, n and the distribution change; QK-norm, which "
-        f"changes the logits themselves, is the one that can leave it ({link} in "
-        "{doc}`every_rescaling`)."
+        "it and whether they stay there as d, n and the distribution change; QK-norm and "
+        "cosine attention, which change the logits themselves, are the ones that can leave it "
+        f"({link} in {{doc}}`every_rescaling`)."
     )
 
 

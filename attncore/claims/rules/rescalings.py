@@ -789,9 +789,10 @@ def curve_sentence(largest_off_curve: float, tolerance: float = 0.02) -> str:
             "draws whose factors differ slightly."
         )
     return (
-        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W₁, more "
-        f"than the {tolerance:g} that averaging over draws with slightly different factors "
-        "leaves: the curve is too coarse here (few constant factors, or few draws)."
+        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W₁ over "
+        "all families (the standard normal's distances are in the section's table), more than "
+        f"the {tolerance:g} that averaging over draws with slightly different factors leaves: "
+        "the curve is too coarse here (few constant factors, or few draws)."
     )
 
 
