@@ -54,19 +54,30 @@ def explained(threshold: Record) -> str:
     )
 
 
-def fragile_text(fragile: Sequence[Record]) -> str:
+def fragile_text(fragile: Sequence[Record], thresholds: Sequence[Record] = ()) -> str:
     """Where a verdict changes inside the bands of its thresholds, or ``""`` where it does not.
+    A flip that rounds to the threshold's own value (a count exactly at the threshold) is
+    said to lie just above or just below it.
 
     >>> fragile_text([{"threshold": "unit", "value": 3.46, "verdict": "fails"}])
     '**Fragile**: the verdict becomes “fails” at unit = 3.46.'
+    >>> fragile_text([{"threshold": "many", "value": 0.50001, "verdict": "holds"}],
+    ...              [{"name": "many", "value": 0.5}])
+    '**Fragile**: the verdict becomes “holds” just above many = 0.5.'
     """
     if not fragile:
         return ""
-    flips = "; ".join(
-        f"“{literal(str(f['verdict']))}” at {literal(str(f['threshold']))} = "
-        f"{float(f['value']):.3g}"
-        for f in fragile
-    )
+    values = {str(t.get("name")): t.get("value") for t in thresholds}
+
+    def where(flip: Record) -> str:
+        name, value = str(flip["threshold"]), float(flip["value"])
+        own = values.get(name)
+        if isinstance(own, int | float) and f"{value:.3g}" == f"{float(own):.3g}":
+            side = "above" if value > own else "below"
+            return f"just {side} {literal(name)} = {float(own):.3g}"
+        return f"at {literal(name)} = {value:.3g}"
+
+    flips = "; ".join(f"“{literal(str(f['verdict']))}” {where(f)}" for f in fragile)
     return f"**Fragile**: the verdict becomes {flips}."
 
 
@@ -121,7 +132,7 @@ class ThresholdNotes:
                 parts.append(f"{named(threshold)} ({{ref}}`{LINK_TEXT} <{label}>`)")
         listed = f"Thresholds: {'; '.join(parts)}"
         if fragile:
-            return Note(f"{fragile_text(fragile)} {listed}.", targets)
+            return Note(f"{fragile_text(fragile, thresholds)} {listed}.", targets)
         banded = any(t.get("band") for t in thresholds)
         same = "; the verdict is the same across every band" if banded else ""
         return Note(f"{listed}{same}.", targets)
