@@ -126,8 +126,8 @@ def test_the_refilled_column_finding_follows_its_measurements(share, changed) ->
     assert ("is a different sample" in text) == (share >= answer.SAME_SAMPLE_SHARE)
     assert ("can tell that sample" in text) == (share < answer.SAME_SAMPLE_SHARE)
     assert ("come out the same" in text) == (changed == 0)
-    assert ("1 verdict on" in text) == (changed == 1)
-    assert ("2 verdicts on" in text) == (changed == 2)
+    assert ("one verdict on his figures changes" in text) == (changed == 1)
+    assert ("two verdicts on his figures change" in text) == (changed == 2)
 
 
 def training_run(gap_a: str, gap_b: str, spread_a: float = 0.001, spread_b: float = 0.3) -> dict:

@@ -160,6 +160,6 @@ def test_the_sentences_follow_the_numbers():
     sentence = rules.scales_sentence(scales, bounds, 64)
     assert (
         "1/√d puts γ at 1, below the measured critical γ (where the layer collapses the tokens "
-        "onto one direction) for a mean token correlation ρ = 0.2, 0.5, 0.8" in sentence
+        "onto one direction) for mean token correlations ρ = 0.2, 0.5, 0.8" in sentence
     )
     assert "ln n/√d puts γ at 30, above the measured critical γ at every mean token" in sentence

@@ -197,9 +197,9 @@ def test_key_length_sentence_picks_the_smallest_d_from_16() -> None:
 
 
 def test_bound_sentence_both_ways() -> None:
-    assert rules.bound_sentence(0.1, 0.003, 0.003).startswith("No simulated ratio exceeds 1")
+    assert rules.bound_sentence(0.1, 0.003, 0.003).startswith("no simulated ratio exceeds 1")
     above = rules.bound_sentence(1.2, 0.01, 0.003)
-    assert above.startswith("A simulated ratio exceeds 1") and "far from" in above
+    assert above.startswith("a simulated ratio exceeds 1") and "far from" in above
 
 
 # --- the blog's derivation --------------------------------------------------------------------

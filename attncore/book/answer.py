@@ -26,7 +26,7 @@ from attncore.claims import Verdict
 from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
-from attncore.claims.words import listing
+from attncore.claims.words import count, listing
 
 __all__ = ["ALTERNATIVES", "CLEAR", "STABILIZERS", "STATED", "own_findings", "recommendation"]
 
@@ -374,8 +374,10 @@ def _refill_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     if changed == 0:
         verdicts = "the verdicts on his figures come out the same on either sample"
     else:
-        plural = "s" if changed != 1 else ""
-        verdicts = f"{changed:.0f} verdict{plural} on his figures change with the sample"
+        verdicts = (
+            f"{count(int(changed), 'verdict')} on his figures "
+            f"{'changes' if changed == 1 else 'change'} with the sample"
+        )
     return (
         "**Bernhard's plots show a refilled column.** His R code fills the dot products of "
         "all keys of a few queries into the column his text describes as key 1 of many "

@@ -471,7 +471,7 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
     >>> print(scales_sentence(table, bounds, 128))
     With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
     γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
-    direction) for a mean token correlation ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it
+    direction) for mean token correlations ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it
     for ρ = 0.95.
     """
     n_max = int(bounds["n"].max())
@@ -486,7 +486,10 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
     for scale, label in (("sqrt_d", "1/√d"), ("log_n", "ln n/√d")):
         below = last.loc[last["gamma"] > at[scale], "rho"]
         if len(below):
-            side = f"{sides.pop(0)} = {_rhos(below)}"
+            side = sides.pop(0)
+            if len(below) > 1:
+                side = side.replace("a mean token correlation ρ", "mean token correlations ρ")
+            side = f"{side} = {_rhos(below)}"
         else:
             side = "above the measured critical γ at every mean token correlation ρ"
         parts.append(f"{label} puts γ at {at[scale]:.3g}, {side}")

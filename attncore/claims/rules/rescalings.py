@@ -1363,10 +1363,11 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     late = int((j_bad.to_numpy() & ~before_peak).sum())
     measured = (
         f"along {len(steps) + 1} constant factors, smallest to largest, W₁ changes clearly on "
-        f"{int((w_up | w_down).sum())} of the {len(steps)} steps between them; on "
-        f"{int(e_bad.sum())} of these the share of first components near 0 or 1 moves the other "
-        f"way, and on {int(j_bad.sum())} the softmax Jacobian norm moves the same way as W₁ "
-        f"(more distortion with a larger gradient), {late} of them after the Jacobian's peak "
+        f"{share(int((w_up | w_down).sum()), len(steps), 'step')} between them; on "
+        f"{number(int(e_bad.sum()), zero='none')} of these the share of first components near 0 "
+        f"or 1 moves the other way, and on {number(int(j_bad.sum()), zero='none')} the softmax "
+        "Jacobian norm moves the same way as W₁ (more distortion with a larger gradient), "
+        f"{number(late, zero='none')} of them after the Jacobian's peak "
         f"({levels.max():.3f} at factor {peak + 1} of {len(steps) + 1}); before the peak the "
         "attention is near uniform and no gradient vanishes"
     )

@@ -626,15 +626,16 @@ def key_length_sentence(ratios: Mapping[int, float], spread: Mapping[int, float]
 
 
 def bound_sentence(max_ratio: float, mean_ratio: float, typical: float) -> str:
-    """Whether the Cauchy-Schwarz bound held, and how loose it is.
+    """Whether the Cauchy-Schwarz bound held, and how loose it is: the rest of a sentence
+    the page begins.
 
     >>> bound_sentence(0.03, 0.003, 0.0031)[-44:]
     'it is 0.0030, close to the heuristic 0.0031.'
     """
     head = (
-        f"No simulated ratio exceeds 1 (the largest is {max_ratio:.3f})"
+        f"no simulated ratio exceeds 1 (the largest is {max_ratio:.3f})"
         if max_ratio <= 1 + 1e-12
-        else f"A simulated ratio exceeds 1 ({max_ratio:.3f})"
+        else f"a simulated ratio exceeds 1 ({max_ratio:.3f})"
     )
     near = "close to" if abs(mean_ratio / typical - 1) <= 0.5 else "far from"
     return f"{head}, and on average it is {mean_ratio:.4f}, {near} the heuristic {typical:.4f}."
@@ -680,8 +681,9 @@ standard deviations above its expected value); pass mark 4.'
     if not bad:
         ds = ", ".join(f"{d}" for d in sorted(fits))
         values = ", ".join(f"{per_bin[d]:.2f}" for d in sorted(fits))
+        shown = f"At every d shown ({ds})" if len(fits) > 1 else f"At the d shown ({ds})"
         return (
-            f"At every d shown ({ds}) the histogram fits the exact density within sampling noise "
+            f"{shown} the histogram fits the exact density within sampling noise "
             f"(chi-square per bin {values}; pass mark {z_limit:g} standard deviations)."
         )
     where = "; ".join(
