@@ -205,7 +205,8 @@ def learning_curves_figure(
     for ax in axes[:, 0]:
         ax.set_ylabel("validation token accuracy")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
+    # at most four entries a row: a longer row would widen the image and shrink its text
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 4), frameon=False)
     fig.suptitle(
         f"Mean over {n_seeds} seed{'s' if n_seeds > 1 else ''}, band from the worst to the best "
         f"seed; grey dashes: {100 * LEARNED:g} %"
