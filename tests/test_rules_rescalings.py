@@ -509,6 +509,8 @@ def test_bernhard_abstract_reaches_every_outcome():
     assert f(cheap, check="c").verdict == Verdict.CAVEAT
     assert f(_abstract([-0.3, 0.0], [0.0, 0.3]), check="c").verdict == Verdict.CAVEAT
     assert f(_abstract([0.0, 0.0], [0.0, 0.3]), check="c").verdict == Verdict.FAILS
+    few = _abstract([-0.3, 0.0], [0.0, 0.0])  # one clear win of two, 'many' read as 75 %
+    assert f(few, check="c", many=0.75).verdict == Verdict.UNTESTABLE
     unclear = _abstract([-0.01, -0.01], [0.0, 0.0])
     assert f(unclear, check="c").verdict == Verdict.UNTESTABLE
     none = _abstract([0.0, 0.0], [0.0, 0.0], s_b=(0.0, 0.0), e_b=(0.0, 0.0))

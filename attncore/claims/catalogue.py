@@ -625,7 +625,8 @@ CLAIMS: dict[str, Claim] = {
         "'This' is dividing by the sum of the key lengths. Where 1/√d has saturated rows or "
         "first components near 0 or 1, 1/k_total has clearly fewer of either and more of "
         "neither, in at least half of those configurations ('many'; Holm-corrected), at no "
-        "price of a median gradient reaching the query below half of 1/√d's.",
+        "price of a median gradient reaching the query below half of 1/√d's. Clearly more in "
+        "at least half refutes it; fewer clear wins and losses than that leave it undecided.",
     ),
     "bernhard-vanishing-gradients": Claim(
         "k_total_alternatives",

@@ -1433,12 +1433,13 @@ def bernhard_abstract_more_effective(
 
     Per configuration where sqrt_d has saturated rows or components near 0 or 1, k_total
     avoids them better if it has clearly fewer of either and clearly more of neither
-    (Holm-corrected over the configurations). **Not testable here** if sqrt_d has none
-    anywhere, or if k_total is clearly better nowhere and clearly worse nowhere (the draws
-    cannot tell); **does not hold** if k_total is clearly worse somewhere and better nowhere;
-    **holds with a caveat** if better in fewer than ``many`` of those configurations, or
-    worse somewhere, or in many but at a price (a median gradient reaching the query below
-    ``price`` times that of sqrt_d); **holds** otherwise.
+    (Holm-corrected over the configurations). As for Bernhard's conclusion
+    (:func:`bernhard_conclusion`), "many" is borne out by clear wins in at least ``many`` of
+    those configurations and refuted by clear losses in as many. **Holds** if borne out, with
+    no loss and no price; **holds with a caveat** if borne out but worse somewhere or at a
+    price (a median gradient reaching the query below ``price`` times that of sqrt_d); **does
+    not hold** if refuted; **not testable here** if neither (a difference the tests do not
+    find is undecided) or if sqrt_d has none anywhere.
     """
     cols = ["saturated_share", "extreme_share"]
     need = [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")]
@@ -1452,12 +1453,12 @@ def bernhard_abstract_more_effective(
     share = float(better[present].mean()) if present.any() else 0.0
     if not present.any():
         verdict = Verdict.UNTESTABLE
-    elif not better.any():
-        verdict = Verdict.FAILS if worse.any() else Verdict.UNTESTABLE
-    elif share >= many and not worse.any():
-        verdict = Verdict.CAVEAT if ratio < price else Verdict.HOLDS
+    elif share >= many:
+        verdict = Verdict.CAVEAT if worse.any() or ratio < price else Verdict.HOLDS
+    elif float(worse[present].mean()) >= many:
+        verdict = Verdict.FAILS
     else:
-        verdict = Verdict.CAVEAT
+        verdict = Verdict.UNTESTABLE
     measured = (
         f"1/k_total against 1/√d, paired (Holm-corrected): clearly fewer saturated rows or "
         f"first components near 0 or 1 (and clearly more of neither) in "
