@@ -141,7 +141,9 @@ def _evidence(row: dict[str, Any]) -> str:
         return ""
     chapter = f"{{doc}}`{row['chapter']}`"
     if not row["evidence"]:
-        return f"{chapter} (not run)" if row["verdict"] == PENDING else chapter
+        if row["verdict"] != PENDING:
+            return chapter
+        return f"{chapter} ({'not checked by its run' if row['measured'] else 'not run'})"
     return f"{chapter}: {evidence_link(row['chapter'], row['evidence'])}"
 
 
