@@ -198,7 +198,8 @@ def lower_sensitivity(
     side = "clearly below 0" if lower else "clearly above 0" if higher else "not clearly below 0"
     measured = (
         f"learning-rate sensitivity of {LABELS.get(method, method)} minus "
-        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} over {number(n)} seeds "
+        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} (mean ± standard error "
+        f"over {number(n)} seeds) "
         f"({side})" + ("" if lower or higher or mean < 0 else "; the seeds cannot tell")
     )
     return Finding(claim, verdict, measured, _CHECK)
@@ -327,8 +328,8 @@ def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS)
     ...                      "diverged": False})
     >>> print(sensitivity_sentence(runs, {"a": "A", "b": "B"}))
     Over learning rates from 0.1 to 1, the final loss depends least on the rate with B and
-    most with A (learning-rate sensitivity, lowest first: B, A; one seed per method, so the
-    order is that of single runs).
+    most with A (mean learning-rate sensitivity, lowest first: B < A; one seed per method, so
+    the order is that of single runs).
     """
     means = lr_sensitivity(runs).groupby("method", sort=False)["sensitivity"].mean()
     order = [labels.get(m, m) for m in means.sort_values(kind="stable").index]
@@ -336,10 +337,10 @@ def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS)
     single = (
         "; one seed per method, so the order is that of single runs"
         if runs["seed"].nunique() < 2
-        else ""
+        else "; an order of means, which the seeds may not separate for neighbours"
     )
     return (
         f"Over learning rates from {low:.2g} to {high:.2g}, the final loss depends least on the "
-        f"rate with {order[0]} and most with {order[-1]} (learning-rate sensitivity, lowest "
-        f"first: {', '.join(order)}{single})."
+        f"rate with {order[0]} and most with {order[-1]} (mean learning-rate sensitivity, "
+        f"lowest first: {' < '.join(order)}{single})."
     )
