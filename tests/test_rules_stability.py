@@ -7,6 +7,7 @@ import pytest
 from stability_tables import (
     LENGTH,
     alike,
+    collapsing_entropy,
     falling_loss,
     flat_loss,
     high_entropy,
@@ -92,6 +93,13 @@ def test_prevents_collapse_per_branch():
     assert rules.prevents_collapse(*sweep(sqrt_d=calm), LENGTH).verdict is U
     assert growing is steady_logit
     assert rules.prevents_collapse(*sweep(seeds=1), LENGTH).verdict is U
+
+    def unclear_rise(lr, seed):
+        return 0.2 if lr == 1e-2 else 0.25 + (0.1, -0.1, 0.0)[seed]
+
+    solved = (unclear_rise, steady_logit, collapsing_entropy)  # low entropy, no clear rise
+    found = rules.prevents_collapse(*sweep(sqrt_d=solved), LENGTH)
+    assert found.verdict is U and "the task's solution" in found.measured
 
 
 def test_the_table_and_the_sentence_say_each_method_once():

@@ -1262,7 +1262,9 @@ CLAIMS: dict[str, Claim] = {
         reading="σReparam on W_q and W_k only (Zhai et al. reparametrize every linear "
         "layer): at each rate above 1/√d's best where 1/√d's attention has collapsed (the "
         "lowest head's mean entropy, the lowest recorded along training, below a share of "
-        "ln L, L the string length, on average over the seeds), "
+        "ln L, L the string length, on average over the seeds) and its loss rose clearly "
+        "above the best rate's (a low entropy in a run that still learns is the task's "
+        "solution, not Zhai et al.'s collapse), "
         "σReparam's entropy is clearly higher, paired by seed, with Holm's correction over "
         "those rates. At some of them only is a caveat; with no collapse to prevent the claim "
         "is not testable here.",

@@ -240,10 +240,13 @@ def prevents_collapse(
     runs: pd.DataFrame, curves: pd.DataFrame, length: int, *, collapse: float = COLLAPSE
 ) -> Finding:
     """``zhai-sigma-reparam-prevents-collapse``: at each rate above 1/√d's best where 1/√d's
-    lowest entropy (mean over seeds) fell below ``collapse`` ln L, σReparam's is clearly
-    higher, paired by seed, Holm-corrected over those rates: holds at every such rate, holds
-    with a caveat at some; does not hold where σReparam's collapsed too at every one; not
-    testable where it did not collapse but the seeds cannot tell it higher."""
+    lowest entropy (mean over seeds) fell below ``collapse`` ln L and its loss rose clearly
+    above the best rate's (Zhai et al.'s collapse comes with instability; a low entropy in a
+    run that still learns is the task's solution), σReparam's entropy is clearly higher,
+    paired by seed, Holm-corrected over those rates: holds at every such rate, holds with a
+    caveat at some; does not hold where σReparam's collapsed too at every one; not testable
+    where there is no such rate, or σReparam's did not collapse but the seeds cannot tell it
+    higher."""
     claim = "zhai-sigma-reparam-prevents-collapse"
     table = capped(runs)
     if min(_seeds(table, "sqrt_d"), _seeds(table, "sigma_reparam")) < 2:
@@ -251,15 +254,24 @@ def prevents_collapse(
     best = best_rates(table)["sqrt_d"]
     entropy = _lowest_entropy(curves)
     rates = sorted(r for r in table["lr"].unique() if r > best)
-    collapsed = [r for r in rates if entropy.loc["sqrt_d", r].mean() < collapse * math.log(length)]
+    low = [r for r in rates if entropy.loc["sqrt_d", r].mean() < collapse * math.log(length)]
+    own = table[table["method"] == "sqrt_d"].set_index(["lr", "seed"])["loss"]
+    rises = [_paired(own.loc[r], own.loc[best]) for r in low]
+    collapsed = [
+        r
+        for r, rise in zip(low, rises, strict=True)
+        if bool(clear([rise[0]], [rise[1]], rise[2], "above").iloc[0])
+    ]
     if not collapsed:
-        return Finding(
-            claim,
-            Verdict.UNTESTABLE,
+        why = (
             f"1/√d's attention entropy did not collapse (below {collapse:g} ln L) at any rate "
-            f"above its best ({best:.2g}): nothing to prevent",
-            _CHECK,
+            f"above its best ({best:.2g}): nothing to prevent"
+            if not low
+            else f"1/√d's attention entropy fell below {collapse:g} ln L above its best rate "
+            f"({best:.2g}) only where its loss did not clearly rise: there low entropy is the "
+            "task's solution, not the collapse that comes with instability"
         )
+        return Finding(claim, Verdict.UNTESTABLE, why, _CHECK)
     pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
     higher = clear([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], "above")
     count = int(higher.sum())
