@@ -205,6 +205,12 @@ def test_a_method_not_learned_at_the_training_length_is_not_counted_as_lost() ->
     assert "did not (" not in text and "did not and" not in text
 
 
+def test_the_long_strings_sentence_names_the_temperatures_chosen_at_test_time() -> None:
+    run = length_run(sqrt_d="not solved", **{"sqrt_d + yarn": "solved"})
+    text = answer.recommendation([], {"length_generalization": run})
+    assert "1/√d with YaRN's temperature at test time still solved it; 1/√d did not" in text
+
+
 def test_one_seed_or_a_hostile_outcome_leaves_the_long_strings_sentence_out() -> None:
     single = length_run(sqrt_d="one seed", log_n="one seed")
     hostile = length_run(sqrt_d="<b>solved</b>", log_n=1.0)

@@ -28,7 +28,15 @@ from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
 from attncore.claims.words import count, listing
 
-__all__ = ["ALTERNATIVES", "CLEAR", "STABILIZERS", "STATED", "own_findings", "recommendation"]
+__all__ = [
+    "ALTERNATIVES",
+    "CLEAR",
+    "STABILIZERS",
+    "STATED",
+    "TEST_TIME",
+    "own_findings",
+    "recommendation",
+]
 
 STATED = ("rescaling-curve",)
 """The chapters' headlines that the book's own findings state (and no other list repeats)."""
@@ -44,6 +52,13 @@ ALTERNATIVES = {
 }
 """The alternatives to 1/√d the first page weighs, by their name in the every-rescaling
 chapter's measurements, with the words the page uses for them."""
+
+TEST_TIME = {
+    "sqrt_d + yarn": "1/√d with YaRN's temperature at test time",
+    "sqrt_d + qwen": "1/√d with Qwen's log-n factor at test time",
+}
+"""The length chapter's 1/√d models with a factor chosen at test time, as the first page
+names them: the cheapest change for a trained model."""
 
 STABILIZERS = {
     "wortsman-mitigations-effective": "QK-norm",
@@ -177,7 +192,11 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     """Which of 1/√d and the alternatives still solved FIRST at the longest test length."""
     measured = _measured(runs, "length_generalization")
     train, longest = _number(measured, "train_length"), _number(measured, "longest")
-    names = {"sqrt_d": "1/√d", **{k: literal(v) for k, v in ALTERNATIVES.items()}}
+    names = {
+        "sqrt_d": "1/√d",
+        **{k: literal(v) for k, v in ALTERNATIVES.items()},
+        **TEST_TIME,
+    }
     outcomes = {m: measured.get(f"{m}.longest", {}).get("value") for m in names}
     kept, lost, _, unlearned = (
         [names[m] for m, o in outcomes.items() if o == outcome] for outcome in OUTCOMES
