@@ -81,7 +81,7 @@ def test_attention_rows_share_a_scale_and_their_labels_do_not_meet():
     fig.canvas.draw()
     spread, weight = (ax.yaxis.label for ax in fig.axes[0:3:2])
     top, bottom = (label.get_window_extent() for label in (spread, weight))
-    assert top.x0 == bottom.x0 and top.y0 > bottom.y1
+    assert top.x0 == pytest.approx(bottom.x0, abs=1e-6) and top.y0 > bottom.y1
     assert fig.axes[1].get_ylim() == fig.axes[0].get_ylim()
     ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert "1" in ticks and not any("$" in t for t in ticks)

@@ -514,9 +514,9 @@ _MATH_LABELS = {
     "learned": r"learned $\beta$",
     "k_total": r"$1/k_\text{total}$",
     "qk_norm": "QK-norm",
-    "qk_norm_learned": "QK-norm, learned $g$",
+    "qk_norm_learned": "QK-norm with learned $g$",
     "mup": r"$1/d$ ($\mu$P)",
-    "cosine_learned": r"cosine, learned $\tau$ (Swin v2)",
+    "cosine_learned": r"cosine with learned $\tau$ (Swin v2)",
 }
 
 

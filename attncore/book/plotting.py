@@ -44,9 +44,9 @@ __all__ = [
 
 TRAINED_ONLY: dict[str, str] = {
     "learned": "learned β per head",
-    "qk_norm_learned": "QK-norm, learned gain",
-    "cosine_learned": "cosine, learned τ (Swin v2)",
-    "ssmax_learned": "SSMax, learned s",
+    "qk_norm_learned": "QK-norm with learned gain",
+    "cosine_learned": "cosine with learned τ (Swin v2)",
+    "ssmax_learned": "SSMax with learned s",
 }
 """Scalings of the trained model that are not rescalings of fixed queries and keys, with
 their labels."""

@@ -50,7 +50,7 @@ __all__ = [
 LABELS: dict[str, str] = {
     "sqrt_d": "1/√d",
     "qk_norm": "QK-norm",
-    "cosine": "cosine, learned τ",
+    "cosine": "cosine with learned τ",
     "soft_cap": "soft cap",
     "sigma_reparam": "σReparam",
     "log_n": "ln n/√d",
