@@ -154,7 +154,7 @@ def test_the_training_finding_has_a_branch_for_every_pair_of_outcomes(outcomes) 
     assert ("initialization scale" in text) == (narrow != wide)
     assert ("an effect of the initialization scale" in text) == (narrow and not wide)
     assert ("does not explain it" in text) == (wide and not narrow)
-    assert ("in both setups" in text) == (narrow and wide)
+    assert ("In both setups" in text) == (narrow and wide)
 
 
 def test_an_unknown_gap_outcome_leaves_the_training_finding_out() -> None:

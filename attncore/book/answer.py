@@ -428,15 +428,16 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     if gapped == [narrow]:
         ratio = spreads[wide] / spreads[narrow] if spreads[narrow] else math.inf
         which = (
-            f"only in the setup whose logits under 1/√d start {_times(ratio)} times narrower at "
-            "initialization, which the book reads as an effect of the initialization scale"
+            f"Only in the setup whose logits under 1/√d start {_times(ratio)} times narrower "
+            "at initialization than in the other (the book reads this as an effect of the "
+            "initialization scale)"
         )
     elif len(gapped) == 2:
-        which = "in both setups"
+        which = "In both setups"
     else:
         which = (
-            "only in the setup whose logits under 1/√d start wider at initialization, so the "
-            "initialization scale does not explain it here"
+            "Only in the setup whose logits under 1/√d start wider at initialization (so the "
+            "initialization scale does not explain it here)"
         )
     if all(outcomes[k] == "closes" for k in gapped):
         title, end = (
@@ -451,8 +452,9 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             "and only one of them closes by the long budget",
         )
     return (
-        f"**{title}** After the short training budget 1/√d stays near guessing while the "
-        f"factor Chuang's search finds learns the task {which}, {end}. {caveat}"
+        f"**{title}** {which}, 1/√d stays near guessing after the short training budget (the "
+        "shorter of the chapter's two) while the factor Chuang's search finds learns the task, "
+        f"{end}. {caveat}"
     )
 
 
