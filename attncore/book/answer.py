@@ -338,7 +338,10 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     caveat = f" ({'; '.join(shown)}.)" if shown else ""
     return (
         f"What the alternatives cost, at d = {d:.0f} and n = {n:.0f} with standard normal "
-        f"components ({where}): {'; '.join(parts)}.{caveat}"
+        f"components ({where}; selectivity is 1 minus the entropy over ln n, 0 for uniform "
+        "attention and 1 for attention on one key, and the softmax Jacobian is measured by "
+        "its Frobenius norm): "
+        f"{'; '.join(parts)}.{caveat}"
     )
 
 
