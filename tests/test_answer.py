@@ -102,6 +102,14 @@ def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() 
     assert "(1/√d: 5 %)" in rest and "30 % and 15 %" in rest
 
 
+def test_the_answer_defines_the_methods_it_names_and_only_those() -> None:
+    runs = {"every_rescaling": rescaling_run(none=0.6, qk_norm=0.2)}
+    text = answer.recommendation([], runs)
+    assert text.endswith("multiplies the cosine by a gain.")
+    assert "*Terms used above:* QK-norm divides" in text and "σReparam divides" not in text
+    assert "Terms used above" not in answer.recommendation([], {"every_rescaling": rescaling_run()})
+
+
 def test_missing_or_hostile_measurements_count_as_not_measured() -> None:
     run = rescaling_run(none=0.6)
     assert answer.recommendation([], {"every_rescaling": run}).startswith("What the")

@@ -358,7 +358,20 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
     ]
     if not any(paragraphs):
         return "No chapter has run yet, so this page has no answer to report."
-    return "\n\n".join(p for p in paragraphs if p)
+    text = "\n\n".join(p for p in paragraphs if p)
+    terms = [gloss for name, gloss in GLOSSES.items() if name in text]
+    return text + (f"\n\n*Terms used above:* {'; '.join(terms)}." if terms else "")
+
+
+GLOSSES = {
+    "QK-norm": "QK-norm divides q and k by their lengths and multiplies the cosine by a gain",
+    "σReparam": "σReparam divides the query and key weights by their spectral norm, times a "
+    "learned scalar",
+    "μP": "μP, the maximal-update parameterization, scales the logits by 1/d",
+    "k\\_total": "k\\_total is the sum of the key lengths, Bernhard's divisor",
+}
+"""Short definitions of the methods the answer may name, added under it for those it does
+name (the notation table further down the page has the rest)."""
 
 
 def _curve_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
