@@ -874,6 +874,12 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
     >>> summary_bullets(f, pairs).count("- ")
     4
     """
+    return "\n".join(f"- {line}" for line in _summary_lines(findings, pairs))
+
+
+def _summary_lines(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> list[str]:
+    """The sentences of :func:`summary_bullets`: distortion, section 5, ``n sqrt(d)`` and
+    vanishing gradients, in that order."""
     keys = {
         "section5": "bernhard-section5-worse",
         "n_sqrt_d": "bernhard-n-sqrt-d-other",
@@ -914,7 +920,7 @@ def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str
     for topic_name, claim in keys.items():
         verdict = findings[claim].verdict
         lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value, caveats=caveats))
-    return "\n".join(f"- {line}" for line in lines)
+    return lines
 
 
 def takeaways(
@@ -966,8 +972,7 @@ def comparison_takeaways(findings: Mapping[str, Finding], pairs: pd.DataFrame) -
     >>> comparison_takeaways(f, pairs).count("- ")
     3
     """
-    lines = [line[2:] for line in summary_bullets(findings, pairs).split("\n")]
-    distortion, section5, n_sqrt_d, vanishing = lines
+    distortion, section5, n_sqrt_d, vanishing = _summary_lines(findings, pairs)
     return "\n".join(f"- {line}" for line in (distortion, vanishing, f"{section5} {n_sqrt_d}"))
 
 
