@@ -19,38 +19,27 @@ from attncore.simulate.study import (
 )
 from attncore.simulate.sweep import rescaling_sweep, summarize
 
+SMALL = dict(
+    d_main=8,
+    n_main=4,
+    n_queries=50,
+    d_values=[8, 16],
+    n_values=[4, 8],
+    grid_queries=50,
+    n_seeds=2,
+    seed=3,
+    threshold=0.9,
+)
+"""The sizes both small sweeps share (the comparison adds one family setting)."""
+
 
 def small_study(**overrides):
-    arguments = dict(
-        d_main=8,
-        n_main=4,
-        n_queries=50,
-        d_values=[8, 16],
-        n_values=[4, 8],
-        grid_queries=50,
-        n_seeds=2,
-        seed=3,
-        threshold=0.9,
-    )
-    arguments.update(overrides)
-    return run_study(study_families(), study_rescalings(), [0.01, 1.0, 100.0], **arguments)
+    return run_study(study_families(), study_rescalings(), [0.01, 1.0, 100.0], **SMALL | overrides)
 
 
 def small_comparison(**overrides):
-    arguments = dict(
-        d_main=8,
-        n_main=4,
-        n_queries=50,
-        family_settings=[(16, 8)],
-        d_values=[8, 16],
-        n_values=[4, 8],
-        grid_queries=50,
-        n_seeds=2,
-        seed=3,
-        threshold=0.9,
-    )
-    arguments.update(overrides)
     few = {name: r for name, r in study_rescalings().items() if name in GRADIENT_NAMES}
+    arguments = SMALL | {"family_settings": [(16, 8)]} | overrides
     return run_comparison(study_families(), few, **arguments)
 
 
