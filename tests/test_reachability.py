@@ -312,6 +312,7 @@ def vaswani(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01) -> Finding:
                     "jacobian_norm_se": se,
                     "saturated_share": s,
                     "saturated_share_se": se,
+                    "draws": 40,
                 }
             )
     return resc.vaswani_small_gradients(pd.DataFrame(rows), threshold=0.9, check="t")
@@ -385,12 +386,13 @@ def grid(j=(0.3, 0.3), n_h=None) -> pd.DataFrame:
                     "normalized_entropy_se": 0.001,
                     "saturated_share": 0.0,
                     "saturated_share_se": 0.001,
+                    "draws": 40,
                 }
             )
     return pd.DataFrame(rows)
 
 
-def flow(root=(0.2, 0.2), none=(0.5, 0.1)) -> Finding:
+def flow(root=(0.2, 0.2), none=(0.5, 0.1), draws=40) -> Finding:
     rows = []
     for n in (8, 64):
         for i, d in enumerate((16, 256)):
@@ -412,7 +414,7 @@ def flow(root=(0.2, 0.2), none=(0.5, 0.1)) -> Finding:
                     "gradient_median": none[i],
                 }
             )
-    table = pd.DataFrame(rows).assign(gradient_norm_se=0.001, gradient_median_se=0.001)
+    table = pd.DataFrame(rows).assign(gradient_norm_se=0.001, gradient_median_se=0.001, draws=draws)
     return resc.blog_gradient_flow(table, check="t")
 
 
@@ -428,13 +430,14 @@ def scales(w, above, step=None) -> Finding:
             "above_sqrt_d_se": 0.01,
             "step": step,
             "step_se": 0.01,
+            "draws": 40,
         },
         index=pd.Index([1.0, 10.0, 100.0], name="query_scale"),
     )
     return resc.bernhard_small_logits(table, check="t")
 
 
-def steps(e, j) -> Finding:
+def steps(e, j, draws=40) -> Finding:
     def column(name, values):
         values = np.asarray(values, float)
         return {
@@ -447,7 +450,7 @@ def steps(e, j) -> Finding:
     w = [0.05, 0.1, 0.3, 0.6]
     table = pd.DataFrame(
         {**column("wasserstein", w), **column("extreme_share", e), **column("jacobian_norm", j)}
-    )
+    ).assign(draws=draws)
     return resc.bernhard_distortion_signals(table, check="t")
 
 
@@ -746,6 +749,7 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
         H: lambda: vaswani(),
         C: lambda: vaswani(none_last=0.4),
         F: lambda: vaswani(none_last=0.5, sat_last=0.1),
+        U: lambda: vaswani(none_last=0.45, sat_last=0.12, se=0.1),
     },
     "bernhard-vanishing-gradients": {
         H: lambda: vanishing([0.0, 0.0], [0.3, 0.0]),
@@ -757,11 +761,13 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
         H: lambda: resc.blog_stable_region(grid(), None, normal="N", check="t"),
         C: lambda: resc.blog_stable_region(grid(n_h=(0.7, 0.9)), None, normal="N", check="t"),
         F: lambda: resc.blog_stable_region(grid(j=(0.3, 0.1)), None, normal="N", check="t"),
+        U: lambda: resc.blog_stable_region(grid().assign(draws=1), None, normal="N", check="t"),
     },
     "blog-gradient-flow-preserved": {
         H: lambda: flow(),
         C: lambda: flow(none=(0.2, 0.2)),
         F: lambda: flow(root=(0.4, 0.1)),
+        U: lambda: flow(draws=1),
     },
     "bernhard-sqrt-d-alleviates-vanishing": {
         H: lambda: alleviate([-0.4, -0.4], [0.1, 0.1]),
@@ -783,6 +789,7 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
         H: lambda: steps([0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1]),
         C: lambda: steps([0.0, 0.1, 0.3, 0.6], [0.2, 0.3, 0.2, 0.1]),
         F: lambda: steps([0.6, 0.3, 0.1, 0.0], [0.3, 0.25, 0.2, 0.1]),
+        U: lambda: steps([0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1], draws=1),
     },
     "bernhard-conclusion-k-total-better": {
         H: lambda: resc.bernhard_conclusion(w_pairs([-0.2] * 2), w_pairs([-0.2] * 2), check="t"),

@@ -1,5 +1,7 @@
 """The verdict rule on Chuang's beta search and the chapter's conclusions, branch by branch."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from attncore.claims.rules.initialization import (
     beta_search_sentence,
     blog_unit_variance_finding,
     chuang_standard_init_finding,
-    exponent_matches,
+    exponent_call,
     fixed_weights_sentence,
     fixed_weights_takeaway,
     init_takeaway,
@@ -23,6 +25,7 @@ from attncore.claims.rules.initialization import (
     standard_init_sentence,
     weight_growth_sentence,
 )
+from attncore.simulate.weights import Slope
 
 BETAS = np.geomspace(0.01, 100, 4001)
 VALUES = -((np.log10(BETAS) - np.log10(5.0)) ** 2)  # optimum at 5
@@ -82,24 +85,35 @@ def test_miss_shares_use_a_one_sided_binomial_test():
     assert miss_shares({100: [0.2] * 5 + [0.0] * 95}) == {100: (0.05, False)}
 
 
-def test_exponent_tolerance():
-    assert exponent_matches(2.25) and not exponent_matches(2.4)
+def test_an_exponent_is_called_the_formulas_only_when_its_fit_pins_it_down():
+    assert exponent_call(Slope(2.1, 0.05, 6), 2.0) == "matches"
+    assert exponent_call(Slope(2.4, 0.05, 6), 2.0) == "differs"
+    assert exponent_call(Slope(2.1, 0.3, 6), 2.0) == "unclear"  # too much scatter
+    assert exponent_call(Slope(2.0, float("nan"), 2), 2.0) == "unclear"  # two points
+    assert exponent_call(Slope(2.1, 0.05, 3), 2.0) == "unclear"  # one degree of freedom
 
 
 @pytest.mark.parametrize(
-    ("exponent", "phrase"), [(2.02, "as the relaxed formula says"), (1.2, "not the 2 of")]
+    ("fit", "phrase"),
+    [
+        (Slope(2.02, 0.03, 6), "as the relaxed formula says"),
+        (Slope(1.2, 0.03, 6), "not the 2 of"),
+        (Slope(1.8, 0.4, 6), "too loosely fixed to tell"),
+        (Slope(1.8, float("nan"), 2), "a line through two growth factors, no spread"),
+    ],
 )
-def test_weight_growth_sentence_follows_the_exponent(exponent, phrase):
-    sentence = weight_growth_sentence(exponent, 9.0, 0.6, 3.0)
+def test_weight_growth_sentence_follows_the_exponent(fit, phrase):
+    sentence = weight_growth_sentence(fit, 9.0, 0.6, 3.0)
     assert phrase in sentence and "60 % of the rows" in sentence
+    assert math.isnan(fit.se) or f"± {fit.se:.2f}" in sentence
 
 
 def test_rescaling_scale_sentence_both_ways():
-    flat = rescaling_scale_sentence([0.80, 0.82], 0.99, 1.05)
+    flat = rescaling_scale_sentence([0.80, 0.82], 0.99, Slope(1.05, 0.02, 6))
     assert "does not see the weight scale" in flat and "grow linearly with σ_W (" in flat
     assert "stays almost uniform" in flat
-    moving = rescaling_scale_sentence([0.5, 0.8], 0.7, 1.6)
-    assert "moves from 0.50 to 0.80" in moving and "σ_W to the power 1.60 (" in moving
+    moving = rescaling_scale_sentence([0.5, 0.8], 0.7, Slope(1.6, 0.02, 6))
+    assert "moves from 0.50 to 0.80" in moving and "σ_W to the power 1.60 ± 0.02" in moving
     assert "moves away from uniform" in moving
 
 

@@ -142,7 +142,7 @@ def test_n_sqrt_d_sentence_follows_the_calls():
         rules.bernhard_n_sqrt_d_other(nsd([0.1, 0.1, 0.1, 0.1]).loc[["f"]], "f", check="t")
 
 
-def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01):
+def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01, draws=40):
     """none and sqrt_d at d = 16 and 256 for n = 8: Jacobian 0.5 and saturation 0.1 at d = 16."""
     rows = []
     for rescaling, last_j, last_s in [("none", none_last, sat_last), ("sqrt_d", root_last, 0.0)]:
@@ -156,6 +156,7 @@ def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01):
                     jacobian_norm_se=se,
                     saturated_share=sat,
                     saturated_share_se=se,
+                    draws=draws,
                 )
             )
     return pd.DataFrame(rows)
@@ -168,7 +169,11 @@ def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01):
         ({"none_last": 0.4}, Verdict.CAVEAT),  # falls, but not to half
         ({"root_last": 0.2}, Verdict.CAVEAT),  # saturates, 1/sqrt(d) does not hold it
         ({"none_last": 0.5, "sat_last": 0.1}, Verdict.FAILS),
-        ({"none_last": 0.45, "sat_last": 0.12, "se": 0.1}, Verdict.FAILS),  # within the errors
+        ({"none_last": 0.45, "sat_last": 0.12, "se": 0.1}, Verdict.UNTESTABLE),  # within errors
+        ({"root_last": 0.2, "none_last": 0.5, "sat_last": 0.1}, Verdict.FAILS),  # not steady
+        ({"none_last": 0.4, "sat_last": 0.2, "se": 0.02}, Verdict.CAVEAT),
+        ({"none_last": 0.4, "sat_last": 0.2, "se": 0.02, "draws": 2}, Verdict.UNTESTABLE),
+        ({"draws": 1}, Verdict.UNTESTABLE),  # one draw shows nothing clearly
     ],
 )
 def test_vaswani_every_branch(kwargs, verdict):
@@ -326,6 +331,7 @@ def _grid(j=(0.3, 0.3), h=(0.8, 0.8), sat=(0.0, 0.0), n_h=None, ns=(8, 64), ds=(
                     normalized_entropy_se=0.001,
                     saturated_share=sat[i],
                     saturated_share_se=0.001,
+                    draws=40,
                 )
             )
     return pd.DataFrame(rows)
@@ -333,7 +339,7 @@ def _grid(j=(0.3, 0.3), h=(0.8, 0.8), sat=(0.0, 0.0), n_h=None, ns=(8, 64), ds=(
 
 def test_blog_stable_region_reaches_every_outcome():
     fam = pd.DataFrame(
-        {"normalized_entropy": [0.8, 0.81], "normalized_entropy_se": [0.001] * 2},
+        {"normalized_entropy": [0.8, 0.81], "normalized_entropy_se": [0.001] * 2, "draws": 40},
         index=["N", "other"],
     )
     assert rules.blog_stable_region(_grid(), fam, normal="N", check="c").verdict == Verdict.HOLDS
@@ -343,7 +349,10 @@ def test_blog_stable_region_reaches_every_outcome():
     assert rules.blog_stable_region(_grid(), far, normal="N", check="c").verdict == Verdict.CAVEAT
     unstable = _grid(j=(0.3, 0.1))
     finding = rules.blog_stable_region(unstable, None, normal="N", check="c")
-    assert finding.verdict == Verdict.FAILS and "not at n = 8, 64" in finding.measured
+    assert finding.verdict == Verdict.FAILS and "clearly beyond it at n = 8, 64" in finding.measured
+    few = rules.blog_stable_region(_grid().assign(draws=1), fam, normal="N", check="c")
+    assert few.verdict == Verdict.UNTESTABLE
+    assert "the draws cannot tell at n = 8, 64" in few.measured
 
 
 def _flow(root=(0.2, 0.2), none=(0.5, 0.1), n_root=None):
@@ -356,7 +365,7 @@ def _flow(root=(0.2, 0.2), none=(0.5, 0.1), n_root=None):
                 dict(rescaling="none", d=d, n=n, gradient_norm=none[i], gradient_median=none[i])
             )
     t = pd.DataFrame(rows)
-    return t.assign(gradient_norm_se=0.001, gradient_median_se=0.001)
+    return t.assign(gradient_norm_se=0.001, gradient_median_se=0.001, draws=40)
 
 
 def test_blog_gradient_flow_reaches_every_outcome():
@@ -407,6 +416,7 @@ def _scales(w, above, step=None, se=0.01):
             "above_sqrt_d_se": se,
             "step": step,
             "step_se": se,
+            "draws": 40,
         },
         index=pd.Index([1.0, 10.0, 100.0], name="query_scale"),
     )
@@ -448,7 +458,7 @@ def _steps(w, e, j):
 
     return pd.DataFrame(
         {**col("wasserstein", w), **col("extreme_share", e), **col("jacobian_norm", j)}
-    )
+    ).assign(draws=40)
 
 
 def test_bernhard_distortion_signals_reaches_every_outcome():
@@ -538,3 +548,13 @@ def test_the_summary_has_a_sentence_for_every_verdict_each_topic_can_reach():
         reachable = set(Verdict) - set(CLAIMS[claim].unreachable)
         mixed = {"where told"} if topic == "distortion" else set()  # the three claims disagree
         assert set(rules._SUMMARY[topic]) == reachable | mixed, topic
+
+
+def test_the_heavy_tails_sentence_follows_the_draws():
+    normal = pd.Series([0.040, 0.041, 0.042])
+    assert "do cost it" in rules.heavy_tails_sentence(normal + 0.04, normal, 5)
+    assert "they lower it" in rules.heavy_tails_sentence(normal - 0.02, normal, 5)
+    unclear = rules.heavy_tails_sentence(normal.iloc[:2] + 0.001, normal.iloc[:2], 5)
+    assert "two draws cannot tell" in unclear
+    with pytest.raises(ParameterError):
+        rules.heavy_tails_sentence(pd.Series([], dtype=float), normal, 5)

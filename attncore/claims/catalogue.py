@@ -185,7 +185,6 @@ CLAIMS: dict[str, Claim] = {
         "normal queries and keys, without scaling the mean Jacobian norm falls (to below half "
         "between the smallest and largest d) and the share of saturated rows rises as d grows, "
         "while with 1/√d the Jacobian norm stays steady (within 25 %), at every number of keys.",
-        unreachable={Verdict.UNTESTABLE: _RUNS},
     ),
     "blog-softmax-example": Claim(
         "softmax_saturation",
@@ -546,7 +545,6 @@ CLAIMS: dict[str, Claim] = {
         "Under 1/√d on standard normal queries and keys, at each n the Jacobian norm stays "
         "within a factor 1.25 across d and entropy/ln n and the saturated share within 0.05; "
         "a caveat where they move with n or with the family.",
-        unreachable={Verdict.UNTESTABLE: _RUNS},
     ),
     "blog-gradient-flow-preserved": Claim(
         "every_rescaling",
@@ -555,7 +553,6 @@ CLAIMS: dict[str, Claim] = {
         "the softmax stays in a stable, responsive region, and the gradient flow is preserved.",
         "The gradient reaching the query, ‖ds/dq‖ = ‖c J K‖, stays of the same order (within a "
         "factor 2) across d under 1/√d at every n, where without scaling its median falls.",
-        unreachable={Verdict.UNTESTABLE: _RUNS},
     ),
     "bernhard-sqrt-d-alleviates-vanishing": Claim(
         "every_rescaling",
@@ -602,7 +599,6 @@ CLAIMS: dict[str, Claim] = {
         "Along the curve of constant factors, wherever W₁ moves clearly the share of first "
         "components near 0 or 1 does not move the other way, and the Jacobian norm does not "
         "move the same way; a caveat where only the Jacobian breaks this, before its peak.",
-        unreachable={Verdict.UNTESTABLE: _RUNS},
     ),
     "bernhard-conclusion-k-total-better": Claim(
         "k_total_alternatives",

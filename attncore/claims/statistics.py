@@ -10,6 +10,10 @@ the chance of counting even one false win in the whole count is at most
 :data:`FAMILY_LEVEL`. With few draws the test is weak and counts little: a rule reads "not
 clearly" as "undecided", never as "the opposite".
 
+A single difference (a few values along one curve, or across d) is clear where the same
+t test finds it at the level that ``z`` standard errors give a normal statistic
+(:func:`single`): about ``z`` standard errors with many draws, far more with few.
+
 >>> p = one_sided_p([-0.30, -0.01, 0.2], [0.02, 0.02, 0.02], draws=10, side="below")
 >>> [round(float(x), 3) for x in p]
 [0.0, 0.315, 1.0]
@@ -17,10 +21,13 @@ clearly" as "undecided", never as "the opposite".
 [True, False, False]
 >>> clear([-0.3, -0.2, 0.1], [0.02, 0.02, 0.02], draws=10, side="below").tolist()
 [True, True, False]
+>>> single([0.3, 0.3], [0.1, 0.1], draws=[30, 2], side="above").tolist()
+[True, False]
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,7 +36,7 @@ from scipy import stats
 
 from attncore.checks import ParameterError
 
-__all__ = ["FAMILY_LEVEL", "MIN_DRAWS", "clear", "holm", "one_sided_p"]
+__all__ = ["FAMILY_LEVEL", "MIN_DRAWS", "clear", "holm", "margin", "one_sided_p", "single"]
 
 FAMILY_LEVEL = 0.05
 """The chance, over a whole count of comparisons, of calling even one difference clear that
@@ -93,3 +100,25 @@ def clear(
     p = one_sided_p(diff, se, draws, side)
     index = diff.index if isinstance(diff, pd.Series) else None
     return pd.Series(holm(p, level) if p.size else np.zeros(0, bool), index=index)
+
+
+def single(diff: Values, se: Values, draws: Values | int, side: str, z: float = 2.0) -> np.ndarray:
+    """Where a single difference ``diff`` (standard error ``se`` over ``draws`` draws) is
+    clearly ``below`` or ``above`` 0: its one-sided t test at the level ``z`` standard errors
+    give a normal statistic (2.3 % for ``z`` = 2). Never with one draw.
+
+    >>> single([-0.3, -0.3], [0.1, float("nan")], draws=[40, 1], side="below").tolist()
+    [True, False]
+    """
+    return one_sided_p(diff, se, draws, side) < stats.norm.sf(z)
+
+
+def margin(draws: int, z: float = 2.0) -> float:
+    """How many standard errors :func:`single` asks of a difference over ``draws`` draws.
+
+    >>> round(margin(2), 1), round(margin(10), 2), round(margin(10_000), 2)
+    (14.0, 2.32, 2.0)
+    """
+    if draws < 2:
+        return math.inf
+    return float(stats.t.ppf(stats.norm.cdf(z), draws - 1))

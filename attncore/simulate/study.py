@@ -467,7 +467,7 @@ def curve_steps(
 
     Columns, for every metric ``m``: ``m_from`` and ``m_to`` (means over replicates),
     ``m_diff`` (mean paired difference, to minus from) and ``m_diff_se`` (its standard
-    error over the replicates), and ``step`` (``i``).
+    error over the replicates), ``step`` (``i``) and ``draws`` (the replicates paired).
 
     >>> toy = pd.DataFrame({"family": "f", "replicate": [0, 0, 1, 1],
     ...                     "rescaling": ["a", "b"] * 2, "w": [0.1, 0.3, 0.2, 0.3]})
@@ -491,6 +491,7 @@ def curve_steps(
             diff = second[m] - first[m]
             row.update({f"{m}_from": first[m].mean(), f"{m}_to": second[m].mean()})
             row.update({f"{m}_diff": diff.mean(), f"{m}_diff_se": diff.sem(ddof=1)})
+        row["draws"] = len(first)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -554,7 +555,8 @@ def query_scale_sweep(
 def query_scale_table(table: pd.DataFrame) -> pd.DataFrame:
     """Per query scale of a :func:`query_scale_sweep`: the mean W1, paired over the draws
     against the smallest scale (``rise``), against ``1/sqrt(d)`` (``above_sqrt_d``) and
-    against the previous scale (``step``), each with its standard error (``_se``).
+    against the previous scale (``step``), each with its standard error (``_se``), and the
+    number of draws (``draws``).
 
     >>> raw = query_scale_sweep(study_families()[NORMAL], [1.0, 10.0, 100.0], d=16, n=8,
     ...                         n_queries=100, n_seeds=2, seed=0, threshold=0.9)
@@ -573,6 +575,7 @@ def query_scale_table(table: pd.DataFrame) -> pd.DataFrame:
         w = by_replicate[name]
         row = {"query_scale": float(scaled.loc[scaled["rescaling"] == name, "query_scale"].iloc[0])}
         row["wasserstein"], row["wasserstein_se"] = w.mean(), w.sem(ddof=1)
+        row["draws"] = int(w.count())
         for key, other in [
             ("rise", names[0]),
             ("above_sqrt_d", "sqrt_d"),

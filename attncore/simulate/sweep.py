@@ -307,7 +307,8 @@ def summarize(
     by: Sequence[str] = GROUP_KEYS,
     metrics: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Mean over replicates of every metric, with its standard error in ``<metric>_se``.
+    """Mean over replicates of every metric, with its standard error in ``<metric>_se`` and
+    the number of replicates in ``draws``.
 
     The standard error is the sample standard deviation over replicates over the square
     root of their number (NaN with a single replicate). The ``label`` column is kept.
@@ -330,6 +331,7 @@ def summarize(
     means = grouped[names].mean()
     errors = grouped[names].sem(ddof=1).add_suffix("_se")
     out = pd.concat([means, errors], axis=1)
+    out["draws"] = grouped.size()
     if "label" in table.columns and "label" not in keys:
         out.insert(0, "label", grouped["label"].first())
     return out.reset_index()

@@ -14,7 +14,7 @@ deviation ``sigma_W``, the logit ``q.k / sqrt(d_k)`` of two distinct tokens has 
 
 >>> from attncore.random import spawn
 >>> t = weight_growth_table(16, 4, 8, 50, [1.0, 2.0], ["sqrt_d"], iter(spawn(0, 2)))
->>> round(growth_exponent(t, "sqrt_d"))
+>>> round(growth_exponent(t, "sqrt_d").slope)
 2
 """
 
@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.stats import linregress
 
 from attncore.checks import ParameterError, positive_int
 from attncore.distributions import Projected
@@ -36,6 +38,7 @@ from attncore.symbolic.projected import projected_logit_moments
 
 __all__ = [
     "SPREAD_SAMPLE",
+    "Slope",
     "conditional_logit_variances",
     "growth_exponent",
     "structured_weight_table",
@@ -92,20 +95,32 @@ def weight_growth_table(
     return pd.DataFrame(rows)
 
 
-def growth_exponent(table: pd.DataFrame, rescaling: str = "sqrt_d") -> float:
-    """Log-log slope of the logit sd against the weight growth for ``rescaling``
-    (Chuang's relaxed formula gives 2 for ``sqrt_d``).
+class Slope(NamedTuple):
+    """A least-squares log-log slope over ``points`` growth factors and its standard error
+    (NaN with two points, which fix the line)."""
 
-    >>> t = pd.DataFrame({"weight growth": [1.0, 2.0], "rescaling": ["sqrt_d"] * 2,
-    ...                   "sd of scaled logits": [1.0, 4.0]})
+    slope: float
+    se: float
+    points: int
+
+
+def growth_exponent(table: pd.DataFrame, rescaling: str = "sqrt_d") -> Slope:
+    """Log-log slope of the logit sd against the weight growth for ``rescaling`` (Chuang's
+    relaxed formula gives 2 for ``sqrt_d``), with the standard error of the fit: one weight
+    draw per growth factor scatters the points around the line.
+
+    >>> t = pd.DataFrame({"weight growth": [1.0, 2.0, 4.0], "rescaling": ["sqrt_d"] * 3,
+    ...                   "sd of scaled logits": [1.0, 4.0, 16.0]})
     >>> growth_exponent(t)
-    2.0
+    Slope(slope=2.0, se=0.0, points=3)
     """
     rows = table[table["rescaling"] == rescaling]
     if len(rows) < 2:
         raise ParameterError(f"table must hold at least 2 growth factors of {rescaling!r}")
     x, y = np.log(rows["weight growth"]), np.log(rows["sd of scaled logits"])
-    return round(float(np.polyfit(x, y, 1)[0]), 12)
+    fit = linregress(x, y)
+    se = round(float(fit.stderr), 12) if len(rows) > 2 else math.nan
+    return Slope(round(float(fit.slope), 12), se, len(rows))
 
 
 def conditional_logit_variances(d_x: int, d_k: int, n_draws: int, seed: SeedLike) -> np.ndarray:

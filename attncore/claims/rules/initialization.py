@@ -6,7 +6,7 @@ on the book's calibration problem; :func:`blog_unit_variance_finding` and
 initializations do; the ``*_sentence`` functions turn the chapter's
 measurements into the sentences it glues into its prose, so that no result is typed by hand.
 
->>> weight_growth_sentence(2.01, 9.3, 0.62, 3.0)[:52]
+>>> weight_growth_sentence(Slope(2.01, 0.03, 6), 9.3, 0.62, 3.0)[:52]
 'With 1/√d the spread of the logits grows like σ_W to'
 """
 
@@ -22,8 +22,10 @@ from scipy.stats import binom
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.claims.statistics import margin
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import listing
+from attncore.claims.words import listing, number
+from attncore.simulate.weights import Slope
 
 __all__ = [
     "MISS_DECADES",
@@ -35,7 +37,7 @@ __all__ = [
     "beta_search_sentence",
     "blog_unit_variance_finding",
     "chuang_standard_init_finding",
-    "exponent_matches",
+    "exponent_call",
     "fixed_weights_sentence",
     "fixed_weights_takeaway",
     "init_takeaway",
@@ -69,8 +71,9 @@ SIGNIFICANCE = Threshold(
 """Level of the one-sided binomial test of a miss share against :data:`MISS_SHARE`."""
 
 EXPONENT_TOLERANCE = 0.3
-"""How far the measured growth exponent of the logit sd may be from the relaxed formula's 2
-(one weight draw per growth factor makes it noisy)."""
+"""How closely a fitted growth exponent must be pinned down (its clear margin, in the
+exponent's units) to be called the formula's: 0.3 tells 2 (the square of the weight scale)
+from 1 (linear) with room to spare."""
 
 UNIT_TOLERANCE = Threshold(
     0.1,
@@ -98,47 +101,65 @@ SMALL_CORRELATION = Threshold(
 """A significant correlation no larger than this counts as small (a caveat, not a failure)."""
 
 
-def exponent_matches(exponent: float, expected: float = 2.0) -> bool:
-    """Whether a measured log-log slope is within :data:`EXPONENT_TOLERANCE` of ``expected``.
+def exponent_call(fit: Slope, expected: float) -> str:
+    """``differs`` where a fitted slope is clearly away from ``expected`` (a t test on the
+    fit's ``points - 2`` degrees of freedom at the level of two standard errors),
+    ``matches`` where it is not and its clear margin is within :data:`EXPONENT_TOLERANCE`,
+    ``unclear`` otherwise (too few points, or too much scatter to tell).
 
-    >>> exponent_matches(2.1), exponent_matches(1.5)
-    (True, False)
+    >>> [exponent_call(Slope(s, e, 6), 2.0) for s, e in [(2.05, 0.03), (1.5, 0.03), (2, 0.5)]]
+    ['matches', 'differs', 'unclear']
     """
-    return abs(exponent - expected) <= EXPONENT_TOLERANCE
+    asked = margin(fit.points - 1) * fit.se if fit.points > 2 else math.nan
+    if math.isnan(asked):
+        return "unclear"
+    if abs(fit.slope - expected) > asked:
+        return "differs"
+    return "matches" if asked <= EXPONENT_TOLERANCE else "unclear"
+
+
+def _power(fit: Slope) -> str:
+    """A fitted exponent with its spread, or how many points fixed it."""
+    if math.isnan(fit.se):
+        return f"{fit.slope:.2f} (a line through {number(fit.points)} growth factors, no spread)"
+    return (
+        f"{fit.slope:.2f} ± {fit.se:.2f} (least-squares slope ± its standard error over "
+        f"{number(fit.points)} growth factors)"
+    )
 
 
 def weight_growth_sentence(
-    exponent: float, sd_end: float, saturated_end: float, max_growth: float
+    fit: Slope, sd_end: float, saturated_end: float, max_growth: float
 ) -> str:
     """The result of the weight-growth experiment for ``1/sqrt(d)``: the log-log slope of
     the logit sd against the weight growth, and the sd and share of saturated rows at the
     largest growth.
 
-    >>> weight_growth_sentence(1.4, 2.0, 0.0, 3.0)
-    'With 1/√d the spread of the logits grows like σ_W to the power 1.40, not the 2 of the \
-relaxed formula: at 3 times the initial weights it is 2.0 and 0 % of the rows are saturated.'
+    >>> weight_growth_sentence(Slope(1.4, 0.05, 6), 2.0, 0.0, 3.0)[:89]
+    'With 1/√d the spread of the logits grows like σ_W to the power 1.40 ± 0.05 (least-squares'
     """
-    agreement = (
-        "as the relaxed formula says (2)"
-        if exponent_matches(exponent)
-        else "not the 2 of the relaxed formula"
-    )
+    agreement = {
+        "matches": "as the relaxed formula says (2)",
+        "differs": "not the 2 of the relaxed formula",
+        "unclear": "too loosely fixed to tell whether it is the relaxed formula's 2",
+    }[exponent_call(fit, 2.0)]
     return (
-        f"With 1/√d the spread of the logits grows like σ_W to the power {exponent:.2f}, "
+        f"With 1/√d the spread of the logits grows like σ_W to the power {_power(fit)}, "
         f"{agreement}: at {max_growth:g} times the initial weights it is {sd_end:.1f} and "
         f"{100 * saturated_end:.0f} % of the rows are saturated."
     )
 
 
 def rescaling_scale_sentence(
-    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_exponent: float
+    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_fit: Slope
 ) -> str:
     """How QK-norm and ``1/k_total`` respond to the weight scale, from the entropy ratio of
     QK-norm at every growth factor and that of ``1/k_total`` at the largest one.
 
-    >>> rescaling_scale_sentence([0.80, 0.81], 0.99, 1.0).startswith("QK-norm does not see")
+    >>> linear = Slope(1.0, 0.02, 6)
+    >>> rescaling_scale_sentence([0.80, 0.81], 0.99, linear).startswith("QK-norm does not see")
     True
-    >>> rescaling_scale_sentence([0.6, 0.8], 0.5, 1.0).startswith("QK-norm’s entropy ratio moves")
+    >>> rescaling_scale_sentence([0.6, 0.8], 0.5, linear).startswith("QK-norm’s entropy ratio")
     True
     """
     low, high = min(qk_entropy), max(qk_entropy)
@@ -152,8 +173,8 @@ def rescaling_scale_sentence(
         qk = f"QK-norm’s entropy ratio moves from {low:.2f} to {high:.2f} over the range."
     linear = (
         "linearly with σ_W"
-        if abs(k_total_exponent - 1.0) <= EXPONENT_TOLERANCE
-        else f"like σ_W to the power {k_total_exponent:.2f}"
+        if exponent_call(k_total_fit, 1.0) == "matches"
+        else f"like σ_W to the power {_power(k_total_fit)}"
     )
     uniform = (
         "attention stays almost uniform"

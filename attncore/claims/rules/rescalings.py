@@ -8,8 +8,9 @@ difference ``<metric>_diff = a - b`` and its standard error ``<metric>_diff_se``
 returns a :class:`~attncore.claims.Finding`. A rule that counts configurations counts a
 difference only when a one-sided t test over the draws finds it, Holm-corrected over the
 configurations it counts (:func:`attncore.claims.statistics.clear`, column ``draws``); a rule
-that compares a few values along one curve or across d counts a difference beyond
-:data:`CLEAR` standard errors.
+that compares a few values along one curve or across d counts a single difference that
+the same t test finds at the level of :data:`CLEAR` standard errors
+(:func:`attncore.claims.statistics.single`: far more than two with few draws).
 
 >>> pairs = pd.DataFrame({"wasserstein_diff": [-0.3, -0.2], "wasserstein_diff_se": [0.01, 0.02],
 ...                       "wasserstein_a": [0.1, 0.1], "wasserstein_b": [0.4, 0.3],
@@ -33,7 +34,7 @@ import sympy as sp
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear
+from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, margin, single
 from attncore.claims.thresholds import Threshold, decided_by
 from attncore.claims.words import listing, number, share
 from attncore.rescalings import RESCALINGS
@@ -72,6 +73,7 @@ __all__ = [
     "curve_sentence",
     "even_more_so",
     "few_draws_sentence",
+    "heavy_tails_sentence",
     "lower_distortion",
     "lowest_sentence",
     "n_sqrt_d_by_family",
@@ -91,7 +93,8 @@ CLEAR = Threshold(
     2.0,
     "clear",
     "two standard errors, the usual mark of a single comparison, where a rule compares a few "
-    "values along one curve or across d",
+    "values along one curve or across d; with few draws a t test over them at the same level "
+    "(2.3 %) asks for more (14 with two draws, 2.3 with ten)",
     scale="fixed",
 )
 """How many standard errors a single difference must exceed to count."""
@@ -205,22 +208,36 @@ def _se(se: pd.Series) -> pd.Series:
     return se.fillna(0.0)
 
 
-def clearly_below(diff: pd.Series, se: pd.Series) -> pd.Series:
-    """Where ``diff`` is below 0 by more than :data:`CLEAR` standard errors.
+def clearly_below(diff: pd.Series, se: pd.Series, draws: pd.Series | int) -> pd.Series:
+    """Where ``diff`` is clearly below 0: a single difference over ``draws`` draws at the
+    level of :data:`CLEAR` standard errors (:func:`~attncore.claims.statistics.single`).
 
-    >>> clearly_below(pd.Series([-0.3, -0.1]), pd.Series([0.1, 0.1])).tolist()
+    >>> clearly_below(pd.Series([-0.3, -0.1, -0.3]), pd.Series([0.1] * 3), [40, 40, 2]).tolist()
+    [True, False, False]
+    """
+    return pd.Series(single(diff, se, draws, "below", CLEAR), index=diff.index)
+
+
+def clearly_above(diff: pd.Series, se: pd.Series, draws: pd.Series | int) -> pd.Series:
+    """Where ``diff`` is clearly above 0 (as :func:`clearly_below`, the other side).
+
+    >>> clearly_above(pd.Series([0.3, 0.1]), pd.Series([0.1, 0.1]), 40).tolist()
     [True, False]
     """
-    return diff + CLEAR * _se(se) < 0
+    return pd.Series(single(diff, se, draws, "above", CLEAR), index=diff.index)
 
 
-def clearly_above(diff: pd.Series, se: pd.Series) -> pd.Series:
-    """Where ``diff`` is above 0 by more than :data:`CLEAR` standard errors.
+def _beyond(diff: float, se: float, draws: int) -> bool:
+    """Whether one difference is clearly above 0 (:func:`clearly_above` for a number)."""
+    return bool(single([diff], [se], draws, "above", CLEAR)[0])
 
-    >>> clearly_above(pd.Series([0.3, 0.1]), pd.Series([0.1, 0.1])).tolist()
-    [True, False]
-    """
-    return diff - CLEAR * _se(se) > 0
+
+def _clearly_note(draws: int) -> str:
+    """What "clearly" asked of a single difference over ``draws`` draws, in standard errors."""
+    asked = margin(draws, CLEAR)
+    if draws >= MIN_DRAWS:
+        return f"{asked:.2g} se"
+    return f"{asked:.3g} se: a t test over {number(draws)} draws"
 
 
 def _span(values: pd.Series, fmt: str = ".3g") -> str:
@@ -574,20 +591,23 @@ def bernhard_n_sqrt_d_other(
     return Finding("bernhard-n-sqrt-d-other", verdict, measured, check)
 
 
-def vaswani_table(summary: pd.DataFrame, steady: float = STEADY) -> pd.DataFrame:
+def vaswani_table(
+    summary: pd.DataFrame, steady: float = STEADY, falls_to: float = FALLS_TO
+) -> pd.DataFrame:
     """Per ``n`` of a standard normal grid: the softmax's own gradient without scaling and
     with ``1/sqrt(d)`` between the smallest and the largest ``d``, with standard errors.
 
     ``summary`` holds the rows of ``none`` and ``sqrt_d`` with the columns ``rescaling, d,
-    n, jacobian_norm, saturated_share`` and their ``_se``. Columns of the result: the ratio
-    of the unscaled mean Jacobian norm at the last ``d`` to the first and whether it falls
-    clearly (by more than :data:`CLEAR` combined standard errors), the unscaled saturated
+    n, jacobian_norm, saturated_share`` and their ``_se``, and ``draws``. Columns of the
+    result: the ratio of the unscaled mean Jacobian norm at the last ``d`` to the first and
+    whether it falls clearly (:func:`clearly_above` on the difference) or clearly stays above
+    ``falls_to`` of its start, the unscaled saturated
     share at the first and last ``d`` and whether it rises clearly, and under ``1/sqrt(d)``
     the largest over smallest Jacobian norm across ``d`` and whether it stays within a factor
-    ``steady`` (up to :data:`CLEAR` standard errors).
+    ``steady`` (not clearly beyond it).
     """
     columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
-    _need(summary, [*columns, "saturated_share", "saturated_share_se"])
+    _need(summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
     rows = []
     for n, part in summary.groupby("n"):
         none = part[part["rescaling"] == "none"].sort_values("d")
@@ -597,6 +617,7 @@ def vaswani_table(summary: pd.DataFrame, steady: float = STEADY) -> pd.DataFrame
         first, last = none.iloc[0], none.iloc[-1]
         j_se = math.hypot(first["jacobian_norm_se"], last["jacobian_norm_se"])
         s_se = math.hypot(first["saturated_share_se"], last["saturated_share_se"])
+        draws = int(part["draws"].min())
         j_drop = first["jacobian_norm"] - last["jacobian_norm"]
         s_rise = last["saturated_share"] - first["saturated_share"]
         low, high = (
@@ -608,14 +629,18 @@ def vaswani_table(summary: pd.DataFrame, steady: float = STEADY) -> pd.DataFrame
             {
                 "n": n,
                 "none: J last d / first d": last["jacobian_norm"] / first["jacobian_norm"],
-                "none: J falls clearly": bool(j_drop - CLEAR * np.nan_to_num(j_se) > 0),
+                "none: J falls clearly": _beyond(j_drop, j_se, draws),
+                "none: J clearly stays": _beyond(
+                    last["jacobian_norm"] - falls_to * first["jacobian_norm"],
+                    math.hypot(last["jacobian_norm_se"], falls_to * first["jacobian_norm_se"]),
+                    draws,
+                ),
                 "none: saturated, first d": first["saturated_share"],
                 "none: saturated, last d": last["saturated_share"],
-                "none: saturation rises clearly": bool(s_rise - CLEAR * np.nan_to_num(s_se) > 0),
+                "none: saturation rises clearly": _beyond(s_rise, s_se, draws),
                 "sqrt_d: J max / min over d": high["jacobian_norm"] / low["jacobian_norm"],
-                "sqrt_d: J stable": bool(
-                    high["jacobian_norm"] - low["jacobian_norm"]
-                    <= (steady - 1) * low["jacobian_norm"] + CLEAR * np.nan_to_num(spread_se)
+                "sqrt_d: J stable": not _beyond(
+                    high["jacobian_norm"] - steady * low["jacobian_norm"], spread_se, draws
                 ),
                 "sqrt_d: saturated, max over d": float(root["saturated_share"].max()),
             }
@@ -642,9 +667,12 @@ def vaswani_small_gradients(
     Jacobian norm stays within a factor ``steady``; **holds with a caveat** if ``1/sqrt(d)``
     keeps it stable and the unscaled Jacobian clearly falls or saturation clearly rises, but
     not all of the first reading, or if the unscaled softmax saturates as said but
-    ``1/sqrt(d)`` does not hold it steady; otherwise **does not hold**.
+    ``1/sqrt(d)`` does not hold it steady; **does not hold** if, beyond that, the draws show
+    something against the claim (``1/sqrt(d)`` clearly not steady, or at some ``n`` the
+    unscaled Jacobian clearly above ``falls_to`` of its start while saturation does not
+    clearly rise); **not testable here** if they show neither (too few draws to tell).
     """
-    table = vaswani_table(summary, steady)
+    table = vaswani_table(summary, steady, falls_to)
     falls = table["none: J falls clearly"]
     halves = falls & (table["none: J last d / first d"] < falls_to)
     rises = table["none: saturation rises clearly"]
@@ -653,15 +681,17 @@ def vaswani_small_gradients(
         verdict = Verdict.HOLDS
     elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
         verdict = Verdict.CAVEAT
-    else:
+    elif (~stable).any() or (table["none: J clearly stays"] & ~rises).any():
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
     d = sorted(summary["d"].unique())
     measured = (
         f"standard normal, d {d[0]} to {d[-1]}: without scaling the mean softmax Jacobian norm "
         f"falls to {table['none: J last d / first d'].min():.3f} to "
         f"{table['none: J last d / first d'].max():.3f} of its value at d = {d[0]}, clearly "
-        f"(> {CLEAR:g} se) for {int(falls.sum())} of {len(table)} n; the share of rows with "
-        f"largest probability > {threshold:g} rises from "
+        f"(> {_clearly_note(int(summary['draws'].min()))}) for {int(falls.sum())} of "
+        f"{len(table)} n; the share of rows with largest probability > {threshold:g} rises from "
         f"{_between(table['none: saturated, first d'])} at d = {d[0]} to "
         f"{_between(table['none: saturated, last d'])} at d = {d[-1]}, clearly for "
         f"{int(rises.sum())} of {len(table)} n; with 1/√d the Jacobian norm varies "
@@ -840,8 +870,11 @@ _SUMMARY = {
         "while 1/√d holds the Jacobian steady, as Vaswani et al. suspect.",
         Verdict.CAVEAT: "Vaswani et al.'s suspicion is borne out only in part ({verdict}): see "
         "the measured column of the ledger.",
-        Verdict.FAILS: "Over the grid measured, the unscaled softmax's Jacobian does not clearly "
-        "shrink with d, so Vaswani et al.'s suspicion is not borne out here.",
+        Verdict.FAILS: "Over the grid measured, the draws tell against Vaswani et al.'s "
+        "suspicion: the unscaled softmax's Jacobian clearly does not shrink as far as the reading "
+        "asks, or 1/√d does not hold it steady.",
+        Verdict.UNTESTABLE: "The draws are too few to tell whether the unscaled softmax's "
+        "Jacobian shrinks with d as Vaswani et al. suspect.",
     },
     "vanishing": {
         Verdict.HOLDS: "1/k_total saturates less than 1/√d, at no price in the gradient that "
@@ -1068,18 +1101,77 @@ def lowest_sentence(
     )
 
 
+def heavy_tails_sentence(heavy: pd.Series, normal: pd.Series, df: float) -> str:
+    """Whether 1/k_total distorts more with Student t components of ``df`` degrees of freedom
+    (W₁ per draw, ``heavy``) than with standard normal ones (``normal``): a single
+    difference of the means over the draws, clear by :func:`clearly_above`.
+
+    >>> heavy_tails_sentence(pd.Series([0.08, 0.084]), pd.Series([0.04, 0.041]), 5)[:60]
+    'With Student t components of 5 degrees of freedom, 1/k_total'
+    """
+    heavy, normal = heavy.dropna(), normal.dropna()
+    if heavy.empty or normal.empty:
+        raise ParameterError("heavy and normal must hold at least one W₁ each")
+    diff = pd.Series([heavy.mean() - normal.mean()])
+    se = pd.Series([math.hypot(heavy.sem(ddof=1), normal.sem(ddof=1))])
+    draws = min(len(heavy), len(normal))
+    head = (
+        f"With Student t components of {df:g} degrees of freedom, 1/k_total has "
+        f"W₁ = {heavy.mean():.3f} (draws from {heavy.min():.3f} to {heavy.max():.3f}), against "
+        f"{normal.mean():.3f} with standard normal components"
+    )
+    if clearly_above(diff, se, draws).iloc[0]:
+        return f"{head}: here the heavy tails do cost it distortion."
+    if clearly_below(diff, se, draws).iloc[0]:
+        return f"{head}: here the heavy tails cost it no distortion; they lower it."
+    return f"{head}; {number(draws)} draws cannot tell whether the heavy tails cost it any."
+
+
 # ---- the claims added from the claim-by-claim review --------------------------------------
 
 
-def _spread(part: pd.DataFrame, metric: str, ratio: float | None, flat: float = FLAT) -> bool:
-    """Does ``metric`` clearly move across the rows of ``part`` (beyond a ``ratio``, or, with
-    none, by more than ``flat``)?"""
+def _spread(part: pd.DataFrame, metric: str, ratio: float | None, flat: float = FLAT) -> str:
+    """Whether ``metric`` moves across the rows of ``part`` beyond a ``ratio`` (or, with
+    none, by more than ``flat``): ``beyond`` or ``within`` where the draws show it clearly,
+    ``unclear`` where they cannot tell."""
     hi, lo = part.loc[part[metric].idxmax()], part.loc[part[metric].idxmin()]
-    se = math.hypot(np.nan_to_num(hi[f"{metric}_se"]), np.nan_to_num(lo[f"{metric}_se"]))
+    draws = int(part["draws"].min())
     if ratio is None:
-        return bool(hi[metric] - lo[metric] - flat - CLEAR * se > 0)
-    se = math.hypot(np.nan_to_num(hi[f"{metric}_se"]), ratio * np.nan_to_num(lo[f"{metric}_se"]))
-    return bool(hi[metric] - ratio * lo[metric] - CLEAR * se > 0)
+        excess = hi[metric] - lo[metric] - flat
+        se = math.hypot(hi[f"{metric}_se"], lo[f"{metric}_se"])
+    else:
+        excess = hi[metric] - ratio * lo[metric]
+        se = math.hypot(hi[f"{metric}_se"], ratio * lo[f"{metric}_se"])
+    if _beyond(excess, se, draws):
+        return "beyond"
+    return "within" if _beyond(-excess, se, draws) else "unclear"
+
+
+def _calls_note(calls: Mapping[int, str], summary: pd.DataFrame) -> str:
+    """Where :func:`_spreads` found a quantity clearly within its bound across d, clearly
+    beyond it, or could not tell, per ``n``, and what "clearly" asked of the draws."""
+    at = {c: [n for n, call in calls.items() if call == c] for c in ("within", "beyond", "unclear")}
+    note = (
+        f"clearly at {len(at['within'])} of {len(calls)} n "
+        f"(> {_clearly_note(int(summary['draws'].min()))})"
+    )
+    if at["beyond"]:
+        note += f"; clearly beyond it at n = {', '.join(map(str, at['beyond']))}"
+    if at["unclear"]:
+        note += f"; the draws cannot tell at n = {', '.join(map(str, at['unclear']))}"
+    return note
+
+
+def _spreads(
+    summary: pd.DataFrame, by: str, checks: list[tuple[str, float | None]], flat: float = FLAT
+) -> dict:
+    """:func:`_spread` of every ``(metric, ratio)`` in ``checks`` per value of ``by``: the
+    worst call per value (``beyond`` over ``unclear`` over ``within``)."""
+    order = ["within", "unclear", "beyond"]
+    return {
+        value: max((_spread(part, m, ratio, flat) for m, ratio in checks), key=order.index)
+        for value, part in summary.groupby(by)
+    }
 
 
 @decided_by(STEADY, FLAT, CLEAR)
@@ -1099,47 +1191,42 @@ def blog_stable_region(
     ``sqrt_d`` rows of other families at one ``(d, n)`` (index ``family``), with ``normal``
     among them. **Does not hold** if at some ``n`` the Jacobian norm moves clearly beyond
     a factor ``steady`` across ``d``, or entropy / ln n or the saturated share clearly by more
-    than ``flat``; **holds with a caveat** if steady across ``d`` but entropy / ln n or the
-    saturated share move clearly with ``n``, or another family's entropy / ln n differs
-    clearly by more than ``flat`` from the standard normal's; **holds** otherwise.
+    than ``flat``; **not testable here** if not, but the draws cannot show all of them
+    clearly within those bounds at every ``n``; **holds with a caveat** if steady across
+    ``d`` but entropy / ln n or the saturated share move clearly with ``n``, or another
+    family's entropy / ln n differs clearly by more than ``flat`` from the standard normal's;
+    **holds** otherwise.
     """
     need = ["d", "n", "jacobian_norm", "normalized_entropy", "saturated_share"]
-    _need(summary, [*need, *[f"{m}_se" for m in need[2:]]])
-    moving_d = [
-        n
-        for n, part in summary.groupby("n")
-        if _spread(part, "jacobian_norm", steady)
-        or _spread(part, "normalized_entropy", None, flat)
-        or _spread(part, "saturated_share", None, flat)
+    _need(summary, [*need, *[f"{m}_se" for m in need[2:]], "draws"])
+    flats: list[tuple[str, float | None]] = [
+        ("normalized_entropy", None),
+        ("saturated_share", None),
     ]
-    moving_n = [
-        d
-        for d, part in summary.groupby("d")
-        if _spread(part, "normalized_entropy", None, flat)
-        or _spread(part, "saturated_share", None, flat)
-    ]
+    across_d = _spreads(summary, "n", [("jacobian_norm", steady), *flats], flat)
+    moving_d = [n for n, call in across_d.items() if call == "beyond"]
+    unclear_d = [n for n, call in across_d.items() if call == "unclear"]
+    across_n = _spreads(summary, "d", flats, flat)
+    moving_n = [d for d, call in across_n.items() if call == "beyond"]
     leaving: list[str] = []
     if families is not None:
         ref = families.loc[normal]
         for family, row in families.drop(index=normal).iterrows():
             gap = abs(row["normalized_entropy"] - ref["normalized_entropy"]) - flat
-            se = math.hypot(
-                np.nan_to_num(row["normalized_entropy_se"]),
-                np.nan_to_num(ref["normalized_entropy_se"]),
-            )
-            if gap - CLEAR * se > 0:
+            se = math.hypot(row["normalized_entropy_se"], ref["normalized_entropy_se"])
+            if _beyond(gap, se, int(min(row["draws"], ref["draws"]))):
                 leaving.append(str(family))
     if moving_d:
         verdict = Verdict.FAILS
+    elif unclear_d:
+        verdict = Verdict.UNTESTABLE
     else:
         verdict = Verdict.CAVEAT if (moving_n or leaving) else Verdict.HOLDS
     h = summary["normalized_entropy"]
     measured = (
         f"under 1/√d, compared across d at each n: Jacobian norm within {steady:g}× and "
-        f"entropy / ln n and saturated share within {flat:g} (up to {CLEAR:g} se) at "
-        f"{summary['n'].nunique() - len(moving_d)} of {summary['n'].nunique()} n"
-        + (f" (not at n = {', '.join(map(str, moving_d))})" if moving_d else "")
-        + f"; across n, entropy / ln n spans {h.min():.2f} to {h.max():.2f} and the saturated "
+        f"entropy / ln n and saturated share within {flat:g} {_calls_note(across_d, summary)}"
+        f"; across n, entropy / ln n spans {h.min():.2f} to {h.max():.2f} and the saturated "
         f"share {_span(summary['saturated_share'])} (moves clearly at "
         f"{len(moving_n)} of {summary['d'].nunique()} d); other families whose entropy / ln n "
         f"differs clearly from the standard normal's: {', '.join(leaving) or 'none'}"
@@ -1157,38 +1244,45 @@ def blog_gradient_flow(
     ``summary`` holds the ``none`` and ``sqrt_d`` rows of a standard normal grid (``d, n,
     gradient_norm, gradient_median`` with ``_se``). **Does not hold** if at some ``n`` the
     mean or median gradient under ``1/sqrt(d)`` moves clearly beyond a factor ``same_order``
-    across ``d``; **holds with a caveat** if it stays of the same order but the unscaled
-    median does not clearly fall from the smallest to the largest ``d`` at every ``n``
-    (nothing to preserve it from), or the ``1/sqrt(d)`` gradient moves clearly beyond
+    across ``d``; **not testable here** if not, but the draws cannot show it clearly within
+    that factor at every ``n``; **holds with a caveat** if it stays of the same order but the
+    unscaled median does not clearly fall from the smallest to the largest ``d`` at every
+    ``n`` (nothing to preserve it from), or the ``1/sqrt(d)`` gradient moves clearly beyond
     ``same_order`` across ``n``; **holds** otherwise.
     """
     need = ["rescaling", "d", "n", "gradient_norm", "gradient_median"]
-    _need(summary, [*need, "gradient_norm_se", "gradient_median_se"])
+    _need(summary, [*need, "gradient_norm_se", "gradient_median_se", "draws"])
     root = summary[summary["rescaling"] == "sqrt_d"]
     none = summary[summary["rescaling"] == "none"]
     if root.empty or none.empty:
         raise ParameterError("summary must hold the rows of none and sqrt_d")
-    metrics = ["gradient_norm", "gradient_median"]
-    moving_d = [n for n, p in root.groupby("n") if any(_spread(p, m, same_order) for m in metrics)]
-    moving_n = [d for d, p in root.groupby("d") if any(_spread(p, m, same_order) for m in metrics)]
+    checks: list[tuple[str, float | None]] = [
+        ("gradient_norm", same_order),
+        ("gradient_median", same_order),
+    ]
+    across_d = _spreads(root, "n", checks)
+    moving_d = [n for n, call in across_d.items() if call == "beyond"]
+    unclear_d = [n for n, call in across_d.items() if call == "unclear"]
+    moving_n = [d for d, call in _spreads(root, "d", checks).items() if call == "beyond"]
     falls = []
     for _, part in none.groupby("n"):
         part = part.sort_values("d")
         first, last = part.iloc[0], part.iloc[-1]
-        se = math.hypot(
-            np.nan_to_num(first["gradient_median_se"]), np.nan_to_num(last["gradient_median_se"])
-        )
-        falls.append(bool(first["gradient_median"] - last["gradient_median"] - CLEAR * se > 0))
+        se = math.hypot(first["gradient_median_se"], last["gradient_median_se"])
+        draws = int(min(first["draws"], last["draws"]))
+        falls.append(_beyond(first["gradient_median"] - last["gradient_median"], se, draws))
     if moving_d:
         verdict = Verdict.FAILS
+    elif unclear_d:
+        verdict = Verdict.UNTESTABLE
     else:
         verdict = Verdict.CAVEAT if (moving_n or not all(falls)) else Verdict.HOLDS
     ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
     measured = (
         f"median ‖ds/dq‖ under 1/√d, largest over smallest across d: "
-        f"{_span(ratio_d)} over the n measured (same order, within {same_order:g}× up to "
-        f"{CLEAR:g} se, at {root['n'].nunique() - len(moving_d)} of {root['n'].nunique()} n); "
-        f"unscaled median falls clearly from the smallest to the largest d at {sum(falls)} of "
+        f"{_span(ratio_d)} over the n measured (same order, within {same_order:g}× "
+        f"{_calls_note(across_d, root)}); unscaled median falls clearly from the smallest to "
+        f"the largest d at {sum(falls)} of "
         f"{len(falls)} n; under 1/√d the gradient moves beyond {same_order:g}× across n "
         f"at {len(moving_n)} of {root['d'].nunique()} d (mean {_span(root['gradient_norm'])})"
     )
@@ -1264,15 +1358,16 @@ def bernhard_small_logits(
     ``moderate``; **holds** otherwise.
     """
     need = ["wasserstein", "rise", "rise_se", "above_sqrt_d", "above_sqrt_d_se", "step", "step_se"]
-    _need(scales, need)
+    _need(scales, [*need, "draws"])
     s = scales.sort_index()
-    rises = bool(clearly_above(s["rise"], s["rise_se"]).iloc[-1])
-    first_above = bool(clearly_above(s["above_sqrt_d"], s["above_sqrt_d_se"]).iloc[0])
-    reached = ~clearly_below(s["above_sqrt_d"], s["above_sqrt_d_se"])
+    draws = s["draws"]
+    rises = bool(clearly_above(s["rise"], s["rise_se"], draws).iloc[-1])
+    first_above = bool(clearly_above(s["above_sqrt_d"], s["above_sqrt_d_se"], draws).iloc[0])
+    reached = ~clearly_below(s["above_sqrt_d"], s["above_sqrt_d_se"], draws)
     at = int(np.argmax(reached.to_numpy())) if reached.any() else -1
     crossing = float(s.index[at]) if reached.any() else math.nan
     before = float(s.index[at - 1]) if at > 0 else math.nan
-    down = clearly_below(s["step"], s["step_se"])
+    down = clearly_below(s["step"], s["step_se"], draws)
     if first_above or (not rises and reached.any()):
         verdict = Verdict.FAILS
     elif not rises:
@@ -1344,22 +1439,25 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     not move clearly the other way and the Jacobian norm not clearly the same way.
     **Holds** if no step breaks this; **holds with a caveat** if only the Jacobian breaks
     it, and only up to its peak (near the uniform end, where W₁ is least while the Jacobian
-    is still below its peak); **does not hold** otherwise.
+    is still below its peak); **does not hold** otherwise; **not testable here** if W₁
+    moves clearly on no step (too few draws, or too close factors, to test anything).
     """
     metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
-    _need(steps, [f"{m}_{s}" for m in metrics for s in ("from", "to", "diff", "diff_se")])
-    w_up = clearly_above(steps["wasserstein_diff"], steps["wasserstein_diff_se"])
-    w_down = clearly_below(steps["wasserstein_diff"], steps["wasserstein_diff_se"])
-    e_up = clearly_above(steps["extreme_share_diff"], steps["extreme_share_diff_se"])
-    e_down = clearly_below(steps["extreme_share_diff"], steps["extreme_share_diff_se"])
-    j_up = clearly_above(steps["jacobian_norm_diff"], steps["jacobian_norm_diff_se"])
-    j_down = clearly_below(steps["jacobian_norm_diff"], steps["jacobian_norm_diff_se"])
+    parts = ("from", "to", "diff", "diff_se")
+    _need(steps, [*(f"{m}_{s}" for m in metrics for s in parts), "draws"])
+    w_up, w_down, e_up, e_down, j_up, j_down = (
+        side(steps[f"{m}_diff"], steps[f"{m}_diff_se"], steps["draws"])
+        for m in metrics
+        for side in (clearly_above, clearly_below)
+    )
     e_bad = (w_up & e_down) | (w_down & e_up)
     j_bad = (w_up & j_up) | (w_down & j_down)
     levels = pd.concat([steps["jacobian_norm_from"], steps["jacobian_norm_to"].iloc[-1:]])
     peak = int(np.argmax(levels.to_numpy()))
     before_peak = steps.reset_index(drop=True).index < peak
-    if not (e_bad.any() or j_bad.any()):
+    if not (w_up | w_down).any():
+        verdict = Verdict.UNTESTABLE
+    elif not (e_bad.any() or j_bad.any()):
         verdict = Verdict.HOLDS
     elif not e_bad.any() and not (j_bad.to_numpy() & ~before_peak).any():
         verdict = Verdict.CAVEAT
