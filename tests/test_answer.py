@@ -45,6 +45,7 @@ def rows(**verdicts: str) -> list[dict]:
         (H, H, "**Use 1/√d**"),
         (H, C, "**Use 1/√d**"),
         (H, F, "**1/√d is a sound default, not a necessity**"),
+        (H, UNTESTABLE, "**1/√d is the sound default**"),
         (C, H, "**This build did not confirm"),
         (F, F, "**This build did not confirm"),
     ],

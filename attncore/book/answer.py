@@ -126,6 +126,12 @@ def _which_factor(verdicts: Mapping[str, str]) -> str | None:
             "width d for independent components with mean 0 and variance 1, but this build did "
             f"not find the softmax gradients shrinking with d without it ({ledger})."
         )
+    if variance == _H and gradients == Verdict.UNTESTABLE.value:
+        return (
+            "**1/√d is the sound default**: it gives q·k/√d unit variance at every width d for "
+            "independent components with mean 0 and variance 1; whether the softmax gradients "
+            f"shrink with d without it, this build's draws are too few to tell ({ledger})."
+        )
     if variance in (_C, _F):
         return (
             "**This build did not confirm the reason usually given for 1/√d**, that it gives "
