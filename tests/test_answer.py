@@ -94,13 +94,26 @@ def test_the_initialization_sentence_follows_the_defaults_and_the_relaxed_formul
 def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() -> None:
     runs = {"every_rescaling": rescaling_run(none=0.6, mup=0.01, k_total=0.1015, log_n=0.3)}
     text = answer.recommendation([], runs)
-    assert text.startswith("What the alternatives cost, at d = 64 and n = 32")
-    more, _, rest = text.partition("times as selective")
+    assert text.startswith("What the alternatives cost ({numref}`tbl-intro-costs`")
+    more, _, rest = text.partition("more selective than 1/√d")
     assert "no scaling, ln n\\/√d make" not in more and "no scaling and ln n\\/√d" in more
-    assert "6 and 3 times" not in more and "make attention 6 and 3" in more
-    assert "1\\/d \\(μP\\) make attention 10 times less selective" in rest
-    assert "1\\/k\\_total select about as 1/√d does" in rest
-    assert "(1/√d: 5 %)" in rest and "30 % and 15 %" in rest
+    assert rest.startswith(", and put more than 0.9 of a row's weight on one key in more rows")
+    assert "1\\/d \\(μP\\) makes attention nearer uniform, and passes less gradient" in rest
+    assert "1\\/k\\_total selects about as 1/√d does" in rest
+    assert "times" not in text and "%" not in text  # the numbers are the table's
+
+
+def test_the_cost_table_holds_the_numbers_the_words_summarize() -> None:
+    runs = {"every_rescaling": rescaling_run(none=0.6, mup=0.01, k_total=0.1015, log_n=0.3)}
+    frame, caption, formats = answer.cost_table(runs)
+    assert caption.startswith("What the alternatives cost beside 1/√d, at d = 64 and n = 32")
+    assert list(frame.index) == ["1/√d", "no scaling", "ln n/√d", "1/d (μP)", "1/k_total"]
+    assert frame.loc["no scaling", "selectivity, × 1/√d's"] == pytest.approx(6.0)
+    assert frame.loc["1/d (μP)", "gradient to the query, × 1/√d's"] == pytest.approx(0.1)
+    assert frame.loc["1/√d", "share of rows with > 0.9 on one key"] == pytest.approx(0.05)
+    assert answer.cost_table({}) is None
+    ratio, share = formats["selectivity, × 1/√d's"], formats["share of rows with > 0.9 on one key"]
+    assert (ratio(956.4), ratio(0.0171), share(0.57)) == ("956", "0.017", "57 %")
 
 
 def test_the_answer_defines_the_methods_it_names_and_only_those() -> None:

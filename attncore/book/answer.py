@@ -17,8 +17,10 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import pandas as pd
 
 from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
@@ -31,9 +33,12 @@ from attncore.claims.words import count, listing
 __all__ = [
     "ALTERNATIVES",
     "CLEAR",
+    "COSTS_TABLE",
     "STABILIZERS",
     "STATED",
     "TEST_TIME",
+    "Costs",
+    "cost_table",
     "own_findings",
     "recommendation",
 ]
@@ -283,70 +288,128 @@ def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) ->
     return None if value is None or not ref else value / ref
 
 
-def _ratios(measured: Mapping[str, Mapping[str, Any]], names: list[str], column: str) -> str:
-    """The ratios of ``column`` to that of 1/√d, in words: ``3.1 and 2.2``."""
-    return listing([_times(_ratio(measured, r, column) or math.nan) for r in names])
+COSTS_TABLE = "tbl-intro-costs"
+"""The name of the first page's table of what the alternatives cost."""
+
+
+def _compared(measured: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The alternatives with every cost measured, in :data:`ALTERNATIVES`' order."""
+    columns = ("selectivity", "jacobian_norm", "gradient_norm")
+    return [
+        r
+        for r in ALTERNATIVES
+        if all(_ratio(measured, r, c) is not None for c in columns)
+        and _number(measured, f"{r}.saturated_share") is not None
+        and _direction(measured, r) is not None
+    ]
+
+
+def _ratio_cell(value: Any) -> str:
+    """A ratio with two significant digits, trailing zeros kept (``5.0``, ``0.017``, ``956``)."""
+    ratio = float(value)
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:#.2g}"
+
+
+def _share_cell(value: Any) -> str:
+    return _pct(float(value))
+
+
+class Costs(NamedTuple):
+    """The first page's table of costs: numbers, caption and the format of each column."""
+
+    frame: pd.DataFrame
+    caption: str
+    formats: dict[str, Callable[[object], str]]
+
+
+def cost_table(runs: Mapping[str, Mapping[str, Any]]) -> Costs | None:
+    """What each alternative costs beside 1/√d: the every-rescaling chapter's selectivity,
+    share of saturated rows, softmax Jacobian norm and gradient to the query at its (d, n),
+    each but the share as a multiple of 1/√d's; None where that chapter did not measure them.
+
+    >>> cost_table({}) is None
+    True
+    """
+    measured = _measured(runs, "every_rescaling")
+    d, n, threshold = (_number(measured, k) for k in ("d", "n", "threshold"))
+    names = _compared(measured)
+    if d is None or n is None or threshold is None or not names:
+        return None
+    shares = {r: _number(measured, f"{r}.saturated_share") for r in ["sqrt_d", *names]}
+    frame = pd.DataFrame(
+        {
+            "selectivity, × 1/√d's": [1.0] + [_ratio(measured, r, "selectivity") for r in names],
+            f"share of rows with > {threshold:g} on one key": list(shares.values()),
+            "Jacobian norm, × 1/√d's": [1.0]
+            + [_ratio(measured, r, "jacobian_norm") for r in names],
+            "gradient to the query, × 1/√d's": [1.0]
+            + [_ratio(measured, r, "gradient_norm") for r in names],
+        },
+        index=pd.Index(["1/√d", *(ALTERNATIVES[r] for r in names)], name="rescaling"),
+    )
+    caption = (
+        f"What the alternatives cost beside 1/√d, at d = {d:.0f} and n = {n:.0f} with standard "
+        "normal components. Selectivity is 1 minus the entropy over ln n (0 for uniform "
+        "attention, 1 for attention on one key); the softmax Jacobian is measured by its "
+        "Frobenius norm; the gradient to the query is ‖ds/dq‖."
+    )
+    formats = {c: _share_cell if c.startswith("share") else _ratio_cell for c in frame.columns}
+    return Costs(frame, caption, formats)
+
+
+def _clause(subjects: list[str], says: str, some: list[str], also: str) -> str:
+    """``subjects`` (alternatives) ``says``, and ``some`` of them also ``also``, with the
+    verbs agreeing: "no scaling and ln n/√d make …, and put …"; "1/d (μP) makes …"."""
+
+    def verb(names: list[str], phrase: str) -> str:
+        if len(names) > 1:
+            return phrase
+        first, _, rest = phrase.partition(" ")
+        return f"{first}es {rest}" if first.endswith("s") else f"{first}s {rest}"
+
+    names = {k: literal(v) for k, v in ALTERNATIVES.items()}
+    text = f"{listing([names[r] for r in subjects])} {verb(subjects, says)}"
+    if some == subjects:
+        return f"{text}, and {verb(subjects, also)}"
+    if some:
+        return f"{text}, and {listing([names[r] for r in some])} {verb(some, also)}"
+    return text
 
 
 def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """The costs of :func:`cost_table` in words, grouped by direction; the numbers stay in
+    the table."""
     measured = _measured(runs, "every_rescaling")
-    d, n, threshold = (_number(measured, k) for k in ("d", "n", "threshold"))
-    reference = _number(measured, "sqrt_d.saturated_share")
-    if d is None or n is None or threshold is None or reference is None:
+    if cost_table(runs) is None:
         return None
-    complete = [
-        r
-        for r in ALTERNATIVES
-        if all(
-            _ratio(measured, r, c) is not None
-            for c in ("selectivity", "jacobian_norm", "gradient_norm")
-        )
-        and _number(measured, f"{r}.saturated_share") is not None
-    ]
     groups: dict[str, list[str]] = {"more": [], "less": [], "same": []}
-    for name in complete:
-        direction = _direction(measured, name)
-        if direction is not None:
-            groups[direction].append(name)
-    if not any(groups.values()):
-        return None
-    names = {k: literal(v) for k, v in ALTERNATIVES.items()}
-    parts = []
-    if more := groups["more"]:
-        shares = listing([_pct(_number(measured, f"{r}.saturated_share") or 0.0) for r in more])
-        parts.append(
-            f"{listing([names[r] for r in more])} make attention "
-            f"{_ratios(measured, more, 'selectivity')} times as selective, put more than "
-            f"{threshold:g} of a row's weight on one key in {shares} of the rows (1/√d: "
-            f"{_pct(reference)}) and leave the softmax Jacobian "
-            f"{_ratios(measured, more, 'jacobian_norm')} times as large as under 1/√d"
-        )
-    if less := groups["less"]:
-        inverse = listing(
-            [_times(1 / (_ratio(measured, r, "selectivity") or math.nan)) for r in less]
-        )
-        parts.append(
-            f"{listing([names[r] for r in less])} make attention {inverse} times less "
-            f"selective, nearer uniform, and pass {_ratios(measured, less, 'gradient_norm')} "
-            "times the gradient 1/√d passes to the query"
-        )
-    if same := groups["same"]:
-        parts.append(
-            f"{listing([names[r] for r in same])} select about as 1/√d does (within {CLEAR:g} "
-            "standard errors)"
-        )
+    for name in _compared(measured):
+        groups[str(_direction(measured, name))].append(name)
+    reference = _number(measured, "sqrt_d.saturated_share") or 0.0
+    threshold = _number(measured, "threshold")
+    saturating = [
+        r for r in groups["more"] if (_number(measured, f"{r}.saturated_share") or 0.0) > reference
+    ]
+    weaker = [r for r in groups["less"] if (_ratio(measured, r, "gradient_norm") or 1.0) < 1.0]
+    clauses = {
+        "more": (
+            "make attention more selective than 1/√d",
+            saturating,
+            f"put more than {threshold:g} of a row's weight on one key in more rows than it",
+        ),
+        "less": ("make attention nearer uniform", weaker, "pass less gradient to the query"),
+        "same": (f"select about as 1/√d does (within {CLEAR:g} standard errors)", [], ""),
+    }
+    parts = [_clause(group, *clauses[key]) for key, group in groups.items() if group]
     where = _link("every_rescaling", measured, "d", "the measurements")
     notes = {
         "mup": "1/d is μP's factor without the constant μP tunes for the task",
         "qk_norm": "QK-norm is measured with its initial gain, before training moves it",
     }
-    shown = [notes[r] for r in notes if r in complete]
+    shown = [notes[r] for r in notes if r in _compared(measured)]
     caveat = f" ({'; '.join(shown)}.)" if shown else ""
     return (
-        f"What the alternatives cost, at d = {d:.0f} and n = {n:.0f} with standard normal "
-        f"components ({where}; selectivity is 1 minus the entropy over ln n, 0 for uniform "
-        "attention and 1 for attention on one key, and the softmax Jacobian is measured by "
-        "its Frobenius norm): "
+        f"What the alternatives cost ({{numref}}`{COSTS_TABLE}`, from {where}): "
         f"{'; '.join(parts)}.{caveat}"
     )
 
