@@ -1,5 +1,6 @@
-"""Counts as a person writes them in a sentence: small numbers in words, and a part of a whole
-as "both", "neither", "all five", "none of the three".
+"""Counts as a person writes them in a sentence: small numbers in words, a part of a whole
+as "both", "neither", "all five", "none of the three", and measured values without an
+exponent.
 
 Tables keep digits; the rules' sentences use these.
 
@@ -15,11 +16,29 @@ Tables keep digits; the rules' sentences use these.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-__all__ = ["count", "listing", "number", "share"]
+__all__ = ["count", "listing", "number", "plain", "share"]
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def plain(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits as a sentence writes it: thousands separators
+    instead of an exponent, and decimals down to 0.0001 (an exponent only below that).
+
+    >>> plain(2093.4), plain(3570.0), plain(0.001537), plain(5.436), plain(1.2e-6), plain(0)
+    ('2,090', '3,570', '0.00154', '5.44', '1.2e-06', '0')
+    """
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    exponent = math.floor(math.log10(abs(x)))
+    if exponent < -4:
+        return f"{x:.{digits}g}"
+    if exponent >= digits - 1:
+        return f"{round(x, digits - 1 - exponent):,.0f}"
+    return f"{x:.{digits - 1 - exponent}f}"
 
 
 def number(n: int, zero: str = "zero") -> str:

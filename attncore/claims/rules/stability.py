@@ -30,7 +30,7 @@ from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.statistics import FAMILY_LEVEL, clear
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import number, share
+from attncore.claims.words import number, plain, share
 
 __all__ = [
     "COLLAPSE",
@@ -164,7 +164,7 @@ def logit_growth(
     ratio = (logits.loc[top] / logits.loc[best]).dropna()
     grew = top != best and len(ratio) > 0 and bool((ratio > growth).all())
     verdict = {2: Verdict.HOLDS, 1: Verdict.CAVEAT, 0: Verdict.FAILS}[int(higher) + int(grew)]
-    smallest = f"{ratio.min():.3g}" if len(ratio) else "none measured"
+    smallest = plain(ratio.min()) if len(ratio) else "none measured"
     measured = (
         f"{LABELS.get(method, method)}: best rate {best:.2g}, highest {top:.2g}; final loss there "
         f"{mean:+.3g} ± {se:.2g} above the best rate's over {n} seeds "

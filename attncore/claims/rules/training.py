@@ -34,7 +34,7 @@ from scipy import stats
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import count, listing, share
+from attncore.claims.words import count, listing, plain, share
 
 __all__ = [
     "FAST",
@@ -730,8 +730,8 @@ def chuang_beta_only_at_init(
             f"σ_Wk {mean['sigma_Wk at init']:.3g} → {mean['sigma_Wk at end']:.3g}, "
             f"σ_X {mean['sigma_X at init']:.3g} → {mean['sigma_X at end']:.3g}; logit "
             f"spread {mean['spread at init']:.3g} → {mean['spread at end']:.3g} (×"
-            f"{spread.mean():.3g}; Chuang's relaxed formula with the measured σ gives ×"
-            f"{chuang.mean():.3g}), {words[status[s]]}"
+            f"{plain(spread.mean())}; Chuang's relaxed formula with the measured σ gives ×"
+            f"{plain(chuang.mean())}), {words[status[s]]}"
         )
     verdict, tail = _from_premise(
         status,
