@@ -23,7 +23,7 @@ def measurements(chapter: str, values: dict[str, float | str], evidence: str) ->
 def rescaling_run(**selectivity: float) -> dict:
     """An every-rescaling run at d = 64, n = 32 whose 1/√d has selectivity 0.1 and the others
     the given selectivities (standard error 0.001 each), Jacobian and gradient in proportion."""
-    values: dict[str, float | str] = {"d": 64, "n": 32, "threshold": 0.9}
+    values: dict[str, float | str] = {"d": 64, "n": 32, "threshold": 0.9, "draws": 10}
     for name, sel in {"sqrt_d": 0.1, **selectivity}.items():
         values |= {
             f"{name}.selectivity": sel,
@@ -100,6 +100,10 @@ def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() 
     assert rest.startswith(", and put more than 0.9 of a row's weight on one key in more rows")
     assert "1\\/d \\(μP\\) makes attention nearer uniform, and passes less gradient" in rest
     assert "1\\/k\\_total selects about as 1/√d does" in rest
+    few = rescaling_run(k_total=0.1015)
+    for record in few["measurements"]:
+        record["value"] = 2 if record["name"] == "draws" else record["value"]
+    assert "selects about as" in answer.recommendation([], {"every_rescaling": few})
     assert "times" not in text and "%" not in text  # the numbers are the table's
 
 

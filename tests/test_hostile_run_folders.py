@@ -354,6 +354,7 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
         for c in ("selectivity", "selectivity_se", "saturated_share", "jacobian_norm")
     ]
     values = {name: 0.5 for name in names} | {"sqrt_d.selectivity": 0.1, "none.gradient_norm": 1.0}
+    values["draws"] = 10
     values["sqrt_d.gradient_norm"] = 0.5
     measurements = [
         {"name": k, "chapter": "every_rescaling", "value": v, "evidence": PAYLOAD}

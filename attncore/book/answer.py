@@ -28,6 +28,7 @@ from attncore.claims import Verdict
 from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
+from attncore.claims.statistics import single
 from attncore.claims.words import count, listing
 
 __all__ = [
@@ -73,9 +74,10 @@ STABILIZERS = {
 learning rate than 1/√d, with the method each names."""
 
 CLEAR = 2.0
-"""Standard errors (of the difference of two independent means) by which an alternative's
-selectivity must differ from that of 1/√d to count as more or less selective; the chapter
-measuring it uses the same mark for comparisons along the curve."""
+"""The level, in standard errors of a normal statistic, at which an alternative's selectivity
+differs clearly from that of 1/√d (a t test over the chapter's draws,
+:func:`attncore.claims.statistics.single`); the chapter measuring it uses the same mark for
+comparisons along the curve."""
 
 
 def _measured(runs: Mapping[str, Mapping[str, Any]], chapter: str) -> dict[str, dict[str, Any]]:
@@ -268,19 +270,23 @@ def _beyond(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) 
 
 
 def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | None:
-    """``more``, ``less`` or ``same`` selective than 1/√d, by :data:`CLEAR` standard errors;
-    None where a value is missing."""
+    """``more``, ``less`` or ``same`` selective than 1/√d: clearly so over the chapter's
+    draws at the level of :data:`CLEAR` standard errors, or not; None where a value is
+    missing."""
     values = [
         _number(measured, f"{r}.{c}")
         for r in (name, "sqrt_d")
         for c in ("selectivity", "selectivity_se")
     ]
-    if any(v is None for v in values):
+    draws = _number(measured, "draws")
+    if any(v is None for v in values) or draws is None:
         return None
     sel, se, ref, ref_se = values
-    if abs(sel - ref) <= CLEAR * math.hypot(se, ref_se):
-        return "same"
-    return "more" if sel > ref else "less"
+    diff, spread = [sel - ref], [math.hypot(se, ref_se)]
+    for side, word in (("above", "more"), ("below", "less")):
+        if single(diff, spread, int(draws), side, CLEAR)[0]:
+            return word
+    return "same"
 
 
 def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) -> float | None:
@@ -398,7 +404,7 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             f"put more than {threshold:g} of a row's weight on one key in more rows than it",
         ),
         "less": ("make attention nearer uniform", weaker, "pass less gradient to the query"),
-        "same": (f"select about as 1/√d does (within {CLEAR:g} standard errors)", [], ""),
+        "same": ("select about as 1/√d does (no clear difference over the draws)", [], ""),
     }
     parts = [_clause(group, *clauses[key]) for key, group in groups.items() if group]
     where = _link("every_rescaling", measured, "d", "the measurements")
