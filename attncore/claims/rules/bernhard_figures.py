@@ -39,7 +39,7 @@ from scipy import stats
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import clear
+from attncore.claims.statistics import clear, single
 from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
@@ -66,11 +66,12 @@ __all__ = [
 Z = Threshold(
     2.0,
     "z",
-    "two standard errors over many draws (200 in the full build), the usual mark of a single "
-    "comparison",
+    "two standard errors, the usual mark of a single comparison; with few draws a t test over "
+    "them at the same level (2.3 %) asks for more",
     scale="fixed",
 )
-"""Standard errors by which a mean must pass a mark to count as clearly beyond it."""
+"""The level, in standard errors of a normal statistic, at which a mean counts as clearly
+beyond a mark: a t test over its draws (:func:`attncore.claims.statistics.single`)."""
 
 SHARE_REQUIRED = Threshold(
     0.95,
@@ -112,12 +113,17 @@ class Estimate:
     n: int
 
     def above(self, mark: float) -> bool:
-        """Whether the mean is clearly above ``mark`` (by more than :data:`Z` standard errors)."""
-        return self.mean - Z * self.se > mark
+        """Whether the mean is clearly above ``mark``: a t test over its ``n`` draws at the
+        level of :data:`Z` standard errors (never with one draw).
+
+        >>> Estimate(1.0, 0.1, 200).above(0.7), Estimate(1.0, 0.1, 2).above(0.7)
+        (True, False)
+        """
+        return bool(single([self.mean - mark], [self.se], self.n, "above", Z)[0])
 
     def below(self, mark: float) -> bool:
         """Whether the mean is clearly below ``mark``."""
-        return self.mean + Z * self.se < mark
+        return bool(single([self.mean - mark], [self.se], self.n, "below", Z)[0])
 
     def text(self, digits: int = 2) -> str:
         """``mean ± se`` with ``digits`` decimals; a standard error that would print as zero
@@ -136,7 +142,7 @@ def estimate(values: Sequence[float] | np.ndarray | pd.Series) -> Estimate:
     """Mean and standard error of ``values`` (at least two, all finite).
 
     >>> e = estimate([1.0, 2.0, 3.0, 4.0])
-    >>> e.mean, round(e.se, 4), e.above(1.5), e.below(4.0)
+    >>> e.mean, round(e.se, 4), e.above(1.5), e.below(5.0)
     (2.5, 0.6455, False, True)
     """
     x = np.asarray(values, dtype=float)
