@@ -6,6 +6,7 @@ on the book's calibration problem; :func:`blog_unit_variance_finding` and
 initializations do; the ``*_sentence`` functions turn the chapter's
 measurements into the sentences it glues into its prose, so that no result is typed by hand.
 
+>>> from attncore.simulate.weights import Slope
 >>> weight_growth_sentence(Slope(2.01, 0.03, 6), 9.3, 0.62, 3.0)[:52]
 'With 1/√d the spread of the logits grows like σ_W to'
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -25,7 +27,6 @@ from attncore.claims.finding import Finding
 from attncore.claims.statistics import margin
 from attncore.claims.thresholds import Threshold, decided_by
 from attncore.claims.words import listing, number
-from attncore.simulate.weights import Slope
 
 __all__ = [
     "MISS_DECADES",
@@ -101,12 +102,25 @@ SMALL_CORRELATION = Threshold(
 """A significant correlation no larger than this counts as small (a caveat, not a failure)."""
 
 
-def exponent_call(fit: Slope, expected: float) -> str:
+class Fit(Protocol):
+    """A fitted slope with its standard error over ``points`` points, such as
+    :class:`attncore.simulate.weights.Slope`."""
+
+    @property
+    def slope(self) -> float: ...
+    @property
+    def se(self) -> float: ...
+    @property
+    def points(self) -> int: ...
+
+
+def exponent_call(fit: Fit, expected: float) -> str:
     """``differs`` where a fitted slope is clearly away from ``expected`` (a t test on the
     fit's ``points - 2`` degrees of freedom at the level of two standard errors),
     ``matches`` where it is not and its clear margin is within :data:`EXPONENT_TOLERANCE`,
     ``unclear`` otherwise (too few points, or too much scatter to tell).
 
+    >>> from attncore.simulate.weights import Slope
     >>> [exponent_call(Slope(s, e, 6), 2.0) for s, e in [(2.05, 0.03), (1.5, 0.03), (2, 0.5)]]
     ['matches', 'differs', 'unclear']
     """
@@ -118,7 +132,7 @@ def exponent_call(fit: Slope, expected: float) -> str:
     return "matches" if asked <= EXPONENT_TOLERANCE else "unclear"
 
 
-def _power(fit: Slope) -> str:
+def _power(fit: Fit) -> str:
     """A fitted exponent with its spread, or how many points fixed it."""
     if math.isnan(fit.se):
         return f"{fit.slope:.2f} (a line through {number(fit.points)} growth factors, no spread)"
@@ -128,13 +142,12 @@ def _power(fit: Slope) -> str:
     )
 
 
-def weight_growth_sentence(
-    fit: Slope, sd_end: float, saturated_end: float, max_growth: float
-) -> str:
+def weight_growth_sentence(fit: Fit, sd_end: float, saturated_end: float, max_growth: float) -> str:
     """The result of the weight-growth experiment for ``1/sqrt(d)``: the log-log slope of
     the logit sd against the weight growth, and the sd and share of saturated rows at the
     largest growth.
 
+    >>> from attncore.simulate.weights import Slope
     >>> weight_growth_sentence(Slope(1.4, 0.05, 6), 2.0, 0.0, 3.0)[:89]
     'With 1/√d the spread of the logits grows like σ_W to the power 1.40 ± 0.05 (least-squares'
     """
@@ -151,11 +164,12 @@ def weight_growth_sentence(
 
 
 def rescaling_scale_sentence(
-    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_fit: Slope
+    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_fit: Fit
 ) -> str:
     """How QK-norm and ``1/k_total`` respond to the weight scale, from the entropy ratio of
     QK-norm at every growth factor and that of ``1/k_total`` at the largest one.
 
+    >>> from attncore.simulate.weights import Slope
     >>> linear = Slope(1.0, 0.02, 6)
     >>> rescaling_scale_sentence([0.80, 0.81], 0.99, linear).startswith("QK-norm does not see")
     True
