@@ -174,6 +174,7 @@ def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01, draws=40):
         ({"none_last": 0.4, "sat_last": 0.2, "se": 0.02}, Verdict.CAVEAT),
         ({"none_last": 0.4, "sat_last": 0.2, "se": 0.02, "draws": 2}, Verdict.UNTESTABLE),
         ({"draws": 1}, Verdict.UNTESTABLE),  # one draw shows nothing clearly
+        ({"root_last": 0.6, "draws": 3}, Verdict.CAVEAT),  # steady, but not clearly within 1.25
     ],
 )
 def test_vaswani_every_branch(kwargs, verdict):

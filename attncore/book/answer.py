@@ -344,12 +344,10 @@ def cost_table(runs: Mapping[str, Mapping[str, Any]]) -> Costs | None:
     shares = {r: _number(measured, f"{r}.saturated_share") for r in ["sqrt_d", *names]}
     frame = pd.DataFrame(
         {
-            "selectivity, × 1/√d's": [1.0] + [_ratio(measured, r, "selectivity") for r in names],
-            f"share of rows with > {threshold:g} on one key": list(shares.values()),
-            "Jacobian norm, × 1/√d's": [1.0]
-            + [_ratio(measured, r, "jacobian_norm") for r in names],
-            "gradient to the query, × 1/√d's": [1.0]
-            + [_ratio(measured, r, "gradient_norm") for r in names],
+            "selectivity, ×1/√d": [1.0] + [_ratio(measured, r, "selectivity") for r in names],
+            f"rows with > {threshold:g} on one key": list(shares.values()),
+            "Jacobian norm, ×1/√d": [1.0] + [_ratio(measured, r, "jacobian_norm") for r in names],
+            "gradient to q, ×1/√d": [1.0] + [_ratio(measured, r, "gradient_norm") for r in names],
         },
         index=pd.Index(["1/√d", *(ALTERNATIVES[r] for r in names)], name="rescaling"),
     )
@@ -357,9 +355,10 @@ def cost_table(runs: Mapping[str, Mapping[str, Any]]) -> Costs | None:
         f"What the alternatives cost beside 1/√d, at d = {d:.0f} and n = {n:.0f} with standard "
         "normal components. Selectivity is 1 minus the entropy over ln n (0 for uniform "
         "attention, 1 for attention on one key); the softmax Jacobian is measured by its "
-        "Frobenius norm; the gradient to the query is ‖ds/dq‖."
+        "Frobenius norm; the gradient to the query q is ‖ds/dq‖. Each column but the share of "
+        "rows is a multiple of 1/√d's."
     )
-    formats = {c: _share_cell if c.startswith("share") else _ratio_cell for c in frame.columns}
+    formats = {c: _share_cell if c.startswith("rows") else _ratio_cell for c in frame.columns}
     return Costs(frame, caption, formats)
 
 

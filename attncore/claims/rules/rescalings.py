@@ -603,8 +603,8 @@ def vaswani_table(
     whether it falls clearly (:func:`clearly_above` on the difference) or clearly stays above
     ``falls_to`` of its start, the unscaled saturated
     share at the first and last ``d`` and whether it rises clearly, and under ``1/sqrt(d)``
-    the largest over smallest Jacobian norm across ``d`` and whether it stays within a factor
-    ``steady`` (not clearly beyond it).
+    the largest over smallest Jacobian norm across ``d`` and whether it clearly stays within
+    a factor ``steady`` or clearly moves beyond it.
     """
     columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
     _need(summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
@@ -639,7 +639,10 @@ def vaswani_table(
                 "none: saturated, last d": last["saturated_share"],
                 "none: saturation rises clearly": _beyond(s_rise, s_se, draws),
                 "sqrt_d: J max / min over d": high["jacobian_norm"] / low["jacobian_norm"],
-                "sqrt_d: J stable": not _beyond(
+                "sqrt_d: J clearly stable": _beyond(
+                    steady * low["jacobian_norm"] - high["jacobian_norm"], spread_se, draws
+                ),
+                "sqrt_d: J clearly moves": _beyond(
                     high["jacobian_norm"] - steady * low["jacobian_norm"], spread_se, draws
                 ),
                 "sqrt_d: saturated, max over d": float(root["saturated_share"].max()),
@@ -664,24 +667,25 @@ def vaswani_small_gradients(
     saturation (:func:`vaswani_table`), for every ``n``: **holds** if without scaling the
     mean Jacobian norm clearly falls to below ``falls_to`` of its value between the smallest
     and largest ``d``, the share of saturated rows clearly rises, and under ``1/sqrt(d)`` the
-    Jacobian norm stays within a factor ``steady``; **holds with a caveat** if ``1/sqrt(d)``
-    keeps it stable and the unscaled Jacobian clearly falls or saturation clearly rises, but
-    not all of the first reading, or if the unscaled softmax saturates as said but
-    ``1/sqrt(d)`` does not hold it steady; **does not hold** if, beyond that, the draws show
-    something against the claim (``1/sqrt(d)`` clearly not steady, or at some ``n`` the
-    unscaled Jacobian clearly above ``falls_to`` of its start while saturation does not
-    clearly rise); **not testable here** if they show neither (too few draws to tell).
+    Jacobian norm clearly stays within a factor ``steady``; **holds with a caveat** if
+    ``1/sqrt(d)`` clearly keeps it stable and the unscaled Jacobian clearly falls or
+    saturation clearly rises, but not all of the first reading, or if the unscaled softmax
+    saturates as said but ``1/sqrt(d)`` does not clearly hold it steady; **does not hold**
+    if, beyond that, the draws show something against the claim (``1/sqrt(d)`` clearly not
+    steady, or at some ``n`` the unscaled Jacobian clearly above ``falls_to`` of its start
+    while saturation does not clearly rise); **not testable here** if they show neither
+    (too few draws to tell).
     """
     table = vaswani_table(summary, steady, falls_to)
     falls = table["none: J falls clearly"]
     halves = falls & (table["none: J last d / first d"] < falls_to)
     rises = table["none: saturation rises clearly"]
-    stable = table["sqrt_d: J stable"]
+    stable = table["sqrt_d: J clearly stable"]
     if halves.all() and rises.all() and stable.all():
         verdict = Verdict.HOLDS
     elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
         verdict = Verdict.CAVEAT
-    elif (~stable).any() or (table["none: J clearly stays"] & ~rises).any():
+    elif table["sqrt_d: J clearly moves"].any() or (table["none: J clearly stays"] & ~rises).any():
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
@@ -696,7 +700,7 @@ def vaswani_small_gradients(
         f"{_between(table['none: saturated, last d'])} at d = {d[-1]}, clearly for "
         f"{int(rises.sum())} of {len(table)} n; with 1/√d the Jacobian norm varies "
         f"by a factor {table['sqrt_d: J max / min over d'].max():.2f} at most across d "
-        f"(within ×{steady:g} for {int(stable.sum())} of {len(table)} n)"
+        f"(clearly within ×{steady:g} for {int(stable.sum())} of {len(table)} n)"
     )
     return Finding("vaswani-small-gradients", verdict, measured, check)
 
