@@ -112,11 +112,11 @@ def test_the_cost_table_holds_the_numbers_the_words_summarize() -> None:
     frame, caption, formats = answer.cost_table(runs)
     assert caption.startswith("What the alternatives cost beside 1/√d, at d = 64 and n = 32")
     assert list(frame.index) == ["1/√d", "no scaling", "ln n/√d", "1/d (μP)", "1/k_total"]
-    assert frame.loc["no scaling", "selectivity, ×1/√d"] == pytest.approx(6.0)
-    assert frame.loc["1/d (μP)", "gradient to q, ×1/√d"] == pytest.approx(0.1)
+    assert frame.loc["no scaling", "selectivity, ratio to 1/√d"] == pytest.approx(6.0)
+    assert frame.loc["1/d (μP)", "gradient to q, ratio to 1/√d"] == pytest.approx(0.1)
     assert frame.loc["1/√d", "rows with > 0.9 on one key"] == pytest.approx(0.05)
     assert answer.cost_table({}) is None
-    ratio, share = formats["selectivity, ×1/√d"], formats["rows with > 0.9 on one key"]
+    ratio, share = formats["selectivity, ratio to 1/√d"], formats["rows with > 0.9 on one key"]
     assert (ratio(956.4), ratio(0.0171), share(0.57)) == ("956", "0.017", "57 %")
 
 

@@ -224,7 +224,8 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     return (
         "Trained on the task FIRST (a string's label is its first bit) with strings of "
         f"{train:,.0f} bits and tested on strings of "
-        f"{longest:,.0f}, {'; '.join(parts)} ({link} in {{doc}}`length_generalization`)."
+        f"{longest:,.0f}, of the methods this answer weighs {'; '.join(parts)} ({link} in "
+        "{doc}`length_generalization`, which trains more)."
     )
 
 
@@ -342,21 +343,25 @@ def cost_table(runs: Mapping[str, Mapping[str, Any]]) -> Costs | None:
     if d is None or n is None or threshold is None or not names:
         return None
     shares = {r: _number(measured, f"{r}.saturated_share") for r in ["sqrt_d", *names]}
+
+    def ratios(column: str) -> list[float | None]:
+        return [1.0] + [_ratio(measured, r, column) for r in names]
+
     frame = pd.DataFrame(
         {
-            "selectivity, ×1/√d": [1.0] + [_ratio(measured, r, "selectivity") for r in names],
+            "selectivity, ratio to 1/√d": ratios("selectivity"),
             f"rows with > {threshold:g} on one key": list(shares.values()),
-            "Jacobian norm, ×1/√d": [1.0] + [_ratio(measured, r, "jacobian_norm") for r in names],
-            "gradient to q, ×1/√d": [1.0] + [_ratio(measured, r, "gradient_norm") for r in names],
+            "Jacobian norm, ratio to 1/√d": ratios("jacobian_norm"),
+            "gradient to q, ratio to 1/√d": ratios("gradient_norm"),
         },
         index=pd.Index(["1/√d", *(ALTERNATIVES[r] for r in names)], name="rescaling"),
     )
     caption = (
         f"What the alternatives cost beside 1/√d, at d = {d:.0f} and n = {n:.0f} with standard "
-        "normal components. Selectivity is 1 minus the entropy over ln n (0 for uniform "
-        "attention, 1 for attention on one key); the softmax Jacobian is measured by its "
-        "Frobenius norm; the gradient to the query q is ‖ds/dq‖. Each column but the share of "
-        "rows is a multiple of 1/√d's."
+        "normal components (means over the chapter's draws). Selectivity is 1 minus the "
+        "entropy over ln n (0 for uniform attention, 1 for attention on one key); the softmax "
+        "Jacobian is measured by its Frobenius norm; the gradient to the query q is the "
+        "Frobenius norm of ∂s/∂q. Each column but the share of rows is a ratio to 1/√d's value."
     )
     formats = {c: _share_cell if c.startswith("rows") else _ratio_cell for c in frame.columns}
     return Costs(frame, caption, formats)
@@ -400,7 +405,7 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         "more": (
             "make attention more selective than 1/√d",
             saturating,
-            f"put more than {threshold:g} of a row's weight on one key in more rows than it",
+            f"put more than {threshold:g} of a row's weight on one key in more rows than 1/√d",
         ),
         "less": ("make attention nearer uniform", weaker, "pass less gradient to the query"),
         "same": ("select about as 1/√d does (no clear difference over the draws)", [], ""),
