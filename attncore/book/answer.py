@@ -28,7 +28,7 @@ from attncore.claims import Verdict
 from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
-from attncore.claims.statistics import single
+from attncore.claims.statistics import clear_side
 from attncore.claims.words import count, listing
 
 __all__ = [
@@ -283,11 +283,8 @@ def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | No
     if any(v is None for v in values) or draws is None:
         return None
     sel, se, ref, ref_se = values
-    diff, spread = [sel - ref], [math.hypot(se, ref_se)]
-    for side, word in (("above", "more"), ("below", "less")):
-        if single(diff, spread, int(draws), side, CLEAR)[0]:
-            return word
-    return "same"
+    side = clear_side(sel - ref, math.hypot(se, ref_se), int(draws), CLEAR)
+    return {"above": "more", "below": "less", None: "same"}[side]
 
 
 def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) -> float | None:
@@ -299,16 +296,20 @@ COSTS_TABLE = "tbl-intro-costs"
 """The name of the first page's table of what the alternatives cost."""
 
 
-def _compared(measured: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """The alternatives with every cost measured, in :data:`ALTERNATIVES`' order."""
+def _compared(measured: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """The alternatives with every cost measured, in :data:`ALTERNATIVES`' order, each with
+    its :func:`_direction`; empty where the chapter's setting (d, n, threshold) is missing."""
+    if any(_number(measured, k) is None for k in ("d", "n", "threshold")):
+        return {}
     columns = ("selectivity", "jacobian_norm", "gradient_norm")
-    return [
-        r
-        for r in ALTERNATIVES
-        if all(_ratio(measured, r, c) is not None for c in columns)
+    directions = {r: _direction(measured, r) for r in ALTERNATIVES}
+    return {
+        r: direction
+        for r, direction in directions.items()
+        if direction is not None
+        and all(_ratio(measured, r, c) is not None for c in columns)
         and _number(measured, f"{r}.saturated_share") is not None
-        and _direction(measured, r) is not None
-    ]
+    }
 
 
 def _ratio_cell(value: Any) -> str:
@@ -338,10 +339,10 @@ def cost_table(runs: Mapping[str, Mapping[str, Any]]) -> Costs | None:
     True
     """
     measured = _measured(runs, "every_rescaling")
-    d, n, threshold = (_number(measured, k) for k in ("d", "n", "threshold"))
-    names = _compared(measured)
-    if d is None or n is None or threshold is None or not names:
+    names = list(_compared(measured))
+    if not names:
         return None
+    d, n, threshold = (float(_number(measured, k) or 0.0) for k in ("d", "n", "threshold"))
     shares = {r: _number(measured, f"{r}.saturated_share") for r in ["sqrt_d", *names]}
 
     def ratios(column: str) -> list[float | None]:
@@ -390,11 +391,12 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     """The costs of :func:`cost_table` in words, grouped by direction; the numbers stay in
     the table."""
     measured = _measured(runs, "every_rescaling")
-    if cost_table(runs) is None:
+    compared = _compared(measured)
+    if not compared:
         return None
     groups: dict[str, list[str]] = {"more": [], "less": [], "same": []}
-    for name in _compared(measured):
-        groups[str(_direction(measured, name))].append(name)
+    for name, direction in compared.items():
+        groups[direction].append(name)
     reference = _number(measured, "sqrt_d.saturated_share") or 0.0
     threshold = _number(measured, "threshold")
     saturating = [
@@ -416,7 +418,7 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         "mup": "1/d is μP's factor without the constant μP tunes for the task",
         "qk_norm": "QK-norm is measured with its initial gain, before training moves it",
     }
-    shown = [notes[r] for r in notes if r in _compared(measured)]
+    shown = [notes[r] for r in notes if r in compared]
     caveat = f" ({'; '.join(shown)}.)" if shown else ""
     return (
         f"What the alternatives cost ({{numref}}`{COSTS_TABLE}`, from {where}): "

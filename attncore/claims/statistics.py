@@ -36,7 +36,16 @@ from scipy import stats
 
 from attncore.checks import ParameterError
 
-__all__ = ["FAMILY_LEVEL", "MIN_DRAWS", "clear", "holm", "margin", "one_sided_p", "single"]
+__all__ = [
+    "FAMILY_LEVEL",
+    "MIN_DRAWS",
+    "clear",
+    "clear_side",
+    "holm",
+    "margin",
+    "one_sided_p",
+    "single",
+]
 
 FAMILY_LEVEL = 0.05
 """The chance, over a whole count of comparisons, of calling even one difference clear that
@@ -111,6 +120,19 @@ def single(diff: Values, se: Values, draws: Values | int, side: str, z: float = 
     [True, False]
     """
     return one_sided_p(diff, se, draws, side) < stats.norm.sf(z)
+
+
+def clear_side(diff: float, se: float, draws: int, z: float = 2.0) -> str | None:
+    """On which side of 0 one difference clearly lies (:func:`single` on each side):
+    ``above``, ``below``, or None where its draws cannot tell.
+
+    >>> clear_side(0.5, 0.1, 40), clear_side(-0.5, 0.1, 40), clear_side(0.5, 0.1, 2)
+    ('above', 'below', None)
+    """
+    for side in ("above", "below"):
+        if single([diff], [se], draws, side, z)[0]:
+            return side
+    return None
 
 
 def margin(draws: int, z: float = 2.0) -> float:

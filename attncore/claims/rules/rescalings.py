@@ -34,7 +34,7 @@ import sympy as sp
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, margin, single
+from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, clear_side, margin, single
 from attncore.claims.thresholds import Threshold, decided_by
 from attncore.claims.words import listing, number, share
 from attncore.rescalings import RESCALINGS
@@ -229,7 +229,7 @@ def clearly_above(diff: pd.Series, se: pd.Series, draws: pd.Series | int) -> pd.
 
 def _beyond(diff: float, se: float, draws: int) -> bool:
     """Whether one difference is clearly above 0 (:func:`clearly_above` for a number)."""
-    return bool(single([diff], [se], draws, "above", CLEAR)[0])
+    return clear_side(diff, se, draws, CLEAR) == "above"
 
 
 def _clearly_note(draws: int) -> str:
@@ -625,6 +625,9 @@ def vaswani_table(
             root.loc[root["jacobian_norm"].idxmax()],
         )
         spread_se = math.hypot(low["jacobian_norm_se"], high["jacobian_norm_se"])
+        root_side = clear_side(
+            high["jacobian_norm"] - steady * low["jacobian_norm"], spread_se, draws, CLEAR
+        )
         rows.append(
             {
                 "n": n,
@@ -639,12 +642,8 @@ def vaswani_table(
                 "none: saturated, last d": last["saturated_share"],
                 "none: saturation rises clearly": _beyond(s_rise, s_se, draws),
                 "sqrt_d: J max / min over d": high["jacobian_norm"] / low["jacobian_norm"],
-                "sqrt_d: J clearly stable": _beyond(
-                    steady * low["jacobian_norm"] - high["jacobian_norm"], spread_se, draws
-                ),
-                "sqrt_d: J clearly moves": _beyond(
-                    high["jacobian_norm"] - steady * low["jacobian_norm"], spread_se, draws
-                ),
+                "sqrt_d: J clearly stable": root_side == "below",
+                "sqrt_d: J clearly moves": root_side == "above",
                 "sqrt_d: saturated, max over d": float(root["saturated_share"].max()),
             }
         )
@@ -1108,7 +1107,8 @@ def lowest_sentence(
 def heavy_tails_sentence(heavy: pd.Series, normal: pd.Series, df: float) -> str:
     """Whether 1/k_total distorts more with Student t components of ``df`` degrees of freedom
     (W₁ per draw, ``heavy``) than with standard normal ones (``normal``): a single
-    difference of the means over the draws, clear by :func:`clearly_above`.
+    difference of the means over the draws, clear by
+    :func:`~attncore.claims.statistics.clear_side`.
 
     >>> heavy_tails_sentence(pd.Series([0.08, 0.084]), pd.Series([0.04, 0.041]), 5)[:60]
     'With Student t components of 5 degrees of freedom, 1/k_total'
@@ -1116,17 +1116,17 @@ def heavy_tails_sentence(heavy: pd.Series, normal: pd.Series, df: float) -> str:
     heavy, normal = heavy.dropna(), normal.dropna()
     if heavy.empty or normal.empty:
         raise ParameterError("heavy and normal must hold at least one W₁ each")
-    diff = pd.Series([heavy.mean() - normal.mean()])
-    se = pd.Series([math.hypot(heavy.sem(ddof=1), normal.sem(ddof=1))])
+    se = math.hypot(heavy.sem(ddof=1), normal.sem(ddof=1))
     draws = min(len(heavy), len(normal))
+    side = clear_side(heavy.mean() - normal.mean(), se, draws, CLEAR)
     head = (
         f"With Student t components of {df:g} degrees of freedom, 1/k_total has "
         f"W₁ = {heavy.mean():.3f} (draws from {heavy.min():.3f} to {heavy.max():.3f}), against "
         f"{normal.mean():.3f} with standard normal components"
     )
-    if clearly_above(diff, se, draws).iloc[0]:
+    if side == "above":
         return f"{head}: here the heavy tails do cost it distortion."
-    if clearly_below(diff, se, draws).iloc[0]:
+    if side == "below":
         return f"{head}: here the heavy tails cost it no distortion; they lower it."
     return f"{head}; {number(draws)} draws cannot tell whether the heavy tails cost it any."
 
@@ -1146,9 +1146,8 @@ def _spread(part: pd.DataFrame, metric: str, ratio: float | None, flat: float = 
     else:
         excess = hi[metric] - ratio * lo[metric]
         se = math.hypot(hi[f"{metric}_se"], ratio * lo[f"{metric}_se"])
-    if _beyond(excess, se, draws):
-        return "beyond"
-    return "within" if _beyond(-excess, se, draws) else "unclear"
+    side = clear_side(excess, se, draws, CLEAR)
+    return {"above": "beyond", "below": "within", None: "unclear"}[side]
 
 
 def _calls_note(calls: Mapping[int, str], summary: pd.DataFrame) -> str:
