@@ -42,6 +42,7 @@ __all__ = [
     "clear",
     "clear_side",
     "holm",
+    "level",
     "margin",
     "one_sided_p",
     "single",
@@ -119,7 +120,16 @@ def single(diff: Values, se: Values, draws: Values | int, side: str, z: float = 
     >>> single([-0.3, -0.3], [0.1, float("nan")], draws=[40, 1], side="below").tolist()
     [True, False]
     """
-    return one_sided_p(diff, se, draws, side) < stats.norm.sf(z)
+    return one_sided_p(diff, se, draws, side) < level(z)
+
+
+def level(z: float = 2.0) -> float:
+    """The one-sided level of :func:`single`: the chance a normal statistic passes ``z``.
+
+    >>> round(100 * level(2.0), 1)
+    2.3
+    """
+    return float(stats.norm.sf(z))
 
 
 def clear_side(diff: float, se: float, draws: int, z: float = 2.0) -> str | None:

@@ -39,7 +39,7 @@ from scipy import stats
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import clear, single
+from attncore.claims.statistics import clear, level, single
 from attncore.claims.thresholds import Threshold, decided_by
 
 __all__ = [
@@ -67,7 +67,7 @@ Z = Threshold(
     2.0,
     "z",
     "two standard errors, the usual mark of a single comparison; with few draws a t test over "
-    "them at the same level (2.3 %) asks for more",
+    f"them at the same level ({100 * level(2.0):.1f} %) asks for more",
     scale="fixed",
 )
 """The level, in standard errors of a normal statistic, at which a mean counts as clearly

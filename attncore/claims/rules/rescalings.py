@@ -34,7 +34,15 @@ import sympy as sp
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, clear_side, margin, single
+from attncore.claims.statistics import (
+    FAMILY_LEVEL,
+    MIN_DRAWS,
+    clear,
+    clear_side,
+    level,
+    margin,
+    single,
+)
 from attncore.claims.thresholds import Threshold, decided_by
 from attncore.claims.words import listing, number, share
 from attncore.rescalings import RESCALINGS
@@ -94,7 +102,8 @@ CLEAR = Threshold(
     "clear",
     "two standard errors, the usual mark of a single comparison, where a rule compares a few "
     "values along one curve or across d; with few draws a t test over them at the same level "
-    "(2.3 %) asks for more (14 with two draws, 2.3 with ten)",
+    f"({100 * level(2.0):.1f} %) asks for more ({margin(2):.0f} with two draws, "
+    f"{margin(10):.1f} with ten)",
     scale="fixed",
 )
 """How many standard errors a single difference must exceed to count."""
