@@ -14,7 +14,7 @@ from attncore.book.cli import main
     [
         (["-p", "n_keys", "1"], "parameter n_keys must be an integer in [2, 65536], got 1"),
         (["-p", "nkeys", "8"], "unknown parameter nkeys; known parameters: y, factor, n_keys"),
-        (["-p", "factor", "abc"], "parameter factor must be a number in (0, 1000], got 'abc'"),
+        (["-p", "factor", "abc"], "parameter factor must be a number in [0.001, 1000], got 'abc'"),
         (["-p", "seed", "-1"], "parameter seed must be an integer in [0, 4294967295], got -1"),
     ],
 )
@@ -79,7 +79,8 @@ def test_malformed_parameter_file_is_a_one_line_error(tmp_path, capsys):
     params.write_text("n_rows: [1\n")
     assert main(["run", "softmax_saturation", "-f", str(params), "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("attncore: error: not valid YAML") and err.count("\n") == 1
+    assert err.startswith(f"attncore: error: parameter file {params}: not valid YAML")
+    assert err.count("\n") == 1
 
 
 def test_relation_between_parameters_exits_2_before_running(tmp_path, capsys):

@@ -7,6 +7,7 @@ kernel starts: the run itself is replaced by a stub that records what it was giv
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -27,7 +28,8 @@ hostile_text = st.one_of(
     st.sampled_from(
         ["", "-", "--", "-1e-3", "010", "1:04", "yes", "~", "null", "[", "[1, [2]]", "{a: 1}",
          "[&a [1, 2], *a]", "!!python/object:os.system ls", "1e999", "-inf", ".nan", "0x10",
-         "[" * 200 + "]" * 200, "a" * 20000]
+         "[" * 200 + "]" * 200, "a" * 20000, "!!int 0x10", "!!timestamp x", "!!float x",
+         "[1, !!int 0x10]", "!foo 1", "!!binary x", "9" * 4500, "-" + "9" * 25]
     ),
 )  # fmt: skip
 
@@ -75,6 +77,11 @@ def test_any_value_is_accepted_valid_or_refused_in_one_line(
         (b"1: 2\n", "must hold a mapping NAME: VALUE"),
         (b"- 1\n", "must hold a mapping NAME: VALUE"),
         (b"a: &x [1]\nb: *x\n", "YAML aliases"),
+        (b"steps: !!int 0x10\n", "YAML tags (!!int) are not allowed"),
+        (b"seed: !!timestamp x\n", "YAML tags (!!timestamp) are not allowed"),
+        (b"n_rows: [!!float x]\n", "YAML tags (!!float) are not allowed"),
+        (b"seed: " + b"9" * 4500 + b"\n", "outside the 64-bit range"),
+        (b"seed: 1\nseed: 2\n", "parameter 'seed' is given twice"),
     ],
 )
 def test_a_bad_parameter_file_is_one_line(tmp_path, capsys, content, message):
@@ -106,3 +113,38 @@ def test_numbers_read_as_yaml_1_2_and_dash_values_reach_the_parameter(recorded, 
 def test_params_of_an_empty_name_is_one_line(capsys):
     assert cli.main(["params", ""]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_parameter_file_that_is_not_a_regular_file_is_named_as_such(tmp_path, capsys):
+    fifo = tmp_path / "params.fifo"
+    os.mkfifo(fifo)  # opening it to read would block until a writer came
+    start = time.perf_counter()
+    status = cli.main(["run", "softmax_saturation", "-f", str(fifo), "-o", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert status == 2 and "must be a regular file" in err and err.count("\n") == 1
+    assert time.perf_counter() - start < 20.0
+    assert cli.main(["run", "softmax_saturation", "-f", str(tmp_path), "-o", str(tmp_path)]) == 2
+    assert "must be a regular file" in capsys.readouterr().err
+    assert cli.main(["run", "softmax_saturation", "-f", str(tmp_path / "none.yaml")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["critical_scale", "-p", "rho_values", "[0.5, 0.5]"], "(0.5 twice)"),
+        (["critical_scale", "-p", "n_values", "[64, 64.0]"], "(64 twice)"),
+        (["length_generalization", "-p", "test_lengths", "[10, 30, 10]"], "(10 twice)"),
+        (["stability", "-p", "batch_size", "1024", "-p", "n_train", "64"], "at most n_train"),
+        (["string_reversal", "-p", "batch_size", "512", "-p", "n_train", "64"], "at most n_train"),
+        (["softmax_saturation", "-p", "factor", "5e-324"], "parameter factor must be"),
+        (["softmax_saturation", "-p", "factor", "1e-300"], "parameter factor must be"),
+    ],
+)
+def test_relations_a_kernel_would_reject_are_refused_before_it_starts(
+    argv, message, recorded, capsys, tmp_path
+):
+    status = cli.main(["run", *argv, "-o", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert status == 2 and not recorded, err
+    assert message in err and err.count("\n") == 1

@@ -27,6 +27,7 @@ import argparse
 import math
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 
@@ -148,15 +149,24 @@ def _set_scheduler(scheduler: str | None, wait: str | None = None) -> None:
 
 
 def _read_file(path: Path) -> dict[str, object]:
-    if not path.is_file():
-        raise ParameterError(f"parameter file {path} does not exist")
-    if path.stat().st_size > MAX_TEXT:
+    try:
+        facts = path.stat()
+    except FileNotFoundError:
+        raise ParameterError(f"parameter file {path} does not exist") from None
+    except OSError as error:
+        raise ParameterError(f"parameter file {path} cannot be read: {error.strerror}") from None
+    if not stat.S_ISREG(facts.st_mode):  # a FIFO or a device would block the reader
+        raise ParameterError(f"parameter file {path} must be a regular file")
+    if facts.st_size > MAX_TEXT:
         raise ParameterError(f"parameter file {path} must be at most {MAX_TEXT} bytes")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         raise ParameterError(f"parameter file {path} must be readable UTF-8 text") from None
-    loaded = load_yaml(text) or {}
+    try:
+        loaded = load_yaml(text) or {}
+    except ParameterError as error:
+        raise ParameterError(f"parameter file {path}: {error}") from None
     if not isinstance(loaded, dict) or not all(isinstance(k, str) for k in loaded):
         raise ParameterError(f"parameter file {path} must hold a mapping NAME: VALUE")
     return loaded

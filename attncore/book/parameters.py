@@ -9,8 +9,8 @@ what it is and which values are allowed, for example::
 
 The comment grammar is: ``in [lo, hi]`` (brackets or parentheses for closed or open ends,
 ``inf`` allowed) for numbers; ``each in [lo, hi]`` and ``length in [a, b]`` for lists;
-``one of a, b, c`` for strings; ``a folder path`` for a string naming a folder (empty for the
-chapter's default).
+``distinct`` for a list whose entries may not repeat (a grid's axis); ``one of a, b, c`` for
+strings; ``a folder path`` for a string naming a folder (empty for the chapter's default).
 
 >>> p = Parameter.from_declaration("n", "int", "4", "number of keys, in [2, 64]")
 >>> p.validate(8)
@@ -60,10 +60,16 @@ MAX_TEXT = 10_000
 """The longest parameter text or file (characters) that is parsed."""
 
 
+_INT_LIMIT = 2**63
+"""Integers a parameter text may hold are below this in magnitude (no parameter's range comes
+near it; a larger number is written as a float, ``1e22``)."""
+
+
 class _Loader(yaml.SafeLoader):
     """YAML with the number and boolean rules of YAML 1.2 (``010`` is 10, ``1:04`` is a string,
-    ``1e-4`` a number, only ``true``/``false`` are booleans) and without aliases, so a small
-    text cannot expand into a huge value."""
+    ``1e-4`` a number, only ``true``/``false`` are booleans), without aliases, so a small
+    text cannot expand into a huge value, without tags (``!!int 0x10``, ``!!timestamp x``:
+    a value is what it reads as) and without a key given twice."""
 
     yaml_implicit_resolvers: ClassVar[dict] = {
         first: [(tag, regexp) for tag, regexp in resolvers if not tag.endswith(("int", "bool"))]
@@ -73,14 +79,46 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             raise ParameterError("YAML aliases (*name) are not allowed in parameters")
+        tag = getattr(self.peek_event(), "tag", None)
+        if tag is not None:
+            raise ParameterError(
+                f"YAML tags ({tag.replace('tag:yaml.org,2002:', '!!')[:40]}) are not allowed "
+                "in parameters; "
+                "write the value plainly"
+            )
         return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(key, deep=True) for key, _ in node.value]
+        twice = next((k for i, k in enumerate(keys) if _hashable(k) and k in keys[:i]), None)
+        if twice is not None:
+            raise ParameterError(f"parameter {shorten(twice, 60)} is given twice")
+        return super().construct_mapping(node, deep=deep)
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    digits = node.value.lstrip("+-")
+    if len(digits) > 19 or abs(number := int(node.value, 10)) >= _INT_LIMIT:
+        raise ParameterError(
+            f"integer {shorten(node.value, 30)} is outside the 64-bit range; "
+            "write a large number as a float (1e22)"
+        )
+    return number
 
 
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf"))
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789")
 )
-_Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(node.value, 10))
+_Loader.add_constructor("tag:yaml.org,2002:int", _integer)
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(
@@ -182,6 +220,7 @@ class Parameter:
     choices: tuple[str, ...] | None = None
     relations: tuple[tuple[str, str], ...] = ()
     folder: bool = False
+    distinct: bool = False
 
     @classmethod
     def from_declaration(cls, name: str, type_name: str, default: str, help: str) -> Parameter:
@@ -204,6 +243,7 @@ class Parameter:
             length=Interval.parse(length) if length else None,
             choices=tuple(c.strip() for c in choices.group(1).split(",")) if choices else None,
             folder=type_name == "str" and "a folder path" in help,
+            distinct=type_name.startswith("list") and bool(re.search(r"\bdistinct\b", help)),
         )
         param.validate(param.default)
         return param
@@ -222,6 +262,8 @@ class Parameter:
                 parts.append(f"each in {self.values}")
             if self.length:
                 parts.append(f"length in {self.length}")
+            if self.distinct:
+                parts.append("no value twice")
         else:
             parts.append(_IN_WORDS[self.type] + (f" in {self.values}" if self.values else ""))
         return ", ".join(parts)
@@ -261,7 +303,14 @@ class Parameter:
             self.length and not self.length.contains(len(value))
         ):
             raise self._fail(value)
-        return [self._scalar(self.type[5:-1], v) for v in value]
+        checked = [self._scalar(self.type[5:-1], v) for v in value]
+        twice = next((v for i, v in enumerate(checked) if v in checked[:i]), None)
+        if self.distinct and twice is not None:
+            raise ParameterError(
+                f"parameter {self.name} must be {self.allowed}, got {shorten(value)} "
+                f"({twice!r} twice)"
+            )
+        return checked
 
     def parse_text(self, text: str) -> Any:
         """Parse a command-line value (YAML syntax: ``8``, ``0.5``, ``[1, 8]``) and validate it.
