@@ -24,7 +24,13 @@ from typing import Any
 import matplotlib.figure
 import pandas as pd
 
-from attncore.book.explorable import EXPLORABLE_MIME, Explorable, data_bytes, describe_bytes
+from attncore.book.explorable import (
+    DATA_BUDGET,
+    EXPLORABLE_MIME,
+    Explorable,
+    data_bytes,
+    describe_bytes,
+)
 from attncore.book.markup import literal
 from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles
@@ -274,11 +280,13 @@ class Chapter:
     seed: int | None = None
     thresholds: ThresholdNotes = field(init=False, repr=False, compare=False)
     shown: Shown = field(init=False, repr=False, compare=False)
+    explorable_bytes: list[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         prefix = "threshold-" + self.name.replace("_", "-")
         object.__setattr__(self, "thresholds", ThresholdNotes(prefix))
         object.__setattr__(self, "shown", Shown())
+        object.__setattr__(self, "explorable_bytes", [])
 
     def derivation(self, derivation: Derivation, label: str = "") -> None:
         """Show ``derivation`` (numbered ``label``, if given): what an earlier numbered
@@ -360,11 +368,25 @@ class Chapter:
         A markdown cell places it like a figure, next to the static figure it extends:
         ``{glue:figure} name``, a caption, ``{glue:md}`name_note```. The runner writes its
         specification and data to the run's ``explorables/name.json``.
+
+        An explorable whose data would take the page's explorables past
+        :data:`~attncore.book.explorable.DATA_BUDGET` (a rerun with extreme parameters) is left
+        out: its place says so, and the static figure beside it shows the same values.
         """
         from IPython.display import Markdown, display
         from myst_nb import glue
 
         size = data_bytes(explorable.spec())
+        if sum(self.explorable_bytes) + size > DATA_BUDGET:
+            left_out = (
+                f"*The explorable version is left out of this run: its data would add "
+                f"{describe_bytes(size)}, past the page's budget of "
+                f"{describe_bytes(DATA_BUDGET)}.*"
+            )
+            glue(name, Markdown(left_out), display=False)
+            glue(f"{name}_note", Markdown("The static figure shows the same values."), False)
+            return
+        self.explorable_bytes.append(size)
         glue(name, explorable, display=False)
         note = f"Its data add {describe_bytes(size)} to this page."
         glue(f"{name}_note", Markdown(note), display=False)
