@@ -67,7 +67,7 @@ def hostile(folder: Path, payload: str = PAYLOAD) -> Path:
     verdicts = [{**record, "check": payload, "evidence": payload}]
     headline = {"name": "x", "chapter": "every_rescaling", "text": payload, "evidence": payload}
     write(folder, manifest("why_sqrt_d", verdicts=verdicts))
-    measured = {"name": payload, "chapter": "every_rescaling", "value": payload}
+    measured = {"name": "sqrt_d.saturated_share", "chapter": "every_rescaling", "value": 0.5}
     measurements = [{**measured, "evidence": payload}]
     write(folder, manifest("every_rescaling", headlines=[headline], measurements=measurements))
     return folder
@@ -184,20 +184,87 @@ CASES = {
         r"headlines\[0\].chapter must be its folder's",
     ),
     "a measurement of another chapter": (
-        lambda f: write(
-            f, manifest("why_sqrt_d", measurements=[{**measurement(), "chapter": "x"}])
-        ),
+        lambda f: write(f, manifest("why_sqrt_d", measurements=[measurement()])),
         r"measurements\[0\].chapter must be its folder's",
     ),
     "a measurement that is not a number": (
-        lambda f: write(f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": None}])),
+        lambda f: measured(f, value=None),
         r"measurements\[0\].value must be a finite number",
     ),
     "an infinite measurement": (
+        lambda f: measured(f).write_text(measured(f).read_text().replace("0.5", "Infinity")),
+        "is not JSON a run writes: a number out of range, Infinity",
+    ),
+    "a fragility record whose verdict is an object": (
+        lambda f: write(f, manifest("why_sqrt_d", verdicts=[fragile({"holds": 1})])),
+        r"verdicts\[0\].fragile\[0\].verdict must be one of",
+    ),
+    "a verdict that is a list": (
+        lambda f: write(f, manifest("why_sqrt_d", verdicts=[{**verdict(), "verdict": ["x"]}])),
+        r"verdicts\[0\].verdict must be one of",
+    ),
+    "nesting 100,000 deep": (
+        lambda f: (f / "why_sqrt_d" / "manifest.json").write_text("[" * 100_000 + "]" * 100_000),
+        "nests more deeply than 12 levels",
+    ),
+    "nesting 20 deep below a field no page reads": (
+        lambda f: write(f, manifest("why_sqrt_d", pad=nested(20))),
+        "nests more deeply than 12 levels",
+    ),
+    "a 4,000-digit measurement": (
+        lambda f: measured(f).write_text(measured(f).read_text().replace("0.5", "7" * 4000)),
+        "an integer of 4,000 digits",
+    ),
+    "a training length of 1e308 bits": (
+        lambda f: measured(f, "length_generalization", name="train_length", value=1e308),
+        r"measurements\[0\].value must be a whole number in \[2, 100\], got 1e\+308",
+    ),
+    "a longest length no run can test": (
+        lambda f: measured(f, "length_generalization", name="longest", value=2_000_000),
+        r"must be a whole number in \[2, 1e\+06\]",
+    ),
+    "a negative share": (
+        lambda f: measured(f, "bernhard_figures", name="refill.differing_share", value=-0.001),
+        r"must be a number in \[0, 1\], got -0.001",
+    ),
+    "a negative count": (
+        lambda f: measured(f, "bernhard_figures", name="refill.changed_verdicts", value=-3),
+        r"must be a whole number in \[0, 1e\+06\], got -3",
+    ),
+    "a count that is not whole": (
+        lambda f: measured(f, "bernhard_figures", name="refill.changed_verdicts", value=2.5),
+        "must be a whole number",
+    ),
+    "a spread of zero": (
+        lambda f: measured(f, "string_reversal", name="spread_a", value=0),
+        r"must be a number in \[1e-12, 1e\+12\], got 0",
+    ),
+    "an outcome no rule gives": (
+        lambda f: measured(f, "string_reversal", name="gap_a", value="<b>closes</b>"),
+        "must be one of none, closes, open",
+    ),
+    "a measurement the chapter does not hand over": (
+        lambda f: measured(f, name="sqrt_d.anything"),
+        r"measurements\[0\].name 'sqrt_d.anything' is not a measurement of every_rescaling",
+    ),
+    "two verdicts for one claim": (
+        lambda f: write(f, manifest("why_sqrt_d", verdicts=[verdict(), verdict()])),
+        r"verdicts\[1\].claim 'c' appears twice",
+    ),
+    "two measurements of one name": (
         lambda f: write(
-            f, manifest("why_sqrt_d", measurements=[{**measurement(), "value": float("inf")}])
+            f, manifest("every_rescaling", measurements=[measurement(), measurement()])
         ),
-        r"measurements\[0\].value must be a finite number",
+        r"measurements\[1\].name 'sqrt_d.saturated_share' appears twice",
+    ),
+    "11,000 headlines": (
+        lambda f: write(
+            f,
+            manifest(
+                "why_sqrt_d", headlines=[{**headline(), "name": str(i)} for i in range(11_000)]
+            ),
+        ),
+        "headlines holds 11,000 records, more than 20",
     ),
     "a figure linked to /etc/passwd": (
         lambda f: figure(f, lambda path: path.symlink_to("/etc/passwd")),
@@ -230,6 +297,17 @@ def verdict() -> dict:
     return {"claim": "c", "verdict": "holds", "measured": "m", "check": "", "evidence": ""}
 
 
+def fragile(outcome: object) -> dict:
+    return {**verdict(), "fragile": [{"threshold": "t", "value": 1.0, "verdict": outcome}]}
+
+
+def nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = {"x": [value]} if depth % 2 else [value]
+    return value
+
+
 def long_text() -> dict:
     return {**verdict(), "measured": "x" * 5000}
 
@@ -239,7 +317,15 @@ def headline() -> dict:
 
 
 def measurement() -> dict:
-    return {"name": "n", "chapter": "why_sqrt_d", "value": 1.5, "evidence": "sec-x"}
+    return {"name": "sqrt_d.saturated_share", "chapter": "every_rescaling", "value": 0.5} | {
+        "evidence": "sec-x"
+    }
+
+
+def measured(folder: Path, chapter: str = "every_rescaling", **fields: object) -> Path:
+    """A run folder whose ``chapter`` hands over one measurement with ``fields`` changed."""
+    record = {**measurement(), "chapter": chapter, **fields}
+    return write(folder, manifest(chapter, measurements=[record]))
 
 
 def figure(folder: Path, damage) -> None:
@@ -354,6 +440,7 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
         for c in ("selectivity", "selectivity_se", "saturated_share", "jacobian_norm")
     ]
     values = {name: 0.5 for name in names} | {"sqrt_d.selectivity": 0.1, "none.gradient_norm": 1.0}
+    values |= {"d": 64, "n": 32}
     values["draws"] = 10
     values["sqrt_d.gradient_norm"] = 0.5
     measurements = [
@@ -368,3 +455,13 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
         assert myst.startswith(("What the alternatives cost", "- **Where"))
         assert PAYLOAD not in myst and "<script" not in myst
         assert "the run's evidence reference names no section of this chapter" in myst
+
+
+def test_an_unrelated_link_in_a_run_folder_is_skipped_with_a_warning(tmp_path, capsys):
+    write(tmp_path, manifest("why_sqrt_d"))
+    (tmp_path / "latest").symlink_to(tmp_path / "why_sqrt_d")
+    (tmp_path / "notes.txt").symlink_to("/etc/passwd")
+    assert list(read_runs(tmp_path)) == ["why_sqrt_d"]
+    err = capsys.readouterr().err
+    assert "skipped 'latest', a symbolic link (not followed)" in err
+    assert "skipped 'notes.txt'" in err and err.count("\n") == 2

@@ -7,11 +7,18 @@ takes from it only what it can check: each ``<chapter>/manifest.json`` is a regu
 FIFO, folder or link, nothing outside the folder) of at most :data:`MANIFEST_LIMIT` bytes,
 names the chapter of its own folder, and holds fields of the types and sizes a run writes (a
 verdict is one of the book's verdicts, a text at most :data:`TEXT_LIMIT` characters, a commit
-is hexadecimal); anything else is refused in one line (:class:`RunFolderRefused`) naming the
-file and the field. A run's texts reach the pages only through
-:func:`attncore.book.markup.literal`, its evidence references only when they name a section of
-the chapter (:func:`attncore.book.ledger_page.evidence_link`), its figures only as PNG files
-read by :func:`run_figure`; nothing a manifest names (its ``source``, say) is opened.
+is hexadecimal, no list longer than a run writes, no value nested deeper than
+:data:`DEPTH_LIMIT`, one record per claim, headline and measurement), and each measurement is
+one the chapter hands over, in the range of what it means (:data:`MEASURED`: a share in
+[0, 1], a count a non-negative integer, a length within what the chapter's parameters allow);
+anything else is refused in one line (:class:`RunFolderRefused`) naming the file and the
+field. A symbolic link among the folder's entries is not followed: one named like a chapter
+is refused, any other skipped with a warning, so a link of the reader's own (``latest``) does
+not refuse the runs beside it. A run's
+texts reach the pages only through :func:`attncore.book.markup.literal`, its evidence
+references only when they name a section of the chapter
+(:func:`attncore.book.ledger_page.evidence_link`), its figures only as PNG files read by
+:func:`run_figure`; nothing a manifest names (its ``source``, say) is opened.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp()); (folder / "x").mkdir()
@@ -28,18 +35,26 @@ import json
 import math
 import os
 import re
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from attncore.book.paths import FIGURES, MANIFEST
-from attncore.checks import ParameterError
+from attncore.book.paths import FIGURES, MANIFEST, NOTEBOOKS, ROOT
+from attncore.checks import ParameterError, warn
 from attncore.claims import Verdict
+from attncore.claims.rules.length_generalization import OUTCOMES
+from attncore.claims.rules.training import GAP_OUTCOMES
 from attncore.untrusted import Missing, Refused, read_file
 
 __all__ = [
+    "DEPTH_LIMIT",
     "FIGURE_LIMIT",
+    "LIST_LIMITS",
     "MANIFEST_LIMIT",
+    "MEASURED",
     "TEXT_LIMIT",
+    "Meaning",
     "RunFolderRefused",
     "read_runs",
     "run_figure",
@@ -53,6 +68,23 @@ TEXT_LIMIT = 4_000
 
 FIGURE_LIMIT = 20_000_000
 """Bytes a figure of a run may hold (the book's largest is about 1 MB)."""
+
+DEPTH_LIMIT = 12
+"""How deeply a manifest's values may nest (a run's go five deep: a verdict's threshold's band)."""
+
+LIST_LIMITS = {
+    "verdicts": 200,
+    "headlines": 20,
+    "measurements": 1_000,
+    "figures": 200,
+    "thresholds": 50,
+    "fragile": 500,
+}
+"""The longest list of each kind a manifest may hold: several times what the book's runs write
+(at most 25 verdicts, 3 headlines, 30 measurements, 13 figures a chapter)."""
+
+_INTEGER_DIGITS = 18
+"""Digits an integer of a manifest may have (a run's counts and seeds have fewer than 11)."""
 
 _CHAPTER = re.compile(r"[a-z][a-z0-9_]*")
 _HEX = re.compile(r"[0-9a-f]+")
@@ -75,13 +107,29 @@ def _text(value: object, field: str) -> str:
     return value
 
 
-def _records(value: object, field: str) -> list[dict[str, Any]]:
+def _records(value: object, field: str, kind: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         raise ValueError(f"{field} must be a list of records")
+    if len(value) > LIST_LIMITS[kind]:
+        raise ValueError(f"{field} holds {len(value):,} records, more than {LIST_LIMITS[kind]:,}")
     return value
 
 
+def _once(records: list[dict[str, Any]], key: str, field: str) -> None:
+    """Refuse two records of one ``key`` (two verdicts of one claim): a page would show one."""
+    seen: set[str] = set()
+    for i, record in enumerate(records):
+        if record[key] in seen:
+            raise ValueError(f"{field}[{i}].{key} {record[key][:60]!r} appears twice")
+        seen.add(record[key])
+
+
 _VERDICTS = {v.value for v in Verdict}
+
+
+def _verdict(value: object, field: str) -> None:
+    if not (isinstance(value, str) and value in _VERDICTS):
+        raise ValueError(f"{field} must be one of {', '.join(sorted(_VERDICTS))}")
 
 
 def _number(value: object, field: str) -> float:
@@ -90,12 +138,148 @@ def _number(value: object, field: str) -> float:
     return float(value)
 
 
+@dataclass(frozen=True)
+class Meaning:
+    """What a measurement's value may be: a number in ``[low, high]`` (a whole number if
+    ``integer``), the range of a chapter parameter's values (``parameter``), or one of
+    ``outcomes``.
+
+    >>> Meaning(0, 1).check(0.5, "share"), Meaning(outcomes=("a",)).check("a", "o")
+    (0.5, 'a')
+    >>> Meaning(0, 1).check(-0.0001, "share")
+    Traceback (most recent call last):
+    ...
+    ValueError: share must be a number in [0, 1], got -0.0001
+    """
+
+    low: float = -math.inf
+    high: float = math.inf
+    integer: bool = False
+    parameter: str = ""
+    outcomes: tuple[str, ...] = ()
+
+    def check(self, value: object, field: str) -> float | str:
+        if self.outcomes:
+            if not (isinstance(value, str) and value in self.outcomes):
+                raise ValueError(f"{field} must be one of {', '.join(self.outcomes)}")
+            return value
+        number = _number(value, field)
+        whole = " whole" if self.integer else ""
+        if not self.low <= number <= self.high or (self.integer and not number.is_integer()):
+            raise ValueError(
+                f"{field} must be a{whole} number in [{self.low:g}, {self.high:g}], "
+                f"got {number:.6g}"
+            )
+        return number
+
+
+_SHARE, _COUNT = Meaning(0, 1), Meaning(0, 10**6, integer=True)
+_SIZE = Meaning(0, 1e12)
+"""A size of a run's numbers (a norm, a spread, a standard error): non-negative, and far from
+overflowing a ratio of two of them."""
+
+MEASURED: dict[str, dict[str, Meaning]] = {
+    "every_rescaling": {
+        "d": Meaning(parameter="d_main"),
+        "n": Meaning(parameter="n_main"),
+        "threshold": Meaning(parameter="threshold"),
+        "draws": Meaning(parameter="n_seeds"),
+        r"[a-z0-9_]+\.selectivity": Meaning(-1e12, 1e12),
+        r"[a-z0-9_]+\.(selectivity_se|jacobian_norm|gradient_norm)": _SIZE,
+        r"[a-z0-9_]+\.saturated_share": _SHARE,
+    },
+    "length_generalization": {
+        "train_length": Meaning(parameter="train_length"),
+        "longest": Meaning(parameter="test_lengths"),
+        r"[a-z0-9_]+( \+ [a-z0-9_]+)?\.longest": Meaning(outcomes=OUTCOMES),
+    },
+    "bernhard_figures": {
+        r"refill\.differing_share": _SHARE,
+        r"refill\.changed_verdicts": _COUNT,
+    },
+    "string_reversal": {
+        r"gap_[a-z0-9]+": Meaning(outcomes=GAP_OUTCOMES),
+        r"spread_[a-z0-9]+": Meaning(1e-12, 1e12),
+    },
+}
+"""The measurements each chapter hands the first page (by a pattern of their names), with what
+each value may be."""
+
+
+@cache
+def _parameter_range(chapter: str, name: str) -> Meaning:
+    from attncore.book.runner import chapter_parameters, find_chapter  # runner imports this
+
+    declared = chapter_parameters(find_chapter(chapter))[name]
+    values = declared.values
+    low, high = (values.low, values.high) if values else (-math.inf, math.inf)
+    return Meaning(low, high, integer=declared.type.endswith(("int", "int]")))
+
+
+def _measurement(chapter: str, name: str, value: object, field: str) -> None:
+    """Check that ``name`` is a measurement ``chapter`` hands over and ``value`` one it can be."""
+    meanings = MEASURED.get(chapter, {})
+    meaning = next((m for pattern, m in meanings.items() if re.fullmatch(pattern, name)), None)
+    if meaning is None:
+        raise ValueError(f"{field}.name {name[:60]!r} is not a measurement of {chapter}")
+    if meaning.parameter:
+        meaning = _parameter_range(chapter, meaning.parameter)
+    meaning.check(value, f"{field}.value")
+
+
+def _depth(value: object) -> int:
+    """How deeply ``value`` nests lists and objects (a number or a text: 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            stack.extend(
+                (v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def _bounded_integer(text: str) -> int:
+    if len(text.lstrip("-")) > _INTEGER_DIGITS:
+        raise ValueError(f"an integer of {len(text):,} digits")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"a number out of range, {text[:20]}")
+    return value
+
+
+def _parse(data: bytes) -> object:
+    """The JSON value of ``data``: no NaN or infinity, no integer of more than 18 digits, no
+    nesting deeper than :data:`DEPTH_LIMIT`; ValueError naming the first thing refused."""
+    try:
+        value = json.loads(
+            data,
+            parse_int=_bounded_integer,
+            parse_float=_finite_float,
+            parse_constant=_finite_float,
+        )
+    except RecursionError:
+        raise ValueError(f"nests more deeply than {DEPTH_LIMIT} levels") from None
+    except ValueError as error:  # not JSON, not UTF-8, or a number refused above
+        reason = str(error) if str(error).startswith(("an integer", "a number")) else ""
+        raise ValueError(f"is not JSON{' a run writes: ' + reason if reason else ''}") from None
+    if _depth(value) > DEPTH_LIMIT:
+        raise ValueError(f"nests more deeply than {DEPTH_LIMIT} levels")
+    return value
+
+
 def _check_thresholds(record: dict[str, Any], where: str) -> None:
     """The thresholds that decided a verdict and its changes inside their bands, as
     :func:`attncore.book.kit.verdict_record` writes them (both lists may be absent)."""
     for field in ("thresholds", "fragile"):
         record.setdefault(field, [])
-    for j, threshold in enumerate(_records(record["thresholds"], f"{where}.thresholds")):
+    thresholds = _records(record["thresholds"], f"{where}.thresholds", "thresholds")
+    for j, threshold in enumerate(thresholds):
         at = f"{where}.thresholds[{j}]"
         _text(threshold.get("name"), f"{at}.name")
         _text(threshold.get("reason"), f"{at}.reason")
@@ -105,12 +289,11 @@ def _check_thresholds(record: dict[str, Any], where: str) -> None:
             raise ValueError(f"{at}.band must be two numbers")
         for k, end in enumerate(band or []):
             _number(end, f"{at}.band[{k}]")
-    for j, flip in enumerate(_records(record["fragile"], f"{where}.fragile")):
+    for j, flip in enumerate(_records(record["fragile"], f"{where}.fragile", "fragile")):
         at = f"{where}.fragile[{j}]"
         _text(flip.get("threshold"), f"{at}.threshold")
         _number(flip.get("value"), f"{at}.value")
-        if flip.get("verdict") not in _VERDICTS:
-            raise ValueError(f"{at}.verdict must be one of {', '.join(sorted(_VERDICTS))}")
+        _verdict(flip.get("verdict"), f"{at}.verdict")
 
 
 def _check_run(run: object, folder: str) -> dict[str, Any]:
@@ -138,28 +321,29 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
         raise ValueError("revision must hold a hexadecimal commit and whether it was dirty")
     for field in ("verdicts", "headlines", "measurements", "figures"):
         run.setdefault(field, [])
-    for i, record in enumerate(_records(run["verdicts"], "verdicts")):
+    verdicts = _records(run["verdicts"], "verdicts", "verdicts")
+    for i, record in enumerate(verdicts):
         for key in ("claim", "measured", "check", "evidence"):
             _text(record.get(key), f"verdicts[{i}].{key}")
-        if record.get("verdict") not in _VERDICTS:
-            raise ValueError(f"verdicts[{i}].verdict must be one of {', '.join(sorted(_VERDICTS))}")
+        _verdict(record.get("verdict"), f"verdicts[{i}].verdict")
         _check_thresholds(record, f"verdicts[{i}]")
-    for i, record in enumerate(_records(run["headlines"], "headlines")):
+    _once(verdicts, "claim", "verdicts")
+    headlines = _records(run["headlines"], "headlines", "headlines")
+    for i, record in enumerate(headlines):
         for key in ("name", "text", "evidence"):
             _text(record.get(key), f"headlines[{i}].{key}")
         if record.get("chapter") != folder:
             raise ValueError(f"headlines[{i}].chapter must be its folder's, {folder}")
-    for i, record in enumerate(_records(run["measurements"], "measurements")):
+    _once(headlines, "name", "headlines")
+    measurements = _records(run["measurements"], "measurements", "measurements")
+    for i, record in enumerate(measurements):
         for key in ("name", "evidence"):
             _text(record.get(key), f"measurements[{i}].{key}")
         if record.get("chapter") != folder:
             raise ValueError(f"measurements[{i}].chapter must be its folder's, {folder}")
-        value = record.get("value")
-        if isinstance(value, str):
-            _text(value, f"measurements[{i}].value")
-        else:
-            _number(value, f"measurements[{i}].value")
-    for i, record in enumerate(_records(run["figures"], "figures")):
+        _measurement(folder, record["name"], record.get("value"), f"measurements[{i}]")
+    _once(measurements, "name", "measurements")
+    for i, record in enumerate(_records(run["figures"], "figures", "figures")):
         name = _text(record.get("file"), f"figures[{i}].file")
         if not re.fullmatch(rf"{FIGURES}/[A-Za-z0-9_-]+\.png", name):
             raise ValueError(f"figures[{i}].file must be {FIGURES}/NAME.png")
@@ -173,14 +357,15 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
     folder = Path(folder)
     runs = {}
     try:
-        entries = sorted(
-            entry.name
-            for entry in os.scandir(folder)
-            if not entry.name.startswith(".")
-            and (entry.is_dir(follow_symlinks=False) or entry.is_symlink())
-        )
+        found = [e for e in os.scandir(folder) if not e.name.startswith(".")]
     except OSError as error:
         raise _refuse(str(folder), f"cannot be read ({error.strerror})") from None
+    chapters = {source.stem for source in (ROOT / NOTEBOOKS).glob("*.md")}
+    for entry in sorted(e.name for e in found if e.is_symlink()):
+        if entry in chapters:  # where the chapter's run would be: not the reader's own link
+            raise _refuse(str(folder), f"{entry} is a symbolic link")
+        warn(f"run folder {folder}: skipped {entry[:60]!r}, a symbolic link (not followed)")
+    entries = sorted(e.name for e in found if e.is_dir(follow_symlinks=False))
     for name in entries:
         where = f"{folder / name / MANIFEST}"
         try:
@@ -192,12 +377,8 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
         if not _CHAPTER.fullmatch(name):
             raise _refuse(where, "its folder's name is not a chapter's name")
         try:
-            parsed = json.loads(data)
-        except ValueError:  # not JSON, or not UTF-8
-            raise _refuse(where, "is not JSON") from None
-        try:
-            run = _check_run(parsed, name)
-        except ValueError as error:  # a field a run does not write
+            run = _check_run(_parse(data), name)
+        except ValueError as error:  # not JSON a run writes, or a field a run does not write
             raise _refuse(where, str(error)) from None
         runs[name] = run
         for figure in run["figures"]:
