@@ -1,20 +1,29 @@
 """Clusters that never wait forever, and sockets that listen on loopback only.
 
-A scheduler address where nothing listens fails at once; a scheduler with no worker, or whose
-only worker dies mid-sweep, fails the sweep in one line after ``worker_wait`` seconds; a run
+A scheduler address the parser cannot read is refused in one line before anything starts; one
+where nothing listens fails at once, one where something else listens (a web server, a server
+that never replies or replies garbage) fails within the wait; a scheduler with no worker, or
+whose only worker dies mid-sweep, fails the sweep in one line after ``worker_wait`` seconds; a run
 stopped by ``--timeout`` while a local cluster works ends with its one line and leaves no
 process behind; every socket of the embedded cluster listens on loopback.
 """
 
 from __future__ import annotations
 
+import http.server
 import ipaddress
 import json
 import os
+import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import distributed
@@ -25,8 +34,11 @@ from conftest import write_chapter
 from attncore.book import cli
 from attncore.checks import ParameterError
 from attncore.simulate.tasks import (
+    ENVIRONMENT_VARIABLE,
     WAIT_VARIABLE,
     ClusterUnavailable,
+    check_listening,
+    resolve_scheduler,
     resolve_worker_wait,
     run_tasks,
     start_local_cluster,
@@ -38,8 +50,6 @@ LOOPBACK_ONLY = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"]
 
 
 def closed_port() -> int:
-    import socket
-
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]  # free, and nothing listens once it is closed
@@ -66,6 +76,157 @@ def test_the_wait_is_a_setting_checked_in_one_line(monkeypatch, capsys):
     monkeypatch.delenv(WAIT_VARIABLE)
     assert cli.main(["run", "softmax_saturation", "--worker-wait", "never"]) == 2
     assert "worker_wait must be a number of seconds" in capsys.readouterr().err
+
+
+LONG_HOST = ".".join(["a" * 63] * 3 + ["b" * 61])  # 253 characters, the most DNS allows
+UNREADABLE = [
+    "tcp://a..b:8786",  # an empty label: UnicodeError from the idna codec
+    "tcp://" + "a" * 300 + ":8786",  # a label and a name too long: UnicodeError
+    "tcp://" + "a" * 64 + ".org:8786",  # a label of 64 characters
+    "tcp://x" + LONG_HOST + ":8786",  # 254 characters
+    "tcp://-node:8786",
+    "tcp://node:0",
+    "tcp://node:70000",
+    "tcp://node:port",
+    "tcp://:8786",
+    "tcp://node",
+    "tcp://node:80/path",
+    "tcp://node:80?x=1",
+    "tcp://user@node:80",
+    "tcp://[::g]:8786",
+    "tcp://::1:8786",
+]
+
+
+@pytest.mark.parametrize("address", UNREADABLE)
+def test_an_unreadable_address_is_refused_in_one_line(address, monkeypatch, tmp_path, capsys):
+    """These reached ValueError and UnicodeError tracebacks, or DNS look-ups of a path."""
+    expected = "scheduler must be tcp://HOST:PORT (or tls://) with a host name or IP address"
+    with pytest.raises(ParameterError, match=r"^scheduler must be tcp://HOST:PORT \(or tls") as e:
+        resolve_scheduler(address)
+    assert "\n" not in str(e.value) and len(str(e.value)) < 200
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, address)  # what a chapter's kernel reads
+    with pytest.raises(ParameterError, match="scheduler must be tcp://HOST:PORT"):
+        run_tasks(abs, [1, 2])
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE)
+    argv = ["run", "softmax_saturation", "--profile", "smoke", "-o", str(tmp_path / "out")]
+    assert cli.main([*argv, "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"attncore: error: {expected}"), err
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "tcp://127.0.0.1:1",
+        "tcp://[::1]:65535",
+        "tls://node-1.Example.org:8786",
+        f"tcp://{LONG_HOST}:1",
+    ],
+)
+def test_a_readable_address_is_kept(address):
+    assert resolve_scheduler(address) == address
+
+
+def attncore_run(address: str, out: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``attncore run`` with ``--scheduler address``, stopped after 90 s if it hangs."""
+    command = [BIN / "attncore", "run", "softmax_saturation", "--profile", "smoke"]
+    return subprocess.run(
+        [*command, "--scheduler", address, "-o", str(out), *options],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+
+
+def test_an_unreadable_address_exits_2_with_one_line(tmp_path):
+    done = attncore_run("tcp://a..b:8786", tmp_path / "out")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("attncore: error: scheduler must be tcp://HOST:PORT")
+
+
+@contextmanager
+def impostor_at(kind: str, folder: Path) -> Iterator[str]:
+    """The address of a loopback server, in a thread, that is no Dask scheduler: ``http`` (what
+    ``python -m http.server`` runs), ``silent`` (accepts and never replies) or ``garbage``
+    (replies bytes that are no Dask message and closes)."""
+    if kind == "http":
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0),
+            partial(http.server.SimpleHTTPRequestHandler, directory=str(folder)),
+        )
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield f"tcp://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+        return
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # the listener was closed
+                return
+            if kind == "silent":
+                held.append(connection)  # open, and never a byte
+                continue
+            connection.recv(1024)
+            connection.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n\xff\x00garbage" * 8)
+            connection.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+@pytest.fixture(params=["http", "silent", "garbage"])
+def impostor(request, tmp_path) -> Iterator[str]:
+    with impostor_at(request.param, tmp_path) as address:
+        yield address
+
+
+def test_a_server_that_is_no_scheduler_is_refused_within_the_wait(impostor, tmp_path):
+    """``attncore run`` and the kernels waited for its handshake forever (a bare TCP connect
+    succeeded, then Dask's connect read the handshake without a limit)."""
+    refused = f"scheduler {impostor}: something listens there, but "
+    start = time.perf_counter()
+    with pytest.raises(ClusterUnavailable, match=re.escape(refused)):
+        check_listening(impostor, 2)
+    assert time.perf_counter() - start < 3.5
+    done = attncore_run(impostor, tmp_path / "out", "--worker-wait", "2")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"attncore: error: --scheduler: {refused}"), done.stderr
+    sweep = (
+        "from attncore.simulate.tasks import run_tasks\n"
+        f"run_tasks(abs, [1, 2], scheduler={impostor!r}, worker_wait=2)"
+    )
+    start = time.perf_counter()
+    kernel = subprocess.run(
+        [sys.executable, "-c", sweep], capture_output=True, text=True, timeout=90
+    )
+    assert time.perf_counter() - start < 30.0  # a bound on hanging, not a speed check
+    last = kernel.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"attncore.simulate.tasks.ClusterUnavailable: {refused}"), kernel.stderr
+
+
+def test_the_cli_bounds_its_check_without_worker_wait(tmp_path):
+    """Without ``--worker-wait`` the check waits min(30 s, 10 s), not the run's --timeout."""
+    with impostor_at("silent", tmp_path) as address:
+        start = time.perf_counter()
+        done = attncore_run(address, tmp_path / "out")
+        assert 10.0 <= time.perf_counter() - start < 40.0
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "no Dask scheduler answered in 10 s" in done.stderr
 
 
 @pytest.fixture(scope="module")

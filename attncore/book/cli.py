@@ -9,9 +9,11 @@
 
 ``--scheduler`` sends the chapters' sweeps to a Dask cluster (or names ``synchronous``,
 ``local`` or ``auto``, see :mod:`attncore.simulate.tasks`): it sets ``ATTNCORE_SCHEDULER``
-for the kernels, which inherit the environment; an address where nothing listens is refused
-at once. ``--worker-wait`` (``ATTNCORE_WORKER_WAIT``, 30 s by default) bounds how long a sweep
-waits for the cluster to have a worker, at the start or after its workers died. The results
+for the kernels, which inherit the environment; an address that is not ``tcp://HOST:PORT``
+is refused at once, so is one where nothing listens, and one where something else listens
+after at most ``min(--worker-wait, 10 s)``. ``--worker-wait`` (``ATTNCORE_WORKER_WAIT``,
+30 s by default) bounds how long a sweep waits for the cluster to have a worker, at the start
+or after its workers died. The results
 are the same wherever the sweeps run, so the scheduler is not part of a run's cache key.
 
 Bad parameters give a one-line error and exit status 2 before any kernel starts. A value given
@@ -134,7 +136,8 @@ def _scheduler_option(parser: argparse.ArgumentParser) -> None:
 
 def _set_scheduler(scheduler: str | None, wait: str | None = None) -> None:
     """Check ``--scheduler`` and ``--worker-wait`` and pass them to the kernels through the
-    environment; a scheduler address where nothing listens is refused at once."""
+    environment; a scheduler address where no Dask scheduler answers is refused
+    (:func:`~attncore.simulate.tasks.check_listening`)."""
     if wait is not None:
         os.environ[WAIT_VARIABLE] = f"{resolve_worker_wait(wait.strip()):g}"
     seconds = resolve_worker_wait()  # checks $ATTNCORE_WORKER_WAIT too

@@ -16,15 +16,18 @@ chapters' kernels), else ``"auto"``:
   the life of the process; or, when ``ATTNCORE_LOCAL_CLUSTER`` names one (``attncore
   build`` starts one for all the chapters it runs at once, :func:`shared_local_cluster`),
   that cluster, so that concurrent chapters share one set of workers;
-* ``"tcp://HOST:PORT"``: an existing cluster (``dask scheduler`` and ``dask worker``);
+* ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster (``dask scheduler`` and
+  ``dask worker``); HOST is an IPv4 address, an IPv6 address in brackets or a DNS name, PORT
+  is in 1-65535 and nothing follows it; any other address is refused in one line at once;
 * ``"auto"``: synchronous below :data:`AUTO_THRESHOLD` tasks, else ``"local"``;
 * a :class:`distributed.Client`, used as it is.
 
 No wait on a cluster is unbounded (:func:`resolve_worker_wait`, 30 s unless ``worker_wait`` or
-``ATTNCORE_WORKER_WAIT`` says otherwise): an address where nothing listens fails at once, and a
-scheduler that has no worker for that long, at the start or after its workers died, fails the
-sweep; each with one :class:`ClusterUnavailable` line. Every cluster this module starts
-listens on loopback only, its dashboard included.
+``ATTNCORE_WORKER_WAIT`` says otherwise): an address where nothing listens fails at once, one
+where no Dask scheduler answers (another server, one that never replies) fails after that
+wait (:func:`check_listening`), and a scheduler that has no worker for that long, at the
+start or after its workers died, fails the sweep; each with one :class:`ClusterUnavailable`
+line. Every cluster this module starts listens on loopback only, its dashboard included.
 
 A task that raises stops the sweep with one :class:`TaskFailed` naming the task (its index
 and key) and the original error's first line; the error is not retried (it would fail the
@@ -43,10 +46,13 @@ attncore.simulate.tasks.TaskFailed: task 1 (key ('b',)) failed: ZeroDivisionErro
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import ipaddress
 import math
 import os
 import pickle
+import re
 import socket
 import sys
 import threading
@@ -56,7 +62,6 @@ import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from attncore.checks import ParameterError
 from attncore.simulate.threads import available_cores
@@ -97,6 +102,12 @@ chapters side by side already uses every core. Larger reruns (thousands of draws
 start once and then use every core."""
 
 _NAMED = ("auto", "synchronous", "local")
+
+_ADDRESS = re.compile(r"(?:tcp|tls)://(\[[^\]]*\]|[^:/?#@\[\]]*):([0-9]{1,5})")
+"""``tcp://HOST:PORT`` or ``tls://HOST:PORT``, HOST in brackets for IPv6, nothing after PORT."""
+
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+"""One label of a DNS name."""
 
 WAIT_VARIABLE = "ATTNCORE_WORKER_WAIT"
 """The environment variable holding the seconds a sweep waits for a cluster's worker."""
@@ -151,9 +162,44 @@ class TaskFailed(RuntimeError):
         return (TaskFailed, (self.index, self.key, self.error, self.details))
 
 
+def _cut(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, so that an error stays one short line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _host_and_port(address: str) -> tuple[str, int]:
+    """The host (IPv6 without its brackets) and port of a ``tcp://`` or ``tls://`` scheduler
+    address, or a :class:`~attncore.checks.ParameterError` in one line.
+
+    >>> _host_and_port("tcp://[::1]:8786"), _host_and_port("tls://node-1.example.org:8786")
+    (('::1', 8786), ('node-1.example.org', 8786))
+    >>> _host_and_port("tcp://a..b:8786")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: scheduler must be tcp://HOST:PORT (or tls://) with a host \
+name or IP address and a port in 1-65535, got 'tcp://a..b:8786'
+    """
+    match = _ADDRESS.fullmatch(address)
+    if match is not None and 1 <= int(match[2]) <= 65535:
+        host = match[1]
+        if host.startswith("["):
+            try:
+                return str(ipaddress.IPv6Address(host[1:-1])), int(match[2])
+            except ValueError:
+                pass
+        elif len(host) <= 253 and all(_LABEL.fullmatch(label) for label in host.split(".")):
+            return host, int(match[2])  # a DNS name, or an IPv4 address (its labels are digits)
+    raise ParameterError(
+        "scheduler must be tcp://HOST:PORT (or tls://) with a host name or IP address and a "
+        f"port in 1-65535, got {_cut(repr(address))}"
+    )
+
+
 def resolve_scheduler(scheduler: object = None) -> object:
     """The scheduler to use: ``scheduler`` if given, else ``$ATTNCORE_SCHEDULER``, else
-    ``"auto"``; a name is checked (``auto``, ``synchronous``, ``local`` or ``tcp://...``).
+    ``"auto"``; a name is checked (``auto``, ``synchronous``, ``local``, ``inproc://...`` or
+    a ``tcp://HOST:PORT`` or ``tls://HOST:PORT`` address that :func:`_host_and_port` reads),
+    before anything connects.
 
     >>> resolve_scheduler("synchronous")
     'synchronous'
@@ -164,21 +210,25 @@ def resolve_scheduler(scheduler: object = None) -> object:
     ...
     attncore.checks.ParameterError: scheduler must be auto, synchronous, local, \
 tcp://HOST:PORT or a distributed.Client, got 'cluster'
+    >>> resolve_scheduler("tcp://" + "a" * 300 + ":8786")
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: scheduler must be tcp://HOST:PORT (or tls://) with a host \
+name or IP address and a port in 1-65535, got 'tcp://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…
     """
     if scheduler is None:
         scheduler = os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or "auto"
     if isinstance(scheduler, str):
-        if scheduler in _NAMED or scheduler.startswith(("tcp://", "tls://", "inproc://")):
+        if scheduler.startswith(("tcp://", "tls://")):
+            _host_and_port(scheduler)
             return scheduler
-        raise ParameterError(
-            f"scheduler must be {', '.join(_NAMED)}, tcp://HOST:PORT or a distributed.Client, "
-            f"got {scheduler!r}"
-        )
-    if type(scheduler).__name__ == "Client":
+        if scheduler in _NAMED or scheduler.startswith("inproc://"):
+            return scheduler
+    elif type(scheduler).__name__ == "Client":
         return scheduler
     raise ParameterError(
         f"scheduler must be {', '.join(_NAMED)}, tcp://HOST:PORT or a distributed.Client, "
-        f"got {scheduler!r}"
+        f"got {_cut(repr(scheduler))}"
     )
 
 
@@ -333,26 +383,74 @@ def _client_for(scheduler: object, wait: float) -> tuple[Any, bool]:
     return scheduler, False
 
 
+async def _identity(address: str) -> object:
+    """The answer of the server at ``address`` to Dask's handshake and ``identity`` request
+    (a Dask scheduler's says ``"type": "Scheduler"``); the connection is closed in any case.
+
+    :func:`distributed.comm.connect` bounds only the TCP connection: it then waits for the
+    peer's handshake without a limit, forever when the peer never sends one."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+    from distributed.security import Security
+
+    scheme, location = parse_address(address)
+    comm = (
+        await get_backend(scheme)
+        .get_connector()
+        .connect(location, **Security().get_connection_args("client"))
+    )
+    try:
+        await comm.write(comm.handshake_info())
+        await comm.read()  # the peer's handshake
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _ask_identity(address: str, wait: float) -> object:
+    """:func:`_identity` of ``address``, or the error that stopped it (a :class:`TimeoutError`
+    after ``wait`` seconds). It runs in its own thread and event loop, so that it works where a
+    loop already runs (a notebook's kernel) and no peer can hold this thread past the wait."""
+    outcome: list[object] = [TimeoutError()]
+
+    def ask() -> None:
+        try:
+            outcome[0] = asyncio.run(asyncio.wait_for(_identity(address), wait))
+        except Exception as error:  # reported by check_listening
+            outcome[0] = error
+
+    thread = threading.Thread(target=ask, name="attncore-scheduler-check", daemon=True)
+    thread.start()
+    thread.join(wait + 1.0)  # the loop cancels at the wait; the extra second is a backstop
+    return outcome[0]
+
+
 def check_listening(address: str, wait: float) -> None:
-    """Raise :class:`ClusterUnavailable` at once if nothing listens at the scheduler address
-    ``address`` (``tcp://HOST:PORT``), or if it does not answer within ``wait`` seconds.
+    """Raise :class:`ClusterUnavailable` unless a Dask scheduler answers at ``address``
+    (``tcp://HOST:PORT`` or ``tls://HOST:PORT``; ``inproc://`` is not checked) within ``wait``
+    seconds: at once where nothing listens, after at most ``wait`` seconds where something else
+    listens (another server, one that never replies). A bad address is a
+    :class:`~attncore.checks.ParameterError` (:func:`_host_and_port`).
 
     >>> check_listening("tcp://127.0.0.1:1", 5)
     Traceback (most recent call last):
     ...
     attncore.simulate.tasks.ClusterUnavailable: scheduler tcp://127.0.0.1:1: nothing listens ...
+    >>> silent = socket.create_server(("127.0.0.1", 0))  # connects, never replies
+    >>> check_listening(f"tcp://127.0.0.1:{silent.getsockname()[1]}", 1)
+    Traceback (most recent call last):
+    ...
+    attncore.simulate.tasks.ClusterUnavailable: scheduler tcp://127.0.0.1:...: something \
+listens there, but no Dask scheduler answered in 1 s
+    >>> silent.close()
     """
-    parts = urlsplit(address)
-    if parts.scheme not in ("tcp", "tls"):
+    if address.startswith("inproc://"):
         return
+    host, port = _host_and_port(address)
+    deadline = time.monotonic() + wait
     try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if not parts.hostname or port is None:
-        raise ParameterError(f"scheduler must be tcp://HOST:PORT, got {address!r}")
-    try:
-        socket.create_connection((parts.hostname, port), timeout=wait).close()
+        socket.create_connection((host, port), timeout=wait).close()
     except ConnectionRefusedError:
         raise ClusterUnavailable(
             f"scheduler {address}: nothing listens there (connection refused)"
@@ -361,10 +459,22 @@ def check_listening(address: str, wait: float) -> None:
         raise ClusterUnavailable(f"scheduler {address}: no answer in {wait:g} s") from None
     except OSError as error:
         raise ClusterUnavailable(f"scheduler {address}: {error.strerror or error}") from None
+    answer = _ask_identity(address, max(deadline - time.monotonic(), 0.1))
+    if isinstance(answer, dict) and answer.get("type") == "Scheduler":
+        return
+    if isinstance(answer, TimeoutError):
+        why = f"no Dask scheduler answered in {wait:g} s"
+    elif isinstance(answer, BaseException):  # garbage, a closed connection, a TLS mismatch
+        why = f"no Dask scheduler answered ({_cut(_first_line(answer), 120)})"
+    else:
+        why = f"it is not a Dask scheduler (it answered {_cut(repr(answer))})"
+    raise ClusterUnavailable(f"scheduler {address}: something listens there, but {why}")
 
 
 def _connect(address: str, wait: float) -> Any:
-    """A client of the scheduler at ``address``, failing in one line, never hanging."""
+    """A client of the scheduler at ``address``, failing in one line, never hanging: the
+    address is checked first (:func:`check_listening`), since a connecting client waits for
+    its peer's handshake without a limit."""
     from distributed import Client
 
     check_listening(address, wait)
