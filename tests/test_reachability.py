@@ -925,6 +925,7 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
         H: lambda: crit.uniform_as_n_grows(synthetic(fixed=uniform)),
         C: lambda: crit.uniform_as_n_grows(synthetic(fixed=half_uniform)),
         F: lambda: crit.uniform_as_n_grows(synthetic(fixed=flat_ratio)),
+        U: lambda: crit.uniform_as_n_grows(synthetic(fixed=uniform, draws=1)),
     },
     "chen-phase-transition": {
         H: lambda: crit.phase_transition(synthetic()),

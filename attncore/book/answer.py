@@ -211,13 +211,15 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         **TEST_TIME,
     }
     outcomes = {m: measured.get(f"{m}.longest", {}).get("value") for m in names}
-    kept, lost, _, unlearned = (
+    kept, lost, _, unlearned, undecided = (
         [names[m] for m, o in outcomes.items() if o == outcome] for outcome in OUTCOMES
     )
-    if train is None or longest is None or not (kept or lost or unlearned):
+    if train is None or longest is None or not (kept or lost or unlearned or undecided):
         return None
     parts = [f"{listing(kept)} still solved it"] if kept else []
     parts += [f"{listing(lost)} did not"] if lost else []
+    if undecided:
+        parts.append(f"the seeds cannot tell whether {listing(undecided)} still solved it")
     if unlearned:
         parts.append(f"{listing(unlearned)} did not learn it even at the training length")
     link = _link("length_generalization", measured, "longest", "accuracy")

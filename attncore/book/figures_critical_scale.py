@@ -72,23 +72,31 @@ def _spread(values: Sequence[float], count: int = 3) -> list[float]:
 
 def boundary_by_n(bounds: pd.DataFrame) -> pd.DataFrame:
     """The measured boundary as a table for the page: one row per ``rho`` with
-    ``1/(1 - rho)``, then per ``n`` the boundary over ``1/(1 - rho)`` with its interval.
+    ``1/(1 - rho)``, then per ``n`` the boundary over ``1/(1 - rho)`` with its interval (none
+    where a single draw bracketed the crossing).
 
     >>> bounds = pd.DataFrame({"n": [64, 512], "rho": 0.5, "gamma_c": 2.0, "x": [1.01, 1.02],
-    ...                        "x_low": [1.0, 1.015], "x_high": [1.02, 1.025]})
+    ...                        "x_low": [1.0, np.nan], "x_high": [1.02, np.nan],
+    ...                        "draws": [2, 1]})
     >>> boundary_by_n(bounds).iloc[0, 1:].tolist()
-    ['1.010 (1.000 to 1.020)', '1.020 (1.015 to 1.025)']
+    ['1.010 (1.000 to 1.020)', '1.020 (one draw, no interval)']
     """
     table = bounds.pivot(index="rho", columns="n", values="gamma_c").iloc[:, :1]
     table.columns = ["$1/(1 - \\rho)$"]
     for n, group in bounds.groupby("n"):
         cells = group.set_index("rho")
-        table[f"n = {n}"] = [
-            "not bracketed" if np.isnan(row["x"])
-            else f"{row['x']:.3f} ({row['x_low']:.3f} to {row['x_high']:.3f})"
-            for _, row in cells.loc[table.index].iterrows()
-        ]  # fmt: skip
+        table[f"n = {n}"] = [_boundary_cell(row) for _, row in cells.loc[table.index].iterrows()]
     return table.rename_axis("$\\rho$")
+
+
+def _boundary_cell(row: pd.Series) -> str:
+    """One boundary and its interval; the mean alone where the draws give no interval."""
+    if np.isnan(row["x"]):
+        return "not bracketed"
+    if np.isnan(row["x_low"]) or np.isnan(row["x_high"]):
+        why = "one draw, " if row.get("draws", 2) < 2 else ""
+        return f"{row['x']:.3f} ({why}no interval)"
+    return f"{row['x']:.3f} ({row['x_low']:.3f} to {row['x_high']:.3f})"
 
 
 def _n_ticks(ax: plt.Axes, ns: np.ndarray) -> None:

@@ -1111,7 +1111,6 @@ CLAIMS: dict[str, Claim] = {
         "β = √d), the rows of attention move toward uniform (their normalised entropy rises) "
         "and the outputs move together (the ratio of output to input angle falls) from the "
         "smallest to the largest n, clearly over the draws, at every ρ.",
-        unreachable={Verdict.UNTESTABLE: "the chapter always simulates at least two n"},
         quote_checked=_ABSTRACT,
     ),
     "chen-phase-transition": Claim(

@@ -41,6 +41,7 @@ __all__ = [
     "IDENTITY",
     "ODDS",
     "REFINE",
+    "STEADY",
     "TOLERANCE",
     "boundary_sentence",
     "boundary_table",
@@ -104,6 +105,16 @@ IDENTITY = Threshold(
     scale="share",
 )
 """Smallest angle ratio read as "attention reduced to the identity"."""
+
+STEADY = Threshold(
+    0.05,
+    "steady",
+    "a change from the smallest to the largest n of the angle ratio or the rows' normalised "
+    "entropy (both 0 to 1) whose whole interval stays within 0.05 of no change is read as "
+    "none: half the tenth by which the collapse and identity thresholds read 'near 0' and "
+    "'near 1'; a wider interval leaves the change undecided",
+)
+"""Largest change, over the interval of a change with ``n``, read as "no change"."""
 
 CONFIDENCE = Threshold(
     0.95,
@@ -292,8 +303,9 @@ def critical_log_n(
     at the largest ``n``, holds if every ``rho``'s simultaneous interval of the boundary lies
     within ``tolerance`` (relative) of ``1/(1 - rho)``; holds with a caveat if some do (the
     measured text names the others, and the ``rho`` whose crossing the grid does not
-    bracket); does not hold if none does; not testable with fewer than two draws or no
-    bracketed crossing.
+    bracket); does not hold if every ``rho``'s interval lies wholly outside it; not testable
+    with fewer than two draws, no bracketed crossing, or where no interval lies within the
+    tolerance and some reach across its edge (the draws cannot tell).
     """
     bounds = boundary_table(table, odds, confidence)
     n_max = int(bounds["n"].max())
@@ -307,25 +319,34 @@ def critical_log_n(
         return Finding("chen-critical-log-n", Verdict.UNTESTABLE, measured, check)
     shown = last[measured_ok]
     within = (shown["x_low"] >= 1 - tolerance) & (shown["x_high"] <= 1 + tolerance)
+    outside = (shown["x_high"] < 1 - tolerance) | (shown["x_low"] > 1 + tolerance)
     measured = (
         f"at n = {n_max} the boundary lies at {shown['x'].min():.3f} to {shown['x'].max():.3f} "
         f"times 1/(1 − ρ) over ρ = {_rhos(shown.index)} (intervals {shown['x_low'].min():.3f} "
         f"to {shown['x_high'].max():.3f}, {int(shown['draws'].min())} draws or more; "
         f"tolerance ±{tolerance:.0%})"
     )
-    off = list(within.index[~within]) + list(last.index[~measured_ok])
-    if off:
-        measured += f"; not within it at ρ = {_rhos(sorted(off))}"
+    unclear = within.index[~within & ~outside]
+    if outside.any():
+        measured += f"; not within it at ρ = {_rhos(within.index[outside])}"
+    if len(unclear):
+        measured += f"; the draws cannot tell whether within it at ρ = {_rhos(unclear)}"
+    if not measured_ok.all():
+        measured += (
+            f"; no crossing bracketed in two draws or more at ρ = {_rhos(last.index[~measured_ok])}"
+        )
     if within.all() and measured_ok.all():
         verdict = Verdict.HOLDS
     elif within.any():
         verdict = Verdict.CAVEAT
-    else:
+    elif outside.all() and measured_ok.all():
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
     return Finding("chen-critical-log-n", verdict, measured, check)
 
 
-@decided_by(BELOW, ABOVE, COLLAPSED, IDENTITY)
+@decided_by(BELOW, ABOVE, COLLAPSED, IDENTITY, STEADY)
 def phase_transition(
     table: pd.DataFrame,
     *,
@@ -333,6 +354,7 @@ def phase_transition(
     above: float = ABOVE,
     collapsed: float = COLLAPSED,
     identity: float = IDENTITY,
+    steady: float = STEADY,
     confidence: float = CONFIDENCE,
 ) -> Finding:
     """ "Insufficient scaling collapses all tokens to a single direction, while excessive
@@ -341,10 +363,13 @@ def phase_transition(
     ``identity`` (interval bounds), and, from the smallest to the largest ``n``, the first
     falls clearly while the second does not fall clearly (the transition sharpens).
 
-    Holds if all four hold at every ``rho``; does not hold if, at every ``rho``, neither
-    both ends are reached nor the transition sharpens; holds with a caveat in between (one
-    ``n`` only: the sharpening is not measured); not testable where the grid does not
-    reach both factors or fewer than two draws ran.
+    Holds if all four hold at every ``rho``; holds with a caveat if both ends are reached or
+    the transition sharpens at some ``rho``; does not hold if, at every ``rho``, an end is
+    clearly missed (its interval wholly on the wrong side) and the transition clearly does
+    not sharpen (the fall at ``gamma_c / below`` clearly smaller than ``steady``, or the ratio
+    at ``gamma_c * above`` clearly falling); not testable where the grid does not reach both
+    factors, fewer than two draws ran, or the draws cannot tell (one ``n`` only, with no end
+    reached: the sharpening that would give a caveat is not measured).
     """
     comparisons = table["rho"].nunique()
     low = _summary(ratio_at(table, 1 / below), "angle_ratio", comparisons, confidence)
@@ -364,6 +389,9 @@ def phase_transition(
         last_high["mean"] - last_high["half"] >= identity
     )
     ends &= usable
+    missed = (last_low["mean"] - last_low["half"] > collapsed) | (
+        last_high["mean"] + last_high["half"] < identity
+    )
     measured = (
         f"at n = {n_max}, the angle ratio is {last_low['mean'].min():.3f} to "
         f"{last_low['mean'].max():.3f} at γ_c/{below:.3g} (collapse: at most {collapsed:g}) "
@@ -371,15 +399,18 @@ def phase_transition(
         f"γ_c·{above:.3g} (identity: at least {identity:g}) over ρ = {_rhos(last_low.index)}"
     )
     if not ends.all():
-        measured += f"; both ends not reached at ρ = {_rhos(ends.index[~ends])}"
+        measured += f"; both ends not clearly reached at ρ = {_rhos(ends.index[~ends])}"
     if len(ns) < 2:
         measured += "; one n only, so whether the transition sharpens is not measured"
-        verdict = Verdict.CAVEAT if ends.any() else Verdict.FAILS
+        verdict = Verdict.CAVEAT if ends.any() else Verdict.UNTESTABLE
         return Finding("chen-phase-transition", verdict, measured, check)
     falls = _difference(last_low, low.loc[n_min], comparisons, confidence)
     rises = _difference(last_high, high.loc[n_min], comparisons, confidence)
     sharpens = (falls["difference"] + falls["half"] < 0) & (
         rises["difference"] + rises["half"] >= 0
+    )
+    flat = (falls["difference"] - falls["half"] > -steady) | (
+        rises["difference"] + rises["half"] < 0
     )
     measured += (
         f"; from n = {n_min} to {n_max} the ratio at γ_c/{below:.3g} changes by "
@@ -389,30 +420,49 @@ def phase_transition(
         measured += (
             f"; the transition does not sharpen clearly at ρ = {_rhos(sharpens.index[~sharpens])}"
         )
+    against = missed & flat
     if ends.all() and sharpens.all():
         verdict = Verdict.HOLDS
     elif ends.any() or sharpens.any():
         verdict = Verdict.CAVEAT
-    else:
+    elif against.all():
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += (
+            f"; the draws cannot tell whether the ends are missed and the transition does "
+            f"not sharpen at ρ = {_rhos(against.index[~against])}"
+        )
     return Finding("chen-phase-transition", verdict, measured, check)
 
 
+@decided_by(STEADY)
 def uniform_as_n_grows(
-    table: pd.DataFrame, scale: str = "sqrt_d", confidence: float = CONFIDENCE
+    table: pd.DataFrame,
+    scale: str = "sqrt_d",
+    *,
+    steady: float = STEADY,
+    confidence: float = CONFIDENCE,
 ) -> Finding:
     """ "Attention scores collapse toward uniformity as context length n increases, causing
     tokens to cluster excessively", at the fixed logit scale ``scale`` (a rescaling the sweep
     measured): holds if, from the smallest to the largest ``n``, the normalised entropy of
-    the rows rises clearly and the angle ratio falls clearly at every ``rho``; does not hold
-    if neither does at any ``rho``; holds with a caveat in between; not testable with one
-    ``n`` or fewer than two draws.
+    the rows rises clearly and the angle ratio falls clearly at every ``rho``; holds with a
+    caveat if one of them does at some ``rho``; does not hold if at every ``rho`` neither
+    does and the draws show it (the entropy's rise and the ratio's fall each clearly smaller
+    than ``steady``); not testable with one ``n``, fewer than two draws, or where the draws
+    cannot tell (a change neither clear nor clearly smaller than ``steady``).
     """
     rows = table[table["scale"] == scale]
     check = f"{_CHECK}; the logit scale of {get_rescaling(scale).label} on tokens of norm √d"
     ns = sorted(rows["n"].unique())
     if len(ns) < 2 or rows.groupby(["n", "rho"]).size().min() < 2:
-        measured = f"the sweep holds {len(ns)} n and too few draws at the scale of {scale}"
+        measured = (
+            f"the sweep holds {len(ns)} n at the scale of {scale}: no change with n to measure"
+            if len(ns) < 2
+            else f"fewer than two draws at some n and ρ at the scale of {scale}: too few draws "
+            "to tell"
+        )
         return Finding("chen-uniform-as-n-grows", Verdict.UNTESTABLE, measured, check)
     comparisons = rows["rho"].nunique()
     entropy = _summary(rows, "entropy", comparisons, confidence)
@@ -421,6 +471,9 @@ def uniform_as_n_grows(
     falls = _difference(ratio.loc[ns[-1]], ratio.loc[ns[0]], comparisons, confidence)
     uniform = rises["difference"] - rises["half"] > 0
     cluster = falls["difference"] + falls["half"] < 0
+    against = (rises["difference"] + rises["half"] < steady) & (
+        falls["difference"] - falls["half"] > -steady
+    )
     gammas = rows.groupby("n")["gamma"].first()
     measured = (
         f"at γ = {gammas[ns[0]]:.2f} (n = {ns[0]}) to {gammas[ns[-1]]:.2f} (n = {ns[-1]}), the "
@@ -436,8 +489,14 @@ def uniform_as_n_grows(
         verdict = Verdict.HOLDS
     elif uniform.any() or cluster.any():
         verdict = Verdict.CAVEAT
-    else:
+    elif against.all():
         verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
+        measured += (
+            f"; the draws cannot tell whether they change by less than {steady:g} at "
+            f"ρ = {_rhos(against.index[~against])}"
+        )
     return Finding("chen-uniform-as-n-grows", verdict, measured, check)
 
 
@@ -464,35 +523,59 @@ def boundary_sentence(bounds: pd.DataFrame) -> str:
 
 def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
     """Where 1/√d and ln n/√d put ``gamma`` at the largest ``n``, against the measured
-    boundary: the ``rho`` of the grid at which each lies below it, on the collapse side.
+    boundary: the ``rho`` of the grid at which each lies clearly below it, on the collapse
+    side (below the lower end of its interval), and those at which it lies inside the
+    interval, on a side the draws cannot tell; it lies clearly above the others.
 
     >>> table = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.36, 11.3]})
-    >>> bounds = pd.DataFrame({"n": 4096, "rho": [0.2, 0.5, 0.95], "gamma": [1.27, 2.03, 20.5]})
+    >>> bounds = pd.DataFrame({"n": 4096, "rho": [0.2, 0.5, 0.95], "gamma": [1.27, 2.03, 20.5],
+    ...                        "gamma_low": [1.2, 1.9, 19.0], "gamma_high": [1.3, 2.1, 22.0]})
     >>> print(scales_sentence(table, bounds, 128))
     With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
     γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
     direction) for mean token correlations ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it
     for ρ = 0.95.
+    >>> print(scales_sentence(table, bounds.assign(gamma_low=1.0, gamma_high=30.0), 128))
+    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
+    γ at 1.36, not told apart from the measured critical γ (where the layer collapses the
+    tokens onto one direction) for mean token correlations ρ = 0.2, 0.5, 0.95 (inside its
+    interval); ln n/√d puts γ at 11.3, not told apart from it for ρ = 0.2, 0.5, 0.95 (inside
+    its interval).
     """
     n_max = int(bounds["n"].max())
-    last = bounds[bounds["n"] == n_max].dropna(subset=["gamma"])
+    every = bounds[bounds["n"] == n_max]
+    last = every.dropna(subset=["gamma"])
     at = table[table["n"] == n_max].groupby("scale")["gamma"].first()
-    sides = [
-        "below the measured critical γ (where the layer collapses the tokens onto one "
-        "direction) for a mean token correlation ρ",
-        "below it for ρ",
-    ]
+    named = []  # the boundary is described the first time, "it" afterwards
+
+    def boundary(rhos: pd.Series) -> str:
+        many = "mean token correlations ρ" if len(rhos) > 1 else "a mean token correlation ρ"
+        if named:
+            return f"it for ρ = {_rhos(rhos)}"
+        named.append(True)
+        return (
+            "the measured critical γ (where the layer collapses the tokens onto one "
+            f"direction) for {many} = {_rhos(rhos)}"
+        )
+
     parts = []
     for scale, label in (("sqrt_d", "1/√d"), ("log_n", "ln n/√d")):
-        below = last.loc[last["gamma"] > at[scale], "rho"]
-        if len(below):
-            side = sides.pop(0)
-            if len(below) > 1:
-                side = side.replace("a mean token correlation ρ", "mean token correlations ρ")
-            side = f"{side} = {_rhos(below)}"
-        else:
-            side = "above the measured critical γ at every mean token correlation ρ"
-        parts.append(f"{label} puts γ at {at[scale]:.3g}, {side}")
+        gamma = at[scale]
+        below = last["gamma_low"] > gamma
+        unclear = ~below & ~(last["gamma_high"] < gamma)
+        sides = []
+        if below.any():
+            sides.append(f"below {boundary(last.loc[below, 'rho'])}")
+        if unclear.any():
+            sides.append(
+                f"not told apart from {boundary(last.loc[unclear, 'rho'])} (inside its interval)"
+            )
+        if not sides:
+            where = "every mean token correlation ρ"
+            if len(last) < len(every):
+                where += " where it was measured"
+            sides.append(f"above the measured critical γ at {where}")
+        parts.append(f"{label} puts γ at {gamma:.3g}, {' and '.join(sides)}")
     return (
         f"With logits γ ln n times the tokens' inner products, at n = {n_max} and d = {d}, "
         f"{'; '.join(parts)}."

@@ -33,6 +33,7 @@ __all__ = [
     "CONFIDENCE",
     "OUTCOMES",
     "SOLVED",
+    "accuracy_text",
     "chiang_log_n",
     "k_total_long",
     "longest_sentence",
@@ -129,7 +130,7 @@ def _untestable(table: pd.DataFrame, train_length: int, methods: tuple[str, ...]
     if missing:
         return f"the run trained no models of {', '.join(missing)}"
     if table["seed"].nunique() < 2:
-        return "one seed: no interval over the seeds"
+        return "one seed: too few seeds to tell (no interval over the seeds)"
     if _longest(table) <= train_length:
         return f"no test length beyond the training length {train_length}"
     return ""
@@ -150,7 +151,7 @@ def _unlearned(
     that did not solve FIRST at the training length has nothing to generalize."""
     rows = summary(table, confidence)
     lost = [
-        f"{_NAMES.get(m, m)} ({_accuracy(rows.loc[(m, train_length)])})"
+        f"{_NAMES.get(m, m)} ({accuracy_text(rows.loc[(m, train_length)])})"
         for m in methods
         if (m, train_length) in rows.index and not rows.loc[(m, train_length), "low"] >= solved
     ]
@@ -163,18 +164,34 @@ def _unlearned(
     )
 
 
-def _accuracy(row: pd.Series) -> str:
-    """A mean accuracy and its interval, cut to the range an accuracy can take."""
+_NO_INTERVAL = "one seed, no interval"
+"""What stands for an interval that a single seed cannot give."""
+
+
+def accuracy_text(row: pd.Series) -> str:
+    """A mean accuracy (a row of :func:`summary`) and its interval, cut to the range an
+    accuracy can take; the mean alone where one seed gives no interval.
+
+    >>> accuracy_text(pd.Series({"accuracy": 0.9, "low": 0.8, "high": 1.1, "seeds": 3}))
+    '0.900 [0.800, 1.000]'
+    >>> accuracy_text(pd.Series({"accuracy": 0.5, "low": math.nan, "high": math.nan, "seeds": 1}))
+    '0.500 (one seed, no interval)'
+    """
+    if math.isnan(row["low"]) or math.isnan(row["high"]):
+        return f"{row['accuracy']:.3f} ({_NO_INTERVAL})"
     return f"{row['accuracy']:.3f} [{max(row['low'], 0.0):.3f}, {min(row['high'], 1.0):.3f}]"
 
 
 def _difference(mean: float, half: float) -> str:
     """A paired difference of two shares (accuracies, weights, entropies over ln n) and its
-    interval, cut to the range such a difference can take, -1 to 1.
+    interval, cut to the range such a difference can take, -1 to 1; the mean alone where one
+    seed gives no interval.
 
-    >>> _difference(0.25, 1.273), _difference(-0.05, 0.01)
-    ('+0.250 [-1.000, +1.000]', '-0.050 [-0.060, -0.040]')
+    >>> _difference(0.25, 1.273), _difference(-0.05, 0.01), _difference(0.5, math.nan)
+    ('+0.250 [-1.000, +1.000]', '-0.050 [-0.060, -0.040]', '+0.500 (one seed, no interval)')
     """
+    if math.isnan(half):
+        return f"{mean:+.3f} ({_NO_INTERVAL})"
     return f"{mean:+.3f} [{max(mean - half, -1.0):+.3f}, {min(mean + half, 1.0):+.3f}]"
 
 
@@ -191,9 +208,10 @@ def chiang_log_n(
     not solved there and ln n/√d is solved and clearly above it (paired); holds with a caveat
     if ln n/√d is solved and 1/√d is solved too (nothing to remedy at these lengths: the
     claim says "can fail"), or ln n/√d is clearly above 1/√d without being solved; does not
-    hold if ln n/√d is clearly not solved (its whole interval below ``solved``) and not clearly
-    above 1/√d; not testable with one seed, no length beyond training, either method unsolved
-    at the training length, or intervals too wide to tell."""
+    hold if ln n/√d is clearly not solved (its whole interval below ``solved``) and clearly
+    not above 1/√d (the difference's interval at or below 0); not testable with one seed, no
+    length beyond training, either method unsolved at the training length, or intervals too
+    wide to tell."""
     check = _CHECK + "; two comparisons at the longest length"
     why = _untestable(table, train_length, ("sqrt_d", "log_n")) or _unlearned(
         table, train_length, ("sqrt_d", "log_n"), solved, confidence
@@ -208,15 +226,16 @@ def chiang_log_n(
     scaled_solved = scaled["low"] >= solved
     above = gain - half > 0
     measured = (
-        f"trained at {train_length:,} bits, at {longest:,} bits 1/√d scores {_accuracy(standard)} "
-        f"and ln n/√d {_accuracy(scaled)} ({int(scaled['seeds'])} seeds; difference "
-        f"{_difference(gain, half)}; solved: lower end ≥ {solved:g})"
+        f"trained at {train_length:,} bits, at {longest:,} bits 1/√d scores "
+        f"{accuracy_text(standard)} and ln n/√d {accuracy_text(scaled)} "
+        f"({int(scaled['seeds'])} seeds; difference {_difference(gain, half)}; solved: lower "
+        f"end ≥ {solved:g})"
     )
     if scaled_solved and above and not standard_solved:
         verdict = Verdict.HOLDS
     elif scaled_solved or above:
         verdict = Verdict.CAVEAT
-    elif scaled["high"] < solved:
+    elif scaled["high"] < solved and gain + half <= 0:
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
@@ -233,9 +252,10 @@ def ssmax_flattening(
     weight falls clearly (paired within seeds); at the longest length SSMax's largest weight
     is clearly above 1/√d's. Holds if all three; holds with a caveat if 1/√d flattens by one
     measure or SSMax is clearly more focused but not both parts hold; does not hold if none is
-    clear and 1/√d clearly did not flatten (its entropy's interval at or below no change and
-    its largest weight's at or above); not testable with one seed, no length beyond training,
-    or when the seeds can tell neither."""
+    clear, 1/√d clearly did not flatten (its entropy's interval at or below no change and
+    its largest weight's at or above) and SSMax is clearly not more focused (the difference's
+    interval at or below 0); not testable with one seed, no length beyond training, or when
+    the seeds can tell neither."""
     check = _CHECK + "; the last layer's [CLS] row, three comparisons"
     why = _untestable(table, train_length, ("sqrt_d", "ssmax_learned"))
     if why:
@@ -268,7 +288,7 @@ def ssmax_flattening(
         verdict = Verdict.HOLDS
     elif rises or falls or focused:
         verdict = Verdict.CAVEAT
-    elif steady:
+    elif steady and focus + half <= 0:
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
@@ -288,10 +308,11 @@ def k_total_long(
     at a number of keys it was not trained at: at the longest length, holds if 1/k_total is
     solved and not clearly below 1/√d (paired); holds with a caveat if it is solved but
     clearly below 1/√d, or clearly unsolved but clearly above :data:`CHANCE` (it carries over
-    in part); does not hold if it is clearly below 1/√d, or clearly unsolved and not clearly
-    above chance; not testable where the seeds cannot tell whether it is solved, with one
-    seed, no length beyond training, or either method unsolved at the training length. The
-    measured text gives how its factor changed with the length."""
+    in part); does not hold if it is clearly below 1/√d, or clearly no better than chance (its
+    whole interval at or below it); not testable where the seeds cannot tell whether it is
+    solved or better than chance, with one seed, no length beyond training, or either method
+    unsolved at the training length. The measured text gives how its factor changed with the
+    length."""
     check = _CHECK + "; one comparison at the longest length"
     why = _untestable(table, train_length, ("sqrt_d", "k_total")) or _unlearned(
         table, train_length, ("sqrt_d", "k_total"), solved, confidence
@@ -305,24 +326,28 @@ def k_total_long(
     below = gap + half < 0
     short = rows.loc[("k_total", train_length), "scale"]
     measured = (
-        f"at {longest:,} bits 1/k_total scores {_accuracy(k_total)}, {_difference(gap, half)} "
+        f"at {longest:,} bits 1/k_total scores {accuracy_text(k_total)}, {_difference(gap, half)} "
         f"against 1/√d; its factor on q·k fell from {short:.3g} at {train_length:,} bits to "
         f"{k_total['scale']:.3g}, {short / k_total['scale']:.0f} times, as the keys went from "
         f"{train_length + 1} to {longest + 1} ({(longest + 1) / (train_length + 1):.0f} times)"
     )
     if k_total["low"] >= solved:
         verdict = Verdict.CAVEAT if below else Verdict.HOLDS
-    elif below or (k_total["high"] < solved and k_total["low"] <= CHANCE):
+    elif below or k_total["high"] <= CHANCE:
         verdict = Verdict.FAILS
-    elif k_total["high"] < solved:
+    elif k_total["high"] < solved and k_total["low"] > CHANCE:
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.UNTESTABLE
-        measured += "; the seeds cannot tell whether 1/k_total is solved"
+        measured += (
+            "; the seeds cannot tell whether 1/k_total is solved"
+            if k_total["high"] >= solved
+            else "; the seeds cannot tell whether 1/k_total is better than guessing"
+        )
     return Finding("bernhard-k-total-long-strings", verdict, measured, check)
 
 
-OUTCOMES = ("solved", "not solved", "one seed", "not learned")
+OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
 """What :func:`solved_at_longest` can say of a method at the longest length."""
 
 
@@ -334,20 +359,24 @@ def solved_at_longest(
     confidence: float = CONFIDENCE,
 ) -> dict[str, str]:
     """Per method, one of :data:`OUTCOMES` at the longest length: ``"solved"`` when the lower
-    end of its accuracy's interval is at least ``solved``, ``"not solved"`` when it is below,
-    ``"one seed"`` when a single seed gives no interval, and, given ``train_length``,
-    ``"not learned"`` when the method is not solved even there (nothing to generalize).
+    end of its accuracy's interval is at least ``solved``, ``"not solved"`` when the whole
+    interval is below, ``"undecided"`` when it reaches across ``solved``, ``"one seed"`` when a
+    single seed gives no interval, and, given ``train_length``, ``"not learned"`` when the
+    method is not solved even there (nothing to generalize).
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b", "c"], "seed": [0, 1, 0, 1, 0],
     ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9, 1.0]})
     >>> solved_at_longest(table)
-    {'a': 'solved', 'b': 'not solved', 'c': 'one seed'}
+    {'a': 'solved', 'b': 'undecided', 'c': 'one seed'}
+    >>> solved_at_longest(table.assign(accuracy=[1.0, 1.0, 0.5, 0.5, 1.0]))["b"]
+    'not solved'
     >>> short = table.assign(length=5)
     >>> solved_at_longest(pd.concat([short, table]), train_length=5)
     {'a': 'solved', 'b': 'not learned', 'c': 'one seed'}
     """
     rows = summary(table, confidence)
     at = rows.xs(_longest(table), level="length")["low"]
+    high = rows.xs(_longest(table), level="length")["high"]
     trained = (
         rows.xs(train_length, level="length")["low"]
         if train_length is not None and train_length in rows.index.get_level_values("length")
@@ -359,7 +388,9 @@ def solved_at_longest(
             return OUTCOMES[2]
         if trained.get(method, math.inf) < solved:
             return OUTCOMES[3]
-        return OUTCOMES[0] if low >= solved else OUTCOMES[1]
+        if low >= solved:
+            return OUTCOMES[0]
+        return OUTCOMES[1] if high[method] < solved else OUTCOMES[4]
 
     return {str(method): outcome(method, low) for method, low in at.items()}
 
@@ -370,14 +401,19 @@ def longest_sentence(
     train_length: int | None = None,
     named: tuple[str, ...] = ("sqrt_d", "log_n"),
 ) -> str:
-    """Which methods are solved at the longest length (:func:`solved_at_longest`) and which
-    are not, by their labels; a group of more than :data:`LISTED` names only the ``named``
-    methods in it and counts the others (the chapter's table lists them).
+    """Which methods are solved at the longest length (:func:`solved_at_longest`), which are
+    clearly not (their whole accuracy interval below :data:`SOLVED`) and which the seeds
+    cannot tell (an interval across it), by their labels; a group of more than
+    :data:`LISTED` names only the ``named`` methods in it and counts the others (the
+    chapter's table lists them).
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
-    ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9]})
+    ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.5]})
     >>> longest_sentence(table, {"a": "A", "b": "B"})
     'At 50 bits, A is solved (accuracy interval at or above 0.95); B is not.'
+    >>> longest_sentence(table.assign(accuracy=[1.0, 1.0, 0.5, 0.9]), {"a": "A", "b": "B"})
+    'At 50 bits, A is solved (accuracy interval at or above 0.95); the seeds cannot tell \
+whether B is solved (its interval reaches across 0.95).'
     >>> longest_sentence(table[table["seed"] == 0], {"a": "A", "b": "B"})
     'At 50 bits, one seed gives no interval, so whether A and B are solved is not measured.'
     >>> many = pd.concat([table[table["method"] == m].assign(method=f"{m}{i}")
@@ -388,10 +424,14 @@ def longest_sentence(
 five methods are not.'
     """
     outcomes = solved_at_longest(table, train_length)
-    (good, many_good), (bad, many_bad), (single, many_single), (unlearned, many_unlearned) = (
-        _few([m for m, o in outcomes.items() if o == outcome], labels, named)
-        for outcome in OUTCOMES
-    )
+    groups = {o: [m for m, found in outcomes.items() if found == o] for o in OUTCOMES}
+    (
+        (good, many_good),
+        (bad, many_bad),
+        (single, many_single),
+        (unlearned, many_unlearned),
+        (undecided, many_undecided),
+    ) = (_few(groups[outcome], labels, named) for outcome in OUTCOMES)
     parts = []
     if good:
         verb = "are" if many_good else "is"
@@ -404,6 +444,14 @@ five methods are not.'
         parts.append(
             f"one seed gives no interval, so whether {listing(single)} {verb} solved is not "
             "measured"
+        )
+    if undecided:
+        verb, its = (
+            ("are", "their intervals reach") if many_undecided else ("is", "its interval reaches")
+        )
+        parts.append(
+            f"the seeds cannot tell whether {listing(undecided)} {verb} solved ({its} across "
+            f"{SOLVED:g})"
         )
     if unlearned:
         verb = "are" if many_unlearned else "is"

@@ -8,7 +8,9 @@ loss capped at its initial loss (a diverged run counts as the untrained model), 
 Wortsman et al.'s learning-rate sensitivity; a method's *best rate* is the rate with the
 lowest mean loss over the seeds. Differences are paired by seed and called clear by one-sided
 t tests (:mod:`attncore.claims.statistics`), corrected by Holm's method where several rates
-are counted. Every rule needs two seeds; with one it returns "not testable here".
+are counted. Every rule needs two seeds; with one it returns "not testable here", and so it
+does wherever the seeds cannot tell: a difference they do not find is undecided, never the
+opposite.
 
 >>> runs = pd.DataFrame({"method": "a", "seed": [0, 0], "lr": [0.1, 1.0],
 ...                      "initial_loss": 2.0, "final_loss": [0.5, np.nan],
@@ -28,9 +30,9 @@ from scipy import stats
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
-from attncore.claims.statistics import FAMILY_LEVEL, clear
+from attncore.claims.statistics import FAMILY_LEVEL, clear, holm, one_sided_p
 from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import number, plain, share
+from attncore.claims.words import count, listing, number, plain, share
 
 __all__ = [
     "COLLAPSE",
@@ -79,6 +81,9 @@ _CHECK = (
     "learning-rate sweep of the book's small model, runs trained as ensembles; differences "
     "paired by seed, one-sided t tests at 5 %"
 )
+
+_ONE_SEED = "fewer than two seeds: too few seeds to tell"
+"""Why a rule given a single seed is not testable here."""
 
 
 def capped(runs: pd.DataFrame) -> pd.DataFrame:
@@ -150,12 +155,16 @@ def lr_sensitivity(runs: pd.DataFrame) -> pd.DataFrame:
 def logit_growth(
     runs: pd.DataFrame, curves: pd.DataFrame, method: str = "sqrt_d", *, growth: float = GROWTH
 ) -> Finding:
-    """``wortsman-small-models-unstable``: attention logits grow at the highest rate and the
-    loss there is clearly above the best rate's."""
+    """``wortsman-small-models-unstable``: attention logits grow at the highest rate (in every
+    seed, more than ``growth`` times the best rate's) and the loss there is clearly above the
+    best rate's: holds if both, holds with a caveat if one; does not hold if the highest rate
+    is the best (the loss does not rise) and the logits grew in no seed; not testable where
+    the seeds cannot tell (the loss higher on average but not clearly, or the logits grown in
+    some seeds only)."""
     claim = "wortsman-small-models-unstable"
     table = capped(runs)
     if _seeds(table, method) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
     best, top = best_rates(table)[method], float(table["lr"].max())
     own = table[table["method"] == method].set_index(["lr", "seed"])["loss"]
     mean, se, n = _paired(own.loc[top], own.loc[best])
@@ -163,7 +172,13 @@ def logit_growth(
     logits = _largest_logits(curves).loc[method]
     ratio = (logits.loc[top] / logits.loc[best]).dropna()
     grew = top != best and len(ratio) > 0 and bool((ratio > growth).all())
-    verdict = {2: Verdict.HOLDS, 1: Verdict.CAVEAT, 0: Verdict.FAILS}[int(higher) + int(grew)]
+    calm = len(ratio) > 0 and bool((ratio <= growth).all())
+    if higher or grew:
+        verdict = Verdict.HOLDS if higher and grew else Verdict.CAVEAT
+    elif top == best and calm:
+        verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
     smallest = plain(ratio.min()) if len(ratio) else "none measured"
     measured = (
         f"{LABELS.get(method, method)}: best rate {best:.2g}, highest {top:.2g}; final loss there "
@@ -171,6 +186,8 @@ def logit_growth(
         f"({'clearly' if higher else 'not clearly'}); largest attention logit there {smallest} "
         f"times the best rate's or more in every seed (growth counted above ×{growth:g})"
     )
+    if verdict is Verdict.UNTESTABLE:
+        measured += "; the seeds cannot tell whether the loss rises or the logits grow there"
     return Finding(claim, verdict, measured, _CHECK)
 
 
@@ -181,7 +198,7 @@ def lower_sensitivity(
     ``baseline``'s, paired by seed (holds), below on average (caveat), clearly above (fails);
     a difference the seeds cannot place on either side is undecided (not testable here)."""
     if min(_seeds(runs, method), _seeds(runs, baseline)) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
     sens = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
     mean, se, n = _paired(sens.loc[method], sens.loc[baseline])
     lower = bool(clear([mean], [se], n, "below").iloc[0])
@@ -208,11 +225,12 @@ def lower_sensitivity(
 def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Finding:
     """``zhai-low-entropy-unstable``: over the runs above their method's best rate, the
     lowest attention entropy during training against the capped final loss, Spearman's rank
-    correlation clearly negative (holds), negative (caveat), or not (fails)."""
+    correlation clearly negative (holds), negative (caveat), clearly positive (fails); not
+    testable where it is neither clearly positive nor negative (the runs cannot tell)."""
     claim = "zhai-low-entropy-unstable"
     table = capped(runs)
     if min(_seeds(table, m) for m in table["method"].unique()) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
     best = best_rates(table)
     above = table[table["lr"] > table["method"].map(best)].set_index(["method", "lr", "seed"])
     joined = above.join(_lowest_entropy(curves).rename("entropy"), how="inner").dropna(
@@ -226,12 +244,23 @@ def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Findin
             _CHECK,
         )
     rho, p = stats.spearmanr(joined["entropy"], joined["loss"], alternative="less")
-    clearly = p < FAMILY_LEVEL
-    verdict = Verdict.HOLDS if clearly else Verdict.CAVEAT if rho < 0 else Verdict.FAILS
+    _, p_positive = stats.spearmanr(joined["entropy"], joined["loss"], alternative="greater")
+    if p < FAMILY_LEVEL:
+        verdict = Verdict.HOLDS
+    elif rho < 0:
+        verdict = Verdict.CAVEAT
+    elif p_positive < FAMILY_LEVEL:
+        verdict = Verdict.FAILS
+    else:
+        verdict = Verdict.UNTESTABLE
     measured = (
         f"Spearman's ρ between the lowest attention entropy and the final loss over the "
         f"{len(joined)} runs above their method's best rate: {rho:+.2f} (one-sided p = {p:.2g})"
     )
+    if verdict is Verdict.FAILS:
+        measured += f"; clearly positive (one-sided p = {p_positive:.2g})"
+    elif verdict is Verdict.UNTESTABLE:
+        measured += "; not clearly negative nor clearly positive: the runs cannot tell"
     return Finding(claim, verdict, measured, _CHECK)
 
 
@@ -250,7 +279,7 @@ def prevents_collapse(
     claim = "zhai-sigma-reparam-prevents-collapse"
     table = capped(runs)
     if min(_seeds(table, "sqrt_d"), _seeds(table, "sigma_reparam")) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, "fewer than two seeds", _CHECK)
+        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
     best = best_rates(table)["sqrt_d"]
     entropy = _lowest_entropy(curves)
     rates = sorted(r for r in table["lr"].unique() if r > best)
@@ -332,27 +361,82 @@ def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
     return pd.DataFrame(rows)
 
 
-def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> str:
-    """The methods ordered by their mean learning-rate sensitivity, in words.
+def _groups(sensitivity: pd.Series, order: list[str]) -> list[list[str]]:
+    """The methods of ``order`` (lowest mean sensitivity first) cut into groups, each clearly
+    below the next: a cut between two neighbours only where every method before it is
+    clearly below every method after it, paired by seed (``sensitivity`` is indexed by
+    method and seed), two-sided t tests Holm-corrected over every pair of methods. Methods
+    the seeds cannot tell apart stay in one group.
 
-    >>> runs = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": 0, "lr": [0.1, 1.0] * 2,
-    ...                      "initial_loss": 2.0, "final_loss": [0.5, 1.5, 0.5, 0.6],
-    ...                      "diverged": False})
+    >>> sens = pd.Series([0.1, 0.2, 0.1, 0.2, 0.5, 0.6], index=pd.MultiIndex.from_product(
+    ...     [["a", "b", "c"], [0, 1]]))
+    >>> _groups(sens, ["a", "b", "c"])
+    [['a', 'b'], ['c']]
+    """
+    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    if not pairs:
+        return [list(order)]
+    tests = [_paired(sensitivity.loc[a], sensitivity.loc[b]) for a, b in pairs]
+    mean, se, n = (np.array(column, dtype=float) for column in zip(*tests, strict=True))
+    two_sided = 2 * np.minimum(one_sided_p(mean, se, n, "below"), one_sided_p(mean, se, n, "above"))
+    told = holm(np.minimum(two_sided, 1.0))
+    below = {pair for pair, m, t in zip(pairs, mean, told, strict=True) if t and m < 0}
+    groups = [[order[0]]]
+    for k in range(1, len(order)):
+        if all((a, b) in below for a in order[:k] for b in order[k:]):
+            groups.append([])
+        groups[-1].append(order[k])
+    return groups
+
+
+def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> str:
+    """Which methods' final loss depends least and most on the learning rate, in words: the
+    methods in groups by their learning-rate sensitivity, each group clearly below the next,
+    paired by seed (:func:`_groups`); where the seeds tell no group apart (one seed, or no
+    difference clear), the sentence says so and orders nothing.
+
+    >>> runs = pd.DataFrame({"method": ["a", "a", "b", "b"] * 2, "seed": [0] * 4 + [1] * 4,
+    ...                      "lr": [0.1, 1.0] * 4, "initial_loss": 2.0, "diverged": False,
+    ...                      "final_loss": [0.5, 1.5, 0.5, 0.6, 0.6, 1.7, 0.6, 0.7]})
     >>> print(sensitivity_sentence(runs, {"a": "A", "b": "B"}))
     Over learning rates from 0.1 to 1, the final loss depends least on the rate with B and
-    most with A (mean learning-rate sensitivity, lowest first: B < A; one seed per method, so
-    the order is that of single runs).
+    most with A (learning-rate sensitivity over two seeds, paired by seed, two-sided t tests
+    Holm-corrected over every pair of methods; each of the first clearly below each of the
+    second).
+    >>> print(sensitivity_sentence(runs[runs["seed"] == 0], {"a": "A", "b": "B"}))
+    Over learning rates from 0.1 to 1, the methods could not be told apart by how much the
+    final loss depends on the rate (mean learning-rate sensitivity 0.050 to 0.500; one seed
+    per method, so no test).
     """
-    means = lr_sensitivity(runs).groupby("method", sort=False)["sensitivity"].mean()
-    order = [labels.get(m, m) for m in means.sort_values(kind="stable").index]
-    low, high = float(runs["lr"].min()), float(runs["lr"].max())
-    single = (
-        "; one seed per method, so the order is that of single runs"
-        if runs["seed"].nunique() < 2
-        else "; an order of means, which the seeds may not separate for neighbours"
+    sensitivity = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
+    means = sensitivity.groupby(level="method", sort=False).mean()
+    order = list(means.sort_values(kind="stable").index)
+    seeds = int(runs["seed"].nunique())
+    head = (
+        f"Over learning rates from {float(runs['lr'].min()):.2g} to {float(runs['lr'].max()):.2g}"
+    )
+    groups = _groups(sensitivity, order) if seeds > 1 else [order]
+    if len(groups) < 2:
+        low, high = f"{means.min():.3f}", f"{means.max():.3f}"
+        spread = f"{low} for every method" if low == high else f"{low} to {high}"
+        why = (
+            "one seed per method, so no test"
+            if seeds < 2
+            else f"no difference clear over {count(seeds, 'seed')}, paired by seed"
+        )
+        return (
+            f"{head}, the methods could not be told apart by how much the final loss depends "
+            f"on the rate (mean learning-rate sensitivity {spread}; {why})."
+        )
+    page = list(means.index)
+    named = [listing(labels.get(m, m) for m in sorted(g, key=page.index)) for g in groups]
+    detail = (
+        "each of the first clearly below each of the second"
+        if len(groups) == 2
+        else "lowest first, in groups each clearly below the next: " + "; ".join(named)
     )
     return (
-        f"Over learning rates from {low:.2g} to {high:.2g}, the final loss depends least on the "
-        f"rate with {order[0]} and most with {order[-1]} (mean learning-rate sensitivity, "
-        f"lowest first: {' < '.join(order)}{single})."
+        f"{head}, the final loss depends least on the rate with {named[0]} and most with "
+        f"{named[-1]} (learning-rate sensitivity over {count(seeds, 'seed')}, paired by seed, "
+        f"two-sided t tests Holm-corrected over every pair of methods; {detail})."
     )
