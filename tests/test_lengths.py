@@ -57,6 +57,18 @@ def test_scoring_by_kinds_is_the_engines_forward_pass_on_every_string(trained):
     np.testing.assert_allclose(exact["accuracy"].to_numpy(), right, atol=1e-12)
 
 
+def test_scoring_in_blocks_gives_the_numbers_of_one_pass(trained, monkeypatch):
+    """Long strings are scored a block of cases at a time: one case a block against all at once."""
+    from attncore.training import lengths
+
+    columns = ["accuracy", "entropy", "largest", "scale"]
+    monkeypatch.setattr(lengths, "SCORE_BLOCK", 10**12)
+    whole = score_lengths(trained, [6, 3000], {"qwen": "sqrt_d"})
+    monkeypatch.setattr(lengths, "SCORE_BLOCK", 1)
+    blocks = score_lengths(trained, [6, 3000], {"qwen": "sqrt_d"})
+    np.testing.assert_allclose(blocks[columns], whole[columns], rtol=1e-12, atol=1e-15)
+
+
 def test_factors_at_a_new_length_follow_the_registry():
     log_n = first_config("log_n", length=10)
     assert length_factor(log_n, 1001, 11) == pytest.approx(math.log(1001) / math.log(11))

@@ -387,29 +387,57 @@ def score_lengths(
             weights[f"attention.{layer}.query.weight"] *= on_q[:, None, None]
             weights[f"attention.{layer}.query.bias"] *= on_q[:, None]
         tokens, counts, probability = _cases(bits)
-        with torch.no_grad():
-            logits, attention, scale = kinds_forward(layout, weights, tokens, counts)
-        right = (logits[:, :, 0].argmax(dim=-1) == tokens[:, 1]).double().numpy()
-        row = attention[:, :, :, 0].double()  # M x cases x heads x kinds: [CLS]'s weights
-        per_key = row / counts[:, None].double().clamp_min(1)
-        logs = torch.where(row > 0, per_key.log(), 0.0)
-        entropy = -(row * logs).sum(dim=-1).mean(dim=-1).numpy()
-        largest = torch.where(counts[:, None] > 0, per_key, 0.0).amax(dim=-1).mean(dim=-1).numpy()
-        scales = scale.double().mean(dim=-1).numpy()
+        block = max(1, SCORE_BLOCK // (len(indices) * tokens.shape[1] * layout.d_model))
+        right, entropy, largest, scales = sum(
+            _score_cases(
+                layout, weights, *(x[a : a + block] for x in (tokens, counts, probability))
+            )
+            for a in range(0, len(tokens), block)
+        )
         for j, (i, method, _) in enumerate(variants):
             rows.append(
                 {
                     "method": method,
                     "seed": trained.seeds[i],
                     "length": bits,
-                    "accuracy": float(probability @ right[j]),
-                    "entropy": float(probability @ entropy[j]) / math.log(n_keys),
-                    "largest": float(probability @ largest[j]),
+                    "accuracy": float(right[j]),
+                    "entropy": float(entropy[j]) / math.log(n_keys),
+                    "largest": float(largest[j]),
                     "factor": float(factors[j]),
-                    "scale": float(probability @ scales[j]) * _on_dots(layout, j, factors[j]),
+                    "scale": float(scales[j]) * _on_dots(layout, j, factors[j]),
                 }
             )
     return pd.DataFrame(rows)
+
+
+SCORE_BLOCK = 2**19
+"""Entries of a model's activations (models x cases x kinds x width) scored at once: long test
+strings have thousands of kinds of cases, scored in blocks so that memory stays near
+``SCORE_BLOCK`` times the bytes of a float and the tensors the forward pass keeps alive (about
+30, ``benchmarks/budget_accuracy.py`` measures the peak), whatever the length and the number
+of models. A block's cases are summed as they are scored."""
+
+
+def _score_cases(
+    layout: Layout,
+    weights: Mapping[str, torch.Tensor],
+    tokens: torch.Tensor,
+    counts: torch.Tensor,
+    probability: np.ndarray,
+) -> np.ndarray:
+    """Per model (``4 x M``), summed over the cases weighted by their ``probability``: whether
+    the model is right, the entropy of the ``[CLS]`` query's attention row (nats), its largest
+    weight and the factor on ``q . k``."""
+    with torch.no_grad():
+        logits, attention, scale = kinds_forward(layout, weights, tokens, counts)
+    right = (logits[:, :, 0].argmax(dim=-1) == tokens[:, 1]).double().numpy()
+    row = attention[:, :, :, 0].double()  # M x cases x heads x kinds: [CLS]'s weights
+    per_key = row / counts[:, None].double().clamp_min(1)
+    logs = torch.where(row > 0, per_key.log(), 0.0)
+    entropy = -(row * logs).sum(dim=-1).mean(dim=-1).numpy()
+    largest = torch.where(counts[:, None] > 0, per_key, 0.0).amax(dim=-1).mean(dim=-1).numpy()
+    scales = scale.double().mean(dim=-1).numpy()
+    return np.stack([right, entropy, largest, scales]) @ probability
 
 
 def _on_dots(layout: Layout, index: int, factor: float) -> float:
