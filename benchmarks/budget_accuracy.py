@@ -1,43 +1,96 @@
-"""The budget estimates against measured times: every chapter of the book, one profile.
+"""The budget estimates against measured time and memory: every chapter of the book, one profile.
 
 For each chapter of the table of contents, :func:`attncore.book.budget.estimate` is computed
-from the profile's parameters, then the chapter is executed (no cache) into a scratch folder
-and its wall time measured. Printed: estimate, measured, and their ratio (an estimate is an
-order of magnitude; a ratio between 1/3 and 3 is what it promises on an idle machine). The
-load average is printed at the start and the end, since a shared machine slows every run.
+from the profile's parameters, then the chapter is executed (no cache) into a scratch folder,
+in a process of its own, and its wall time and peak memory measured. The peak is the largest
+resident set of any process the run started (the kernel, or a worker of a local cluster),
+which the system reports for the waited-for children of the measuring process. Printed, for
+time and for memory: estimate, measured, and their ratio. A time estimate is an order of
+magnitude (a ratio between 1/3 and 3 is what it promises on an idle machine); a memory
+estimate must not fall below the peak (a run that needs more than is free is refused on the
+estimate) and should stay within 1.5 times it. The load average is printed at the start and
+the end, since a shared machine slows every run (it does not change the memory).
+
+``--extreme`` adds the extreme but valid runs that once outgrew their estimate (long test
+strings with many seeds, say), each run the same way.
 
 Run ``.venv/bin/python benchmarks/budget_accuracy.py --profile smoke`` (about 3 minutes) or
-``--profile full`` (about 10 minutes on 2 cores).
+``--profile full`` (about 12 minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import tempfile
-import time
-from pathlib import Path
 
 from attncore.book.budget import estimate
 from attncore.book.build import PROFILES, load_profile, toc_chapters
+
+EXTREME = [
+    ("length_generalization", {"n_seeds": 5, "steps": 10, "test_lengths": [10, 1_000_000]}),
+    ("length_generalization", {"n_seeds": 50, "steps": 10, "test_lengths": [10, 1_000_000]}),
+    ("softmax_saturation", {"n_keys": 65536, "n_rows": 2000, "n_spreads": 4, "n_slope_seeds": 2}),
+    ("critical_scale", {"n_values": [16, 16384], "n_draws": 2, "n_gamma": 8, "d": 2048}),
+]
+"""Extreme but valid runs: ``(chapter, parameters)``, the profile's defaults filling the rest."""
+
+_CHILD = """
+import json, resource, sys, time
+from pathlib import Path
 from attncore.book.runner import run_chapter
+chapter, values, out = sys.argv[1], json.loads(sys.argv[2]), Path(sys.argv[3])
+start = time.perf_counter()
+run_chapter(chapter, values, out)
+took = time.perf_counter() - start
+peak = max(resource.getrusage(who).ru_maxrss for who in
+           (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(json.dumps({"seconds": took, "peak": peak * 1024}))
+"""
+
+
+def measure(chapter: str, values: dict, scratch: str) -> tuple[float, float]:
+    """Wall seconds and peak bytes (the largest process) of one run in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, chapter, json.dumps(values), scratch],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["seconds"], result["peak"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", choices=PROFILES, default="smoke")
+    parser.add_argument("--extreme", action="store_true", help="add the extreme runs")
+    parser.add_argument("--only", nargs="*", default=None, help="chapters to measure")
     args = parser.parse_args()
+    runs = [(c, load_profile(c, args.profile)) for c in toc_chapters()]
+    runs = [r for r in runs if args.only is None or r[0] in args.only]
+    if args.extreme:
+        runs += [(c, {**load_profile(c, args.profile), **p}) for c, p in EXTREME]
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
-    print(f"{'chapter':<24} {'estimate':>9} {'measured':>9} {'ratio':>6}")
+    print(f"{'chapter':<24} {'time est':>8} {'measured':>8} {'ratio':>6}   "
+          f"{'MiB est':>8} {'peak':>8} {'ratio':>6}")  # fmt: skip
+    worst = 0.0
     with tempfile.TemporaryDirectory() as scratch:
-        for chapter in toc_chapters():
-            values = load_profile(chapter, args.profile)
-            guess = estimate(chapter, values).seconds
-            start = time.perf_counter()
-            run_chapter(chapter, values, Path(scratch))
-            took = time.perf_counter() - start
-            print(f"{chapter:<24} {guess:>8.0f}s {took:>8.0f}s {guess / took:>6.2f}")
+        for chapter, values in runs:
+            guess = estimate(chapter, values)
+            took, peak = measure(chapter, values, scratch)
+            worst = max(worst, peak / guess.bytes)
+            mib = 2**20
+            print(
+                f"{chapter:<24} {guess.seconds:>7.0f}s {took:>7.0f}s {guess.seconds / took:>6.2f}"
+                f"   {guess.bytes / mib:>8.0f} {peak / mib:>8.0f} {guess.bytes / peak:>6.2f}",
+                flush=True,
+            )
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    print(f"largest peak over its estimate: {worst:.2f} (at most 1 keeps every refusal sound)")
 
 
 if __name__ == "__main__":

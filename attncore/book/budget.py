@@ -46,8 +46,13 @@ TIME_BUDGET = 30 * 60.0
 _START = 10.0
 """Seconds every chapter spends whatever its parameters: the kernel, imports, figures."""
 
-_BASE_BYTES = 600 * 2**20
-"""Memory of a kernel with numpy, pandas, matplotlib and sympy imported (torch: more)."""
+_BASE_BYTES = 330 * 2**20
+"""Peak memory of a kernel with numpy, pandas, matplotlib and sympy imported that computes
+little (measured 276 to 296 MiB for the first page, the ledger and the smallest chapters)."""
+
+_TORCH_BYTES = 256 * 2**20
+"""What importing torch and building its first models adds to a kernel (measured about 250 MiB
+for the training chapters at their smallest)."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +260,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
     attention = 4 * p["length"] * p["n_heads"]
     batch = 4 * 102 * p["length"] * methods * p["n_seeds"] * (p["vocab"] + attention)
-    return Estimate(seconds, _BASE_BYTES + 2**29 + 3 * (data + batch))
+    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 3 * (data + batch))
 
 
 def _critical_scale(p: Mapping[str, Any]) -> Estimate:
@@ -266,7 +271,7 @@ def _critical_scale(p: Mapping[str, Any]) -> Estimate:
     work = layers * p["n_probes"] * (p["d"] + 20)
     curves = p["n_draws"] * len(p["n_values"]) * len(p["rho_values"]) * p["n_gamma"]
     seconds = _START + 5 + 6e-10 * work + 2e-4 * curves
-    widest = max(p["n_values"]) * (3 * p["d"] + 4 * p["n_probes"])
+    widest = max(p["n_values"]) * (4 * p["d"] + 4 * p["n_probes"])
     return Estimate(seconds, _BASE_BYTES + 8 * widest + 16 * 8 * curves)
 
 
@@ -280,7 +285,17 @@ def _length_generalization(p: Mapping[str, Any]) -> Estimate:
     cases = sum(2 * min(n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
     score = 3e-6 * (models + 2 * p["n_seeds"]) * cases + 0.05 * len(p["test_lengths"])
     batches = 8 * p["n_seeds"] * p["steps"] * tokens * 2
-    return Estimate(_START + 4 + train + score, _BASE_BYTES + 2**27 + batches)
+    # each model's weights, gradients and Adam's moments with torch's working memory (about
+    # 0.6 MiB a model, measured with 500), then the exact score, in blocks of at most
+    # SCORE_BLOCK activations of some 230 bytes each with what a block's forward pass keeps
+    from attncore.training.lengths import SCORE_BLOCK
+
+    entries = (
+        12 * p["n_seeds"] * 64 * max(min(n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
+    )
+    score_bytes = 230 * min(SCORE_BLOCK, entries)
+    need = _BASE_BYTES + _TORCH_BYTES + 0.6 * 2**20 * models + batches + score_bytes
+    return Estimate(_START + 4 + train + score, need)
 
 
 def _stability(p: Mapping[str, Any]) -> Estimate:
@@ -301,7 +316,7 @@ def _stability(p: Mapping[str, Any]) -> Estimate:
     workers = 4.0 if p["n_rates"] * models * p["steps"] >= 20_000 and cores > 1 else 0.0
     seconds = _START + workers + _COMPILE[engine] * cores + 1.6 * work / cores
     batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
-    return Estimate(seconds, _BASE_BYTES + 2**29 + 8 * batch)
+    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 8 * batch)
 
 
 def _fixed(p: Mapping[str, Any]) -> Estimate:
