@@ -160,8 +160,8 @@ CASES = {
         "is not JSON",
     ),
     "another chapter's": (
-        lambda f: write(f, manifest("why_sqrt_d")).rename(f / "zzz" / "manifest.json"),
-        "names chapter 'why_sqrt_d', not its folder's, zzz",
+        lambda f: write(f, manifest("why_sqrt_d")).rename(f / "derivations" / "manifest.json"),
+        "names chapter 'why_sqrt_d', not its folder's, derivations",
     ),
     "a long text": (
         lambda f: write(f, manifest("why_sqrt_d", verdicts=[long_text()])),
@@ -216,12 +216,35 @@ CASES = {
         "an integer of 4,000 digits",
     ),
     "a training length of 1e308 bits": (
-        lambda f: measured(f, "length_generalization", name="train_length", value=1e308),
-        r"measurements\[0\].value must be a whole number in \[2, 100\], got 1e\+308",
+        lambda f: lengths(f, train_length=1e308),
+        r"measurements\[0\].value must be the run's own train_length: 10",
     ),
-    "a longest length no run can test": (
-        lambda f: measured(f, "length_generalization", name="longest", value=2_000_000),
-        r"must be a whole number in \[2, 1e\+06\]",
+    "a longest length the run did not test": (
+        lambda f: lengths(f, longest=2_000_000),
+        r"measurements\[1\].value must be the run's own train_length, test_lengths: 1000",
+    ),
+    "a length measured of parameters the chapter does not allow": (
+        lambda f: lengths(f, parameters={"train_length": 10, "test_lengths": [10, 10**9]}),
+        "parameters.test_lengths is not a value the chapter allows",
+    ),
+    "a length measured without its parameters": (
+        lambda f: lengths(f, parameters={}),
+        "parameters.train_length is missing",
+    ),
+    "a threshold at the open end of its range": (
+        lambda f: write(
+            f,
+            manifest(
+                "every_rescaling",
+                parameters={"threshold": 0.0},
+                measurements=[{**measurement(), "name": "threshold", "value": 0.0}],
+            ),
+        ),
+        "parameters.threshold is not a value the chapter allows",
+    ),
+    "a negative zero spread": (
+        lambda f: measured(f, "string_reversal", name="spread_a", value=-0.0),
+        "must be a number in",
     ),
     "a negative share": (
         lambda f: measured(f, "bernhard_figures", name="refill.differing_share", value=-0.001),
@@ -297,14 +320,26 @@ def verdict() -> dict:
     return {"claim": "c", "verdict": "holds", "measured": "m", "check": "", "evidence": ""}
 
 
+def lengths(folder: Path, parameters: dict | None = None, **values: float) -> Path:
+    """A length chapter's run whose train_length and longest measurements are ``values``."""
+    own = {"train_length": 10, "test_lengths": [10, 1000]} if parameters is None else parameters
+    values = {"train_length": 10, "longest": 1000, **values}
+    records = [
+        {"name": k, "chapter": "length_generalization", "value": v, "evidence": "sec-x"}
+        for k, v in values.items()
+    ]
+    return write(folder, manifest("length_generalization", parameters=own, measurements=records))
+
+
 def fragile(outcome: object) -> dict:
     return {**verdict(), "fragile": [{"threshold": "t", "value": 1.0, "verdict": outcome}]}
 
 
 def nested(depth: int) -> object:
+    """A value ``depth`` levels deep, objects and lists in turn."""
     value: object = 1
-    for _ in range(depth):
-        value = {"x": [value]} if depth % 2 else [value]
+    for level in range(depth):
+        value = {"x": value} if level % 2 else [value]
     return value
 
 
@@ -338,7 +373,7 @@ def figure(folder: Path, damage) -> None:
 @pytest.mark.parametrize(("make", "match"), CASES.values(), ids=CASES.keys())
 def test_a_manifest_that_is_not_a_runs_is_refused_in_one_line(tmp_path, make, match):
     (tmp_path / "why_sqrt_d").mkdir()
-    (tmp_path / "zzz").mkdir()
+    (tmp_path / "derivations").mkdir()
     make(tmp_path)
     refused(tmp_path, match)
 
@@ -449,7 +484,9 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
     ]
     headline = {"name": "rescaling-curve", "chapter": "every_rescaling"}
     headlines = [headline | {"text": PAYLOAD, "evidence": PAYLOAD}]
-    write(tmp_path, manifest("every_rescaling", measurements=measurements, headlines=headlines))
+    own = {"d_main": 64, "n_main": 32, "threshold": 0.5, "n_seeds": 10}
+    run = manifest("every_rescaling", measurements=measurements, headlines=headlines)
+    write(tmp_path, run | {"parameters": own})
     runs = read_runs(tmp_path)
     for myst in (recommendation([], runs), own_findings(runs)):
         assert myst.startswith(("What the alternatives cost", "- **Where"))
@@ -457,11 +494,18 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
         assert "the run's evidence reference names no section of this chapter" in myst
 
 
-def test_an_unrelated_link_in_a_run_folder_is_skipped_with_a_warning(tmp_path, capsys):
+def test_an_unrelated_link_or_folder_in_a_run_folder_is_skipped_with_a_warning(tmp_path, capsys):
     write(tmp_path, manifest("why_sqrt_d"))
     (tmp_path / "latest").symlink_to(tmp_path / "why_sqrt_d")
     (tmp_path / "notes.txt").symlink_to("/etc/passwd")
+    write(tmp_path / "old", manifest("why_sqrt_d"))  # a copy of earlier runs, say
     assert list(read_runs(tmp_path)) == ["why_sqrt_d"]
     err = capsys.readouterr().err
     assert "skipped 'latest', a symbolic link (not followed)" in err
-    assert "skipped 'notes.txt'" in err and err.count("\n") == 2
+    assert "skipped 'old', not a chapter's folder" in err
+    assert "skipped 'notes.txt'" in err and err.count("\n") == 3
+
+
+def test_a_real_length_run_passes_and_its_longest_length_is_its_own(tmp_path):
+    lengths(tmp_path)
+    assert read_runs(tmp_path)["length_generalization"]["measurements"][1]["value"] == 1000

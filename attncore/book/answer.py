@@ -291,7 +291,9 @@ def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | No
 
 def _ratio(measured: Mapping[str, Mapping[str, Any]], name: str, column: str) -> float | None:
     value, ref = _number(measured, f"{name}.{column}"), _number(measured, f"sqrt_d.{column}")
-    return None if value is None or not ref else value / ref
+    if value is None or not ref or not math.isfinite(ratio := value / ref):
+        return None
+    return ratio
 
 
 COSTS_TABLE = "tbl-intro-costs"
@@ -525,7 +527,7 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         )
     narrow, wide = sorted(spreads, key=lambda k: spreads[k])
     if gapped == [narrow]:
-        ratio = spreads[wide] / spreads[narrow] if spreads[narrow] else math.inf
+        ratio = spreads[wide] / spreads[narrow]  # spreads are positive (run_folders.MEASURED)
         which = (
             f"Only in the setup whose logits under 1/√d start {_times(ratio)} times narrower "
             "at initialization than in the other (the book reads this as an effect of the "

@@ -21,12 +21,12 @@ references only when they name a section of the chapter
 :func:`run_figure`; nothing a manifest names (its ``source``, say) is opened.
 
 >>> import tempfile
->>> folder = Path(tempfile.mkdtemp()); (folder / "x").mkdir()
->>> _ = (folder / "x" / "manifest.json").write_text('{"chapter": "why_sqrt_d"}')
+>>> folder = Path(tempfile.mkdtemp()); (folder / "derivations").mkdir()
+>>> _ = (folder / "derivations" / "manifest.json").write_text('{"chapter": "why_sqrt_d"}')
 >>> read_runs(folder)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-attncore.book.run_folders.RunFolderRefused: run folder .../x/manifest.json: names chapter ...
+attncore.book.run_folders.RunFolderRefused: run folder .../derivations/manifest.json: names ...
 """
 
 from __future__ import annotations
@@ -141,8 +141,8 @@ def _number(value: object, field: str) -> float:
 @dataclass(frozen=True)
 class Meaning:
     """What a measurement's value may be: a number in ``[low, high]`` (a whole number if
-    ``integer``), the range of a chapter parameter's values (``parameter``), or one of
-    ``outcomes``.
+    ``integer``), the largest of the run's own values of the chapter parameters ``equals``
+    (checked against their declarations), or one of ``outcomes``.
 
     >>> Meaning(0, 1).check(0.5, "share"), Meaning(outcomes=("a",)).check("a", "o")
     (0.5, 'a')
@@ -155,7 +155,7 @@ class Meaning:
     low: float = -math.inf
     high: float = math.inf
     integer: bool = False
-    parameter: str = ""
+    equals: tuple[str, ...] = ()
     outcomes: tuple[str, ...] = ()
 
     def check(self, value: object, field: str) -> float | str:
@@ -170,27 +170,28 @@ class Meaning:
                 f"{field} must be a{whole} number in [{self.low:g}, {self.high:g}], "
                 f"got {number:.6g}"
             )
-        return number
+        return number + 0.0  # no -0
 
 
 _SHARE, _COUNT = Meaning(0, 1), Meaning(0, 10**6, integer=True)
-_SIZE = Meaning(0, 1e12)
-"""A size of a run's numbers (a norm, a spread, a standard error): non-negative, and far from
-overflowing a ratio of two of them."""
+_SIZE = Meaning(1e-12, 1e12)
+"""A size of a run's numbers (a norm, a spread): positive, and neither so small nor so large
+that a ratio of two of them could overflow."""
 
 MEASURED: dict[str, dict[str, Meaning]] = {
     "every_rescaling": {
-        "d": Meaning(parameter="d_main"),
-        "n": Meaning(parameter="n_main"),
-        "threshold": Meaning(parameter="threshold"),
-        "draws": Meaning(parameter="n_seeds"),
-        r"[a-z0-9_]+\.selectivity": Meaning(-1e12, 1e12),
-        r"[a-z0-9_]+\.(selectivity_se|jacobian_norm|gradient_norm)": _SIZE,
+        "d": Meaning(equals=("d_main",)),
+        "n": Meaning(equals=("n_main",)),
+        "threshold": Meaning(equals=("threshold",)),
+        "draws": Meaning(equals=("n_seeds",)),
+        r"[a-z0-9_]+\.selectivity": Meaning(-1e-9, 1),  # 1 - H/ln n, rounding aside
+        r"[a-z0-9_]+\.selectivity_se": Meaning(0, 1),
+        r"[a-z0-9_]+\.(jacobian_norm|gradient_norm)": _SIZE,
         r"[a-z0-9_]+\.saturated_share": _SHARE,
     },
     "length_generalization": {
-        "train_length": Meaning(parameter="train_length"),
-        "longest": Meaning(parameter="test_lengths"),
+        "train_length": Meaning(equals=("train_length",)),
+        "longest": Meaning(equals=("train_length", "test_lengths")),
         r"[a-z0-9_]+( \+ [a-z0-9_]+)?\.longest": Meaning(outcomes=OUTCOMES),
     },
     "bernhard_figures": {
@@ -199,7 +200,7 @@ MEASURED: dict[str, dict[str, Meaning]] = {
     },
     "string_reversal": {
         r"gap_[a-z0-9]+": Meaning(outcomes=GAP_OUTCOMES),
-        r"spread_[a-z0-9]+": Meaning(1e-12, 1e12),
+        r"spread_[a-z0-9]+": _SIZE,
     },
 }
 """The measurements each chapter hands the first page (by a pattern of their names), with what
@@ -207,24 +208,40 @@ each value may be."""
 
 
 @cache
-def _parameter_range(chapter: str, name: str) -> Meaning:
+def _declared(chapter: str) -> dict[str, Any]:
     from attncore.book.runner import chapter_parameters, find_chapter  # runner imports this
 
-    declared = chapter_parameters(find_chapter(chapter))[name]
-    values = declared.values
-    low, high = (values.low, values.high) if values else (-math.inf, math.inf)
-    return Meaning(low, high, integer=declared.type.endswith(("int", "int]")))
+    return chapter_parameters(find_chapter(chapter))
 
 
-def _measurement(chapter: str, name: str, value: object, field: str) -> None:
-    """Check that ``name`` is a measurement ``chapter`` hands over and ``value`` one it can be."""
+def _largest(chapter: str, names: tuple[str, ...], run: dict[str, Any]) -> float:
+    """The largest of the run's own values of the parameters ``names``, each valid."""
+    given = run.get("parameters")
+    values: list[float] = []
+    for name in names:
+        if not isinstance(given, dict) or name not in given:
+            raise ValueError(f"parameters.{name} is missing")
+        try:
+            value = _declared(chapter)[name].validate(given[name])
+        except ParameterError:
+            raise ValueError(f"parameters.{name} is not a value the chapter allows") from None
+        values += value if isinstance(value, list) else [value]
+    return max(values)
+
+
+def _measurement(chapter: str, record: dict[str, Any], run: dict[str, Any], field: str) -> None:
+    """Check that ``record`` is a measurement ``chapter`` hands over, of a value it can be."""
+    name, value = record["name"], record.get("value")
     meanings = MEASURED.get(chapter, {})
     meaning = next((m for pattern, m in meanings.items() if re.fullmatch(pattern, name)), None)
     if meaning is None:
         raise ValueError(f"{field}.name {name[:60]!r} is not a measurement of {chapter}")
-    if meaning.parameter:
-        meaning = _parameter_range(chapter, meaning.parameter)
-    meaning.check(value, f"{field}.value")
+    if not meaning.equals:
+        meaning.check(value, f"{field}.value")
+    elif _number(value, f"{field}.value") != (own := _largest(chapter, meaning.equals, run)):
+        raise ValueError(
+            f"{field}.value must be the run's own {', '.join(meaning.equals)}: {own:g}"
+        )
 
 
 def _depth(value: object) -> int:
@@ -341,7 +358,7 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
             _text(record.get(key), f"measurements[{i}].{key}")
         if record.get("chapter") != folder:
             raise ValueError(f"measurements[{i}].chapter must be its folder's, {folder}")
-        _measurement(folder, record["name"], record.get("value"), f"measurements[{i}]")
+        _measurement(folder, record, run, f"measurements[{i}]")
     _once(measurements, "name", "measurements")
     for i, record in enumerate(_records(run["figures"], "figures", "figures")):
         name = _text(record.get("file"), f"figures[{i}].file")
@@ -365,7 +382,10 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
         if entry in chapters:  # where the chapter's run would be: not the reader's own link
             raise _refuse(str(folder), f"{entry} is a symbolic link")
         warn(f"run folder {folder}: skipped {entry[:60]!r}, a symbolic link (not followed)")
-    entries = sorted(e.name for e in found if e.is_dir(follow_symlinks=False))
+    folders = sorted(e.name for e in found if e.is_dir(follow_symlinks=False))
+    for entry in (e for e in folders if e not in chapters):
+        warn(f"run folder {folder}: skipped {entry[:60]!r}, not a chapter's folder")
+    entries = [e for e in folders if e in chapters]
     for name in entries:
         where = f"{folder / name / MANIFEST}"
         try:
@@ -374,8 +394,6 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
             continue  # not a run: another folder of the reader's
         except Refused as error:
             raise _refuse(str(folder), str(error)) from None
-        if not _CHAPTER.fullmatch(name):
-            raise _refuse(where, "its folder's name is not a chapter's name")
         try:
             run = _check_run(_parse(data), name)
         except ValueError as error:  # not JSON a run writes, or a field a run does not write
