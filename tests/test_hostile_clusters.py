@@ -113,6 +113,17 @@ def test_an_unreadable_address_is_refused_in_one_line(address, monkeypatch, tmp_
     assert cli.main([*argv, "--scheduler", address]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"attncore: error: {expected}"), err
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, address)  # no --scheduler: the kernels would read it
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"attncore: error: ${ENVIRONMENT_VARIABLE}: {expected}"), err
+
+
+def test_an_inproc_scheduler_is_refused_by_the_command(tmp_path, capsys):
+    """An inproc:// address names a scheduler inside one process: no kernel can reach it."""
+    argv = ["run", "softmax_saturation", "-o", str(tmp_path / "out"), "--scheduler"]
+    assert cli.main([*argv, "inproc://127.0.0.1/1/2"]) == 2
+    assert "inproc:// scheduler lives in one process only" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

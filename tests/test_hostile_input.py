@@ -81,6 +81,7 @@ def test_any_value_is_accepted_valid_or_refused_in_one_line(
         (b"seed: !!timestamp x\n", "YAML tags (!!timestamp) are not allowed"),
         (b"n_rows: [!!float x]\n", "YAML tags (!!float) are not allowed"),
         (b"seed: " + b"9" * 4500 + b"\n", "outside the 64-bit range"),
+        (b"seed: -9223372036854775809\n", "outside the 64-bit range"),
         (b"seed: 1\nseed: 2\n", "parameter 'seed' is given twice"),
     ],
 )
@@ -148,3 +149,9 @@ def test_relations_a_kernel_would_reject_are_refused_before_it_starts(
     err = capsys.readouterr().err
     assert status == 2 and not recorded, err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_name_given_twice_with_p_is_refused(recorded, capsys, tmp_path):
+    argv = ["run", "softmax_saturation", "-p", "seed", "1", "-p", "seed", "2"]
+    assert cli.main([*argv, "-o", str(tmp_path / "o")]) == 2 and not recorded
+    assert "parameter seed is given twice with -p" in capsys.readouterr().err

@@ -141,13 +141,19 @@ def _set_scheduler(scheduler: str | None, wait: str | None = None) -> None:
     if wait is not None:
         os.environ[WAIT_VARIABLE] = f"{resolve_worker_wait(wait.strip()):g}"
     seconds = resolve_worker_wait()  # checks $ATTNCORE_WORKER_WAIT too
+    option = "--scheduler" if scheduler is not None else f"${ENVIRONMENT_VARIABLE}"
+    try:  # without --scheduler, the kernels would read $ATTNCORE_SCHEDULER: check it here
+        resolved = resolve_scheduler(None if scheduler is None else scheduler.strip())
+    except ParameterError as error:
+        raise ParameterError(f"{option}: {error}" if scheduler is None else str(error)) from None
+    if isinstance(resolved, str) and resolved.startswith("inproc://"):
+        raise ParameterError(f"{option}: an inproc:// scheduler lives in one process only")
+    if isinstance(resolved, str) and "://" in resolved:
+        try:
+            check_listening(resolved, min(seconds, 10.0))
+        except ClusterUnavailable as error:
+            raise ParameterError(f"{option}: {error}") from None
     if scheduler is not None:
-        resolved = resolve_scheduler(scheduler.strip())
-        if isinstance(resolved, str) and "://" in resolved:
-            try:
-                check_listening(resolved, min(seconds, 10.0))
-            except ClusterUnavailable as error:
-                raise ParameterError(f"--scheduler: {error}") from None
         os.environ[ENVIRONMENT_VARIABLE] = str(resolved)
 
 
@@ -183,11 +189,13 @@ def _collect(args: argparse.Namespace) -> tuple[dict[str, Parameter], dict[str, 
     if args.profile:
         values.update(load_profile(source.stem, args.profile))
     values.update(_read_file(args.file) if args.file else {})
-    for name, text in args.parameter:
+    for i, (name, text) in enumerate(args.parameter):
         if name not in declared:
             raise ParameterError(
                 f"unknown parameter {name[:60]}; known parameters: {', '.join(declared)}"
             )
+        if any(name == earlier for earlier, _ in args.parameter[:i]):
+            raise ParameterError(f"parameter {name} is given twice with -p")
         values[name] = declared[name].parse_text(text.strip())
     return declared, values
 

@@ -61,8 +61,8 @@ MAX_TEXT = 10_000
 
 
 _INT_LIMIT = 2**63
-"""Integers a parameter text may hold are below this in magnitude (no parameter's range comes
-near it; a larger number is written as a float, ``1e22``)."""
+"""Integers a parameter text may hold are 64-bit: from ``-_INT_LIMIT`` to ``_INT_LIMIT - 1``
+(no parameter's range comes near either; a larger number is written as a float, ``1e22``)."""
 
 
 class _Loader(yaml.SafeLoader):
@@ -106,7 +106,7 @@ def _hashable(value: object) -> bool:
 
 def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     digits = node.value.lstrip("+-")
-    if len(digits) > 19 or abs(number := int(node.value, 10)) >= _INT_LIMIT:
+    if len(digits) > 19 or not -_INT_LIMIT <= (number := int(node.value, 10)) < _INT_LIMIT:
         raise ParameterError(
             f"integer {shorten(node.value, 30)} is outside the 64-bit range; "
             "write a large number as a float (1e22)"

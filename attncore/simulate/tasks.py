@@ -426,6 +426,28 @@ def _ask_identity(address: str, wait: float) -> object:
     return outcome[0]
 
 
+def _look_up(address: str, host: str, wait: float) -> str:
+    """The first IP address of ``host``, asked of the system's resolver in a thread of its own
+    so that a slow name service cannot hold the caller past ``wait`` seconds."""
+    found: list[object] = [TimeoutError()]
+
+    def ask() -> None:
+        try:
+            found[0] = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)[0][4][0]
+        except OSError as error:
+            found[0] = error
+
+    thread = threading.Thread(target=ask, name="attncore-scheduler-lookup", daemon=True)
+    thread.start()
+    thread.join(wait)
+    if isinstance(found[0], TimeoutError):
+        raise ClusterUnavailable(f"scheduler {address}: no name lookup answered in {wait:g} s")
+    if isinstance(found[0], OSError):
+        why = found[0].strerror or found[0]
+        raise ClusterUnavailable(f"scheduler {address}: {host} cannot be looked up ({why})")
+    return str(found[0])
+
+
 def check_listening(address: str, wait: float) -> None:
     """Raise :class:`ClusterUnavailable` unless a Dask scheduler answers at ``address``
     (``tcp://HOST:PORT`` or ``tls://HOST:PORT``; ``inproc://`` is not checked) within ``wait``
@@ -449,8 +471,9 @@ listens there, but no Dask scheduler answered in 1 s
         return
     host, port = _host_and_port(address)
     deadline = time.monotonic() + wait
+    ip = _look_up(address, host, wait)
     try:
-        socket.create_connection((host, port), timeout=wait).close()
+        socket.create_connection((ip, port), timeout=wait).close()
     except ConnectionRefusedError:
         raise ClusterUnavailable(
             f"scheduler {address}: nothing listens there (connection refused)"
