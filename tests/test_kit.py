@@ -50,5 +50,6 @@ def test_an_explorable_past_the_page_budget_is_left_out_in_words(monkeypatch) ->
     page.explorable(small, "small")
     page.explorable(large, "large")
     assert glued["small"] is small and "left out" not in str(glued["small_note"].data)
-    assert "left out" in glued["large"].data and "static figure" in glued["large_note"].data
+    assert "leaves the explorable out" in glued["large"].data
+    assert "static figure" in glued["large_note"].data
     assert page.explorable_bytes == [data_bytes(small.spec())]

@@ -377,14 +377,16 @@ class Chapter:
         from myst_nb import glue
 
         size = data_bytes(explorable.spec())
-        if sum(self.explorable_bytes) + size > DATA_BUDGET:
+        if sum(self.explorable_bytes) + size >= DATA_BUDGET:
             left_out = (
-                f"*The explorable version is left out of this run: its data would add "
+                f"*This run leaves the explorable out: its data would add "
                 f"{describe_bytes(size)}, past the page's budget of "
-                f"{describe_bytes(DATA_BUDGET)}.*"
+                f"{describe_bytes(DATA_BUDGET)}. The caption below says what it shows in a "
+                "build with smaller parameters.*"
             )
             glue(name, Markdown(left_out), display=False)
-            glue(f"{name}_note", Markdown("The static figure shows the same values."), False)
+            note = "Here it is left out; the static figure above shows this run's values."
+            glue(f"{name}_note", Markdown(note), display=False)
             return
         self.explorable_bytes.append(size)
         glue(name, explorable, display=False)

@@ -541,6 +541,12 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
     tokens onto one direction) for mean token correlations ρ = 0.2, 0.5, 0.95 (inside its
     interval); ln n/√d puts γ at 11.3, not told apart from it for ρ = 0.2, 0.5, 0.95 (inside
     its interval).
+    >>> print(scales_sentence(table, bounds.assign(gamma_low=[1.2, 1.9, None]), 128))
+    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
+    γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
+    direction) for a mean token correlation ρ = 0.5 and not compared with it for ρ = 0.95 (one
+    draw, no interval); ln n/√d puts γ at 11.3, not compared with it for ρ = 0.95 (one draw,
+    no interval).
     """
     n_max = int(bounds["n"].max())
     every = bounds[bounds["n"] == n_max]
@@ -559,16 +565,21 @@ def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
         )
 
     parts = []
+    lone = last["gamma_low"].isna() | last["gamma_high"].isna()  # one draw: no interval
     for scale, label in (("sqrt_d", "1/√d"), ("log_n", "ln n/√d")):
         gamma = at[scale]
-        below = last["gamma_low"] > gamma
-        unclear = ~below & ~(last["gamma_high"] < gamma)
+        below = ~lone & (last["gamma_low"] > gamma)
+        unclear = ~lone & ~below & ~(last["gamma_high"] < gamma)
         sides = []
         if below.any():
             sides.append(f"below {boundary(last.loc[below, 'rho'])}")
         if unclear.any():
             sides.append(
                 f"not told apart from {boundary(last.loc[unclear, 'rho'])} (inside its interval)"
+            )
+        if lone.any():
+            sides.append(
+                f"not compared with {boundary(last.loc[lone, 'rho'])} (one draw, no interval)"
             )
         if not sides:
             where = "every mean token correlation ρ"
