@@ -2,14 +2,16 @@
 
 For each chapter of the table of contents, :func:`attncore.book.budget.estimate` is computed
 from the profile's parameters, then the chapter is executed (no cache) into a scratch folder,
-in a process of its own, and its wall time and peak memory measured. The peak is the largest
-resident set of any process the run started (the kernel, or a worker of a local cluster),
-which the system reports for the waited-for children of the measuring process. Printed, for
-time and for memory: estimate, measured, and their ratio. A time estimate is an order of
-magnitude (a ratio between 1/3 and 3 is what it promises on an idle machine); a memory
-estimate must not fall below the peak (a run that needs more than is free is refused on the
-estimate) and should stay within 1.5 times it. The load average is printed at the start and
-the end, since a shared machine slows every run (it does not change the memory).
+in a process of its own (as ``attncore run`` would), and its wall time and peak memory
+measured. The peak is the largest sum of the resident memory of every process that one
+starts (the kernel, the workers of a local cluster), sampled every 50 ms: what the machine
+must have free besides the command itself, which is what the budget compares its estimate
+with. Printed, for time and for memory: estimate,
+measured, and their ratio. A time estimate is an order of magnitude (a ratio between 1/3 and
+3 is what it promises on an idle machine); a memory estimate must not fall below the peak (a
+run that needs more than is free is refused on the estimate) and should stay within 1.5 times
+it. The load average is printed at the start and the end, since a shared machine slows every
+run (it does not change the memory).
 
 ``--extreme`` adds the extreme but valid runs that once outgrew their estimate (long test
 strings with many seeds, say), each run the same way.
@@ -26,6 +28,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+
+import psutil
 
 from attncore.book.budget import estimate
 from attncore.book.build import PROFILES, load_profile, toc_chapters
@@ -39,29 +44,40 @@ EXTREME = [
 """Extreme but valid runs: ``(chapter, parameters)``, the profile's defaults filling the rest."""
 
 _CHILD = """
-import json, resource, sys, time
+import json, sys
 from pathlib import Path
 from attncore.book.runner import run_chapter
-chapter, values, out = sys.argv[1], json.loads(sys.argv[2]), Path(sys.argv[3])
-start = time.perf_counter()
-run_chapter(chapter, values, out)
-took = time.perf_counter() - start
-peak = max(resource.getrusage(who).ru_maxrss for who in
-           (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-print(json.dumps({"seconds": took, "peak": peak * 1024}))
+run_chapter(sys.argv[1], json.loads(sys.argv[2]), Path(sys.argv[3]))
 """
 
 
 def measure(chapter: str, values: dict, scratch: str) -> tuple[float, float]:
-    """Wall seconds and peak bytes (the largest process) of one run in a fresh process."""
-    done = subprocess.run(
+    """Wall seconds and peak bytes (the whole process tree, sampled) of one run in a fresh
+    process."""
+    start = time.perf_counter()
+    child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, chapter, json.dumps(values), scratch],
-        capture_output=True,
-        text=True,
-        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    return result["seconds"], result["peak"]
+    root, peak = psutil.Process(child.pid), 0
+    while child.poll() is None:
+        try:
+            tree = root.children(recursive=True)
+        except psutil.NoSuchProcess:
+            break
+        total = 0
+        for process in tree:
+            try:
+                total += process.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        peak = max(peak, total)
+        time.sleep(0.05)
+    took = time.perf_counter() - start
+    if child.wait() != 0:
+        raise SystemExit(f"{chapter} failed: {child.stderr.read().decode()[-2000:]}")
+    return took, peak
 
 
 def main() -> None:

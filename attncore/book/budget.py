@@ -46,13 +46,35 @@ TIME_BUDGET = 30 * 60.0
 _START = 10.0
 """Seconds every chapter spends whatever its parameters: the kernel, imports, figures."""
 
-_BASE_BYTES = 330 * 2**20
+_BASE_BYTES = 345 * 2**20
 """Peak memory of a kernel with numpy, pandas, matplotlib and sympy imported that computes
-little (measured 276 to 296 MiB for the first page, the ledger and the smallest chapters)."""
+little (measured 275 to 330 MiB for the first page, the ledger and the smoke chapters)."""
+
+_CHUNKS = 8 * 8 * 2**20
+"""Memory of the simulation engine's and the Monte Carlo's work in chunks: a handful of arrays
+of about 2^20 float64 entries whatever the sweep's size (:mod:`attncore.simulate.engine`,
+:mod:`attncore.simulate.montecarlo`), so the chapters that use them do not grow with it."""
 
 _TORCH_BYTES = 256 * 2**20
 """What importing torch and building its first models adds to a kernel (measured about 250 MiB
 for the training chapters at their smallest)."""
+
+_CLUSTER_BYTES, _TRAINING_WORKER_BYTES = 350 * 2**20, 700 * 2**20
+"""The embedded local cluster that the training chapters' groups go to from
+``AUTO_MODEL_STEPS`` model steps: its scheduler and helper processes, and each of its worker
+processes (one per core) with torch and a group's ensemble (measured: 1,650 MiB on 2 cores
+above the kernel, the largest worker 642 MiB)."""
+
+
+def _training_cluster(model_steps: float) -> float:
+    """Bytes the local cluster adds when a training chapter's ``model_steps`` send its groups
+    there (:func:`attncore.training.ensemble.training_scheduler`), else 0."""
+    from attncore.training.ensemble import AUTO_MODEL_STEPS
+
+    cores = available_cores()
+    if model_steps < AUTO_MODEL_STEPS or cores < 2:
+        return 0.0
+    return _CLUSTER_BYTES + cores * _TRAINING_WORKER_BYTES
 
 
 @dataclass(frozen=True)
@@ -107,8 +129,9 @@ def _why_sqrt_d(p: Mapping[str, Any]) -> Estimate:
     seconds = _START + _monte_carlo(p["n_pairs"], sum(p["d_values"]), 3)
     seconds += _monte_carlo(p["n_projected_pairs"], p["d_x"] * p["d_k"], len(p["sigma_w_values"]))
     seconds += _monte_carlo(p["n_projected_pairs"], p["d_k"], len(p["rho_values"]))
-    pairs = max(p["n_pairs"], p["n_projected_pairs"])
-    return Estimate(seconds, _BASE_BYTES + 8 * 8 * pairs + 3 * 8 * p["d_x"] * p["d_k"] * 2**10)
+    # the Monte Carlo draws in chunks of 2^21 components, a few arrays of a chunk at once
+    components = min(2**21, p["n_pairs"] * max(p["d_values"]))
+    return Estimate(seconds, _BASE_BYTES + 6 * 8 * components + 3 * 8 * p["d_x"] * p["d_k"] * 2**10)
 
 
 def _derivations(p: Mapping[str, Any]) -> Estimate:
@@ -131,7 +154,8 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     seconds += 1.5e-9 * explore + 2e-8 * 2 * cells * densities  # 1.5 ns a term, measured
     panel = 8 * p["n_queries"] * p["n_keys"] * max(p["d_small"], p["d_large"])
     widest = 12 * 8 * (p["n_queries"] + max(ns)) * max(ds) + 12 * 8 * p["n_queries"] * max(ns)
-    return Estimate(seconds, _BASE_BYTES + max(4 * panel, widest))
+    # measured: one panel's draws, then the explorable's widest cell over and above them
+    return Estimate(seconds, _BASE_BYTES + panel + 1.2 * widest)
 
 
 _RESCALINGS, _FAMILIES, _COMPARED = 15, 8, 7
@@ -170,7 +194,7 @@ def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
     seconds = 2 * _START + 9e-10 * p["n_seeds"] * (main + grid + explore)
     widest = max(ns) * max(ds) + gq * max(ns)
     widest = max(widest, max(ens) * max(eds) + q * max(ens) * 4)
-    return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
+    return Estimate(seconds, _BASE_BYTES + min(8 * 8 * widest, _CHUNKS))
 
 
 def _k_total_alternatives(p: Mapping[str, Any]) -> Estimate:
@@ -188,7 +212,7 @@ def _k_total_alternatives(p: Mapping[str, Any]) -> Estimate:
     seconds = _START + 5.3e-10 * p["n_seeds"] * (families + grid + scales)
     widest = max(ns) * max(ds) + p["grid_queries"] * max(ns)
     widest = max(widest, max(n * d for d, n in settings) + q * p["n_main"] * 4)
-    return Estimate(seconds, _BASE_BYTES + 8 * 8 * widest)
+    return Estimate(seconds, _BASE_BYTES + min(8 * 8 * widest, _CHUNKS))
 
 
 def _beyond_initialization(p: Mapping[str, Any]) -> Estimate:
@@ -201,7 +225,7 @@ def _beyond_initialization(p: Mapping[str, Any]) -> Estimate:
     inits = p["n_inits"] * p["n_tokens"] * p["d_x"] * p["d_k"] * 4
     seconds = _START + 4e-8 * (growth + weights + aligned + search + inits)
     widest = max(rows, p["n_queries"] * max(p["d_x"], p["n_keys"]), p["n_items"] * p["n_classes"])
-    return Estimate(seconds, _BASE_BYTES + 8 * 6 * widest)
+    return Estimate(seconds, _BASE_BYTES + 8 * 6 * widest + 8 * weights)
 
 
 def reversal_token_flops(length: int, d_model: int, n_layers: int, vocab: int) -> float:
@@ -260,7 +284,8 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     data = 8 * p["length"] * (p["n_train"] + p["n_val"] + p["n_test"]) * 2
     attention = 4 * p["length"] * p["n_heads"]
     batch = 4 * 102 * p["length"] * methods * p["n_seeds"] * (p["vocab"] + attention)
-    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 3 * (data + batch))
+    cluster = _training_cluster(runs * p["long_steps"])
+    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 3 * (data + batch) + cluster)
 
 
 def _critical_scale(p: Mapping[str, Any]) -> Estimate:
@@ -290,9 +315,10 @@ def _length_generalization(p: Mapping[str, Any]) -> Estimate:
     # SCORE_BLOCK activations of some 230 bytes each with what a block's forward pass keeps
     from attncore.training.lengths import SCORE_BLOCK
 
-    entries = (
-        12 * p["n_seeds"] * 64 * max(min(n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
-    )
+    # activations: 12 models a seed (ten methods, two test-time factors) x cases (both first
+    # bits, the likely numbers of ones) x 4 kinds of positions x width 16
+    cases = max(min(2 * n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
+    entries = 12 * p["n_seeds"] * cases * 4 * 16
     score_bytes = 230 * min(SCORE_BLOCK, entries)
     need = _BASE_BYTES + _TORCH_BYTES + 0.6 * 2**20 * models + batches + score_bytes
     return Estimate(_START + 4 + train + score, need)
@@ -316,7 +342,8 @@ def _stability(p: Mapping[str, Any]) -> Estimate:
     workers = 4.0 if p["n_rates"] * models * p["steps"] >= 20_000 and cores > 1 else 0.0
     seconds = _START + workers + _COMPILE[engine] * cores + 1.6 * work / cores
     batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
-    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 8 * batch)
+    cluster = _training_cluster(p["n_rates"] * models * p["steps"])
+    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 8 * batch + cluster)
 
 
 def _fixed(p: Mapping[str, Any]) -> Estimate:
