@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -62,11 +63,16 @@ def reruns(built_book, tmp_path_factory) -> dict[tuple[str, int], Path]:
     """Every chapter of :data:`RERUNS` run under each of its parameter sets, then the
     introduction and the ledger read each set's runs."""
     cache = RunCache(built_book / ".cache" / "reruns")
-    folders = {}
-    for index in range(2):
-        out = tmp_path_factory.mktemp(f"rerun{index}")
-        for chapter, sets in RERUNS.items():
-            folders[chapter, index] = run_chapter(chapter, sets[index], out, cache=cache).folder
+    outs = [tmp_path_factory.mktemp(f"rerun{index}") for index in range(2)]
+    jobs = [(chapter, index) for index in range(2) for chapter in RERUNS]
+
+    def run(job: tuple[str, int]) -> Path:  # each run is its own kernel: two at once, as a build
+        chapter, index = job
+        return run_chapter(chapter, RERUNS[chapter][index], outs[index], cache=cache).folder
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        folders = dict(zip(jobs, pool.map(run, jobs), strict=True))
+    for index, out in enumerate(outs):
         order = ("verdict", "catalogue")[index]
         for chapter, parameters in (
             ("introduction", {"run_folder": str(out)}),
