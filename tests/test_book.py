@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import http.server
 import json
 import os
@@ -325,6 +326,24 @@ def test_negative_numbers_carry_a_minus_sign_not_a_hyphen(built_book):
         text = re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S))
         found = re.search(r"(?<![\w.\-−])-\.?\d.{0,30}|\d[eE]-\d", text)
         assert not found, f"{page.name}: {found.group(0)}"
+
+
+def test_no_raw_markup_in_the_visible_text(built_book):
+    """Outside code and typeset mathematics, no page shows MyST or TeX as written: ``$d$``, a
+    role such as ``{eq}`` or ``{ref}``, ``\\text{`` or ``\\sqrt`` (a section title with
+    mathematics quoted as link text, say)."""
+    hidden = (
+        r"<(script|style|pre|code|math)\b.*?</\1>"
+        r'|<(span|div) class="math[^"]*"[^>]*>.*?</\2>'  # mathematics, set by MathJax
+    )
+    raw = re.compile(
+        r"\$[^$\s][^$<>]{0,40}\$|\{(?:eq|ref|doc|numref|cite:[tp])\}|\\(?:text|sqrt|frac)\b"
+    )
+    for page in html_pages(built_book):
+        body = page.read_text().split('<article class="bd-article"', 1)[-1]
+        text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S)))
+        found = raw.search(text)
+        assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
 
 
 MOVE_SLIDERS = """<script>

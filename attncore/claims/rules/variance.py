@@ -551,23 +551,18 @@ pair is independent.'
 
 
 def projection_sentence(worst_two: float, z_limit: float) -> str:
-    """Chuang's formula for two tokens, and the token with itself, in words (the verdict line
-    gives the distances and the factor).
+    """Whether the simulations of two different tokens agree with Chuang's formula, in words
+    (the verdict line gives the distances; the chapter states the token with itself).
 
     >>> projection_sentence(1.0, 4.0)[:60]
     'For two different tokens every simulation agrees with Chuang'
     """
-    first = (
-        "For two different tokens every simulation agrees with Chuang’s formula within the "
-        "pass mark: it is exact, not approximate."
-        if worst_two <= z_limit
-        else "For two different tokens a simulation lies beyond the pass mark from Chuang’s "
-        "formula."
-    )
-    return (
-        f"{first} For a token attending to itself the variance is larger, by the factor "
-        "{eq}`eq-self-factor`."
-    )
+    if worst_two <= z_limit:
+        return (
+            "For two different tokens every simulation agrees with Chuang’s formula within the "
+            "pass mark: it is exact, not approximate."
+        )
+    return "For two different tokens a simulation lies beyond the pass mark from Chuang’s formula."
 
 
 def agreement_sentence(worst_z: float, z_limit: float, where: str) -> str:
