@@ -20,13 +20,14 @@ import nbformat
 import numpy as np
 import pytest
 import yaml
-from conftest import CACHE, REPO
+from conftest import CACHE, PROFILE, REPO
 from matplotlib.colors import to_rgb
 
-from attncore.book.build import RUNS, BuildFailed, build_book, toc_chapters
+from attncore.book.build import RUNS, BuildFailed, build_book, load_profile, toc_chapters
 from attncore.book.cache import RunCache
 from attncore.book.explorable import DATA_BUDGET, MARKER, data_bytes, datasets, read_specs
 from attncore.book.kit import MIN_TEXT_PX, VERDICT_COLOURS, ledger_target
+from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.claims import CLAIMS
 
 pytestmark = pytest.mark.notebooks
@@ -344,6 +345,21 @@ def test_no_raw_markup_in_the_visible_text(built_book):
         text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(hidden, "", body, flags=re.S)))
         found = raw.search(text)
         assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
+
+
+def test_a_seed_is_printed_as_the_number_it_is(built_book):
+    """A seed names a random stream: ``20231004``, never ``20,231,004``."""
+    for chapter in toc_chapters(built_book):
+        declared = chapter_parameters(find_chapter(built_book / "notebooks" / f"{chapter}.md"))
+        values = {
+            **{n: p.default for n, p in declared.items()},
+            **load_profile(chapter, PROFILE, built_book),
+        }
+        seeds = [v for name, v in values.items() if name.endswith("seed") and v >= 1000]
+        page = built_book / "_build" / "html" / "book" / "generated" / f"{chapter}.html"
+        text = page.read_text() if page.exists() else ""
+        for seed in seeds:
+            assert f"{seed:,}" not in text, f"{chapter}: seed {seed} printed as {seed:,}"
 
 
 MOVE_SLIDERS = """<script>
