@@ -347,6 +347,20 @@ def test_no_raw_markup_in_the_visible_text(built_book):
         assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
 
 
+def test_one_of_a_thing_takes_the_singular(built_book):
+    """No "1 passes", "1 seeds" or "1 draws" in the visible text."""
+    plural = re.compile(
+        r"(?<![\d.,−-])1\s+(passes|seeds|steps|runs|draws|verdicts|methods|strings|searches)\b"
+    )
+    for page in html_pages(built_book):
+        body = page.read_text().split('<article class="bd-article"', 1)[-1]
+        text = html.unescape(
+            re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", "", body, flags=re.S))
+        )
+        found = plural.search(text)
+        assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
+
+
 def test_a_seed_is_printed_as_the_number_it_is(built_book):
     """A seed names a random stream: ``20231004``, never ``20,231,004``."""
     for chapter in toc_chapters(built_book):
