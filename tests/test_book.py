@@ -7,6 +7,7 @@ import hashlib
 import html
 import http.server
 import json
+import math
 import os
 import re
 import shutil
@@ -359,6 +360,29 @@ def test_one_of_a_thing_takes_the_singular(built_book):
         text = html.unescape(re.sub(r"<[^>]+>", "", body))
         found = plural.search(text)
         assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
+
+
+def test_the_frontier_table_gives_each_factor_to_three_significant_digits(built_book):
+    """The factor c spans decades: 1/√d at d = 64 reads 0.125, not the column's 0.1."""
+    values = {
+        **{n: p.default for n, p in chapter_parameters(find_chapter("every_rescaling")).items()},
+        **load_profile("every_rescaling", PROFILE, built_book),
+    }
+    page = built_book / "_build" / "html" / "book" / "generated" / "every_rescaling.html"
+    table = page.read_text().split('id="tbl-frontier"', 1)[1].split("</table>", 1)[0]
+    rows = {
+        cells[0]: cells[1]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+        if len(
+            cells := [
+                re.sub(r"<[^>]+>", "", c).strip()
+                for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+            ]
+        )
+        > 1
+    }
+    assert rows["1/√d"] == f"{1 / math.sqrt(values['d_main']):.3g}", rows["1/√d"]
+    assert rows["none"] == "1"
 
 
 def test_a_seed_is_printed_as_the_number_it_is(built_book):

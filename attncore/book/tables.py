@@ -36,6 +36,7 @@ __all__ = [
     "list_table",
     "numbered_table",
     "percent",
+    "significant",
     "verdict_table",
 ]
 
@@ -154,6 +155,23 @@ def fraction(value: float, decimals: int = 3) -> str:
         if 0 < float(text) < 1:
             return text
     return "> 0.999999" if value > 0.5 else "< 0.000001"
+
+
+def significant(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits on its own, for a column whose values span
+    decades (a factor from 1/(n√d) to 10): below 0.001 in scientific notation.
+
+    >>> significant(0.125), significant(1.0), significant(10.0), significant(0.0039063)
+    ('0.125', '1', '10', '0.00391')
+    >>> significant(9.5367e-7)
+    '9.54e-7'
+    """
+    if value != value:
+        return "–"
+    if value != 0 and abs(value) < 1e-3:
+        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    return f"{value:.{digits}g}"
 
 
 def percent(value: float, decimals: int = 1) -> str:
