@@ -317,8 +317,8 @@ def _length_generalization(p: Mapping[str, Any]) -> Estimate:
 
     # activations: 12 models a seed (ten methods, two test-time factors) x cases (both first
     # bits, the likely numbers of ones) x 4 kinds of positions x width 16
-    cases = max(min(2 * n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
-    entries = 12 * p["n_seeds"] * cases * 4 * 16
+    longest_cases = max(min(2 * n, 20 * math.sqrt(n) + 10) for n in p["test_lengths"])
+    entries = 12 * p["n_seeds"] * longest_cases * 4 * 16
     score_bytes = 230 * min(SCORE_BLOCK, entries)
     need = _BASE_BYTES + _TORCH_BYTES + 0.6 * 2**20 * models + batches + score_bytes
     return Estimate(_START + 4 + train + score, need)
@@ -339,10 +339,10 @@ def _stability(p: Mapping[str, Any]) -> Estimate:
     evaluation = token * p["length"] * (64 * (p["records"] + 1) + p["n_val"])
     work = p["n_rates"] * models * (p["steps"] * step + evaluation)
     cores = min(available_cores(), 2)
-    workers = 4.0 if p["n_rates"] * models * p["steps"] >= 20_000 and cores > 1 else 0.0
+    cluster = _training_cluster(p["n_rates"] * models * p["steps"])
+    workers = 4.0 if cluster else 0.0  # the cluster's workers start and import torch
     seconds = _START + workers + _COMPILE[engine] * cores + 1.6 * work / cores
     batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
-    cluster = _training_cluster(p["n_rates"] * models * p["steps"])
     return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 8 * batch + cluster)
 
 

@@ -83,25 +83,24 @@ class _Loader(yaml.SafeLoader):
         if tag is not None:
             raise ParameterError(
                 f"YAML tags ({tag.replace('tag:yaml.org,2002:', '!!')[:40]}) are not allowed "
-                "in parameters; "
-                "write the value plainly"
+                "in parameters; write the value plainly"
             )
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         keys = [self.construct_object(key, deep=True) for key, _ in node.value]
-        twice = next((k for i, k in enumerate(keys) if _hashable(k) and k in keys[:i]), None)
-        if twice is not None:
+        if (twice := _first_repeat(keys)) is not None:
             raise ParameterError(f"parameter {shorten(twice, 60)} is given twice")
         return super().construct_mapping(node, deep=deep)
 
 
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
+def _first_repeat(values: list[Any]) -> Any:
+    """The first value of ``values`` that an earlier one equals, or None.
+
+    >>> _first_repeat([1, 2, 2.0, 1]), _first_repeat([[1], [2]])
+    (2.0, None)
+    """
+    return next((v for i, v in enumerate(values) if v in values[:i]), None)
 
 
 def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
@@ -304,8 +303,7 @@ class Parameter:
         ):
             raise self._fail(value)
         checked = [self._scalar(self.type[5:-1], v) for v in value]
-        twice = next((v for i, v in enumerate(checked) if v in checked[:i]), None)
-        if self.distinct and twice is not None:
+        if self.distinct and (twice := _first_repeat(checked)) is not None:
             raise ParameterError(
                 f"parameter {self.name} must be {self.allowed}, got {shorten(value)} "
                 f"({twice!r} twice)"

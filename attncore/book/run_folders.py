@@ -257,16 +257,20 @@ def _depth(value: object) -> int:
     return deepest
 
 
+class _NumberRefused(ValueError):
+    """A number of a manifest that no run writes (raised while the JSON is parsed)."""
+
+
 def _bounded_integer(text: str) -> int:
     if len(text.lstrip("-")) > _INTEGER_DIGITS:
-        raise ValueError(f"an integer of {len(text):,} digits")
+        raise _NumberRefused(f"an integer of {len(text):,} digits")
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"a number out of range, {text[:20]}")
+        raise _NumberRefused(f"a number out of range, {text[:20]}")
     return value
 
 
@@ -282,9 +286,10 @@ def _parse(data: bytes) -> object:
         )
     except RecursionError:
         raise ValueError(f"nests more deeply than {DEPTH_LIMIT} levels") from None
-    except ValueError as error:  # not JSON, not UTF-8, or a number refused above
-        reason = str(error) if str(error).startswith(("an integer", "a number")) else ""
-        raise ValueError(f"is not JSON{' a run writes: ' + reason if reason else ''}") from None
+    except _NumberRefused as error:
+        raise ValueError(f"is not JSON a run writes: {error}") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise ValueError("is not JSON") from None
     if _depth(value) > DEPTH_LIMIT:
         raise ValueError(f"nests more deeply than {DEPTH_LIMIT} levels")
     return value

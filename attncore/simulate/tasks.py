@@ -408,44 +408,50 @@ async def _identity(address: str) -> object:
         comm.abort()
 
 
-def _ask_identity(address: str, wait: float) -> object:
-    """:func:`_identity` of ``address``, or the error that stopped it (a :class:`TimeoutError`
-    after ``wait`` seconds). It runs in its own thread and event loop, so that it works where a
-    loop already runs (a notebook's kernel) and no peer can hold this thread past the wait."""
+def _in_thread(work: Callable[[], object], wait: float, name: str) -> object:
+    """What ``work()`` returns, or the error it raised, or a :class:`TimeoutError` if it has not
+    ended after ``wait`` seconds: it runs in a daemon thread of its own, so that nothing it
+    waits for (a peer, a name service) can hold the caller past the wait."""
     outcome: list[object] = [TimeoutError()]
 
-    def ask() -> None:
+    def run() -> None:
         try:
-            outcome[0] = asyncio.run(asyncio.wait_for(_identity(address), wait))
-        except Exception as error:  # reported by check_listening
+            outcome[0] = work()
+        except Exception as error:  # reported by the caller
             outcome[0] = error
 
-    thread = threading.Thread(target=ask, name="attncore-scheduler-check", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
-    thread.join(wait + 1.0)  # the loop cancels at the wait; the extra second is a backstop
+    thread.join(wait)
     return outcome[0]
 
 
+def _ask_identity(address: str, wait: float) -> object:
+    """:func:`_identity` of ``address``, or the error that stopped it (a :class:`TimeoutError`
+    after ``wait`` seconds). It runs in its own thread and event loop, so that it works where a
+    loop already runs (a notebook's kernel)."""
+
+    def ask() -> object:
+        return asyncio.run(asyncio.wait_for(_identity(address), wait))
+
+    # the loop cancels at the wait; the extra second is a backstop
+    return _in_thread(ask, wait + 1.0, "attncore-scheduler-check")
+
+
 def _look_up(address: str, host: str, wait: float) -> str:
-    """The first IP address of ``host``, asked of the system's resolver in a thread of its own
-    so that a slow name service cannot hold the caller past ``wait`` seconds."""
-    found: list[object] = [TimeoutError()]
+    """The first IP address of ``host``, asked of the system's resolver within ``wait``
+    seconds."""
 
-    def ask() -> None:
-        try:
-            found[0] = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)[0][4][0]
-        except OSError as error:
-            found[0] = error
+    def ask() -> object:
+        return socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)[0][4][0]
 
-    thread = threading.Thread(target=ask, name="attncore-scheduler-lookup", daemon=True)
-    thread.start()
-    thread.join(wait)
-    if isinstance(found[0], TimeoutError):
+    found = _in_thread(ask, wait, "attncore-scheduler-lookup")
+    if isinstance(found, TimeoutError):
         raise ClusterUnavailable(f"scheduler {address}: no name lookup answered in {wait:g} s")
-    if isinstance(found[0], OSError):
-        why = found[0].strerror or found[0]
+    if isinstance(found, BaseException):
+        why = getattr(found, "strerror", None) or found
         raise ClusterUnavailable(f"scheduler {address}: {host} cannot be looked up ({why})")
-    return str(found[0])
+    return str(found)
 
 
 def check_listening(address: str, wait: float) -> None:
@@ -471,9 +477,13 @@ listens there, but no Dask scheduler answered in 1 s
         return
     host, port = _host_and_port(address)
     deadline = time.monotonic() + wait
-    ip = _look_up(address, host, wait)
+
+    def left() -> float:  # the look-up, the connection and the handshake share the wait
+        return max(deadline - time.monotonic(), 0.1)
+
+    ip = _look_up(address, host, left())
     try:
-        socket.create_connection((ip, port), timeout=wait).close()
+        socket.create_connection((ip, port), timeout=left()).close()
     except ConnectionRefusedError:
         raise ClusterUnavailable(
             f"scheduler {address}: nothing listens there (connection refused)"
@@ -482,7 +492,7 @@ listens there, but no Dask scheduler answered in 1 s
         raise ClusterUnavailable(f"scheduler {address}: no answer in {wait:g} s") from None
     except OSError as error:
         raise ClusterUnavailable(f"scheduler {address}: {error.strerror or error}") from None
-    answer = _ask_identity(address, max(deadline - time.monotonic(), 0.1))
+    answer = _ask_identity(address, left())
     if isinstance(answer, dict) and answer.get("type") == "Scheduler":
         return
     if isinstance(answer, TimeoutError):
