@@ -1,15 +1,18 @@
-"""Every rule can reach every verdict its claim admits.
+"""Every rule can reach every verdict its claim admits, and every sentence its claim says.
 
 For each catalogued claim that a chapter tests, :data:`DRIVERS` holds one small synthetic
 input per verdict its rule can return; the catalogue names, with a reason, every verdict the
 rule cannot return (:attr:`attncore.claims.Claim.unreachable`). The tests check that the two
 together cover all four verdicts, that each driver reaches the verdict it is filed under,
-and that no driver reaches a verdict the catalogue calls unreachable. :func:`unreachable_list`
-is the listing the report and the ledger show.
+and that no driver reaches a verdict the catalogue calls unreachable. :data:`BRANCHES` drives
+each branch of a rule beyond those, so that every template of the catalogue is rendered from
+a finding: no missing slot, no value no template says, no markup left over.
+:func:`unreachable_list` is the listing the report and the ledger show.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -32,6 +35,7 @@ from stability_tables import (
 )
 
 from attncore.claims import CLAIMS, Finding, Verdict
+from attncore.claims.claim import ANY
 from attncore.claims.rules import bernhard_figures as figures
 from attncore.claims.rules import critical_scale as crit
 from attncore.claims.rules import initialization as init
@@ -42,6 +46,7 @@ from attncore.claims.rules import stability as stab
 from attncore.claims.rules import training as train
 from attncore.claims.rules import variance as var
 from attncore.claims.rules.variance import Counterexample
+from attncore.claims.saying import how_checked, sentence, slots
 
 H, C, F, U = Verdict.HOLDS, Verdict.CAVEAT, Verdict.FAILS, Verdict.UNTESTABLE
 Driver = Callable[[], Finding]
@@ -1010,6 +1015,83 @@ DRIVERS: dict[str, dict[Verdict, Driver]] = {
 """Per claim a chapter tests: for each verdict its rule can return, an input that returns it."""
 
 
+def noisy_top(lr: float, seed: int) -> float:
+    """Best at 1e-2; at the highest rate higher on average, within the seeds' noise."""
+    if lr == 1.0:
+        return 0.2 + (0.5, -0.1, 0.1)[seed]
+    return 0.2 if lr == 1e-2 else 0.6
+
+
+def wobbly(lr: float, seed: int) -> float:
+    """1/√d's losses, shifted up or down by seed: a difference of either sign."""
+    return u_loss(lr, seed) + (0.3, -0.2, 0.1)[seed] * (lr in (1e-3, 1e-1))
+
+
+def barely(lr: float, seed: int) -> float:
+    """Above collapse, and within the seeds' noise of 1/√d's collapsed entropy."""
+    return (0.3, 0.0, 0.6)[seed] if lr > 1e-2 else 1.0 + 0.01 * seed
+
+
+def unclear_rise(lr: float, seed: int) -> float:
+    """Best at 1e-2; above it higher on average, within the seeds' noise."""
+    return 0.2 if lr == 1e-2 else 0.25 + (0.1, -0.1, 0.0)[seed]
+
+
+def undecided_entropy(lr: float, seed: int) -> float:
+    return ((seed + round(np.log10(lr)) + 1) % 3) * 0.1 + 0.5
+
+
+def undecided_sensitivity(claim: str, method: str) -> dict[str, Driver]:
+    return {
+        "untestable": lambda: stab.lower_sensitivity(
+            claim, sweep(**{method: alike(wobbly)})[0], method
+        ),
+        "one-seed": lambda: stab.lower_sensitivity(claim, sweep(seeds=1)[0], method),
+    }
+
+
+BRANCHES: dict[str, dict[str, Driver]] = {
+    "wortsman-mitigations-effective": undecided_sensitivity(
+        "wortsman-mitigations-effective", "qk_norm"
+    ),
+    "zhai-sigma-reparam-robust": undecided_sensitivity(
+        "zhai-sigma-reparam-robust", "sigma_reparam"
+    ),
+    "wortsman-small-models-unstable": {
+        "untestable": lambda: stab.logit_growth(
+            *sweep(sqrt_d=(noisy_top, steady_logit, lambda lr, seed: 1.5))
+        ),
+        "no-logits": lambda: stab.logit_growth(
+            *sweep(sqrt_d=(u_loss, lambda lr, seed: float("nan"), high_entropy))
+        ),
+    },
+    "zhai-low-entropy-unstable": {
+        "too-few": lambda: stab.entropy_with_instability(*sweep(lrs=(1e-2,))),
+        "untestable": lambda: stab.entropy_with_instability(
+            *sweep(
+                sqrt_d=alike(u_loss, undecided_entropy),
+                qk_norm=alike(flat_loss, undecided_entropy),
+                sigma_reparam=alike(flat_loss, undecided_entropy),
+            )
+        ),
+    },
+    "zhai-sigma-reparam-prevents-collapse": {
+        "no-collapse": lambda: stab.prevents_collapse(
+            *sweep(sqrt_d=alike(u_loss, high_entropy)), LENGTH
+        ),
+        "solution": lambda: stab.prevents_collapse(
+            *sweep(sqrt_d=(unclear_rise, steady_logit, collapses)), LENGTH
+        ),
+        "untestable": lambda: stab.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, barely)), LENGTH
+        ),
+        "one-seed": lambda: stab.prevents_collapse(*sweep(seeds=1), LENGTH),
+    },
+}
+"""Per claim: for each branch of its rule that no verdict's driver takes, an input that
+takes it (one seed, no logits recorded, nothing to prevent)."""
+
+
 def unreachable_list() -> list[str]:
     """Every rule's verdicts it cannot return, with the catalogue's reason: one line each."""
     return [
@@ -1043,6 +1125,43 @@ def test_each_driver_reaches_its_verdict(key: str, verdict: Verdict) -> None:
     finding = _finding(DRIVERS[key][verdict]())
     assert finding.claim == key
     assert finding.verdict is verdict, finding.measured
+
+
+def _driven(key: str) -> list[Finding]:
+    drivers = [*DRIVERS[key].values(), *BRANCHES.get(key, {}).values()]
+    return [_finding(driver()) for driver in drivers]
+
+
+SAID = [key for key in TESTED if CLAIMS[key].says]
+
+
+@pytest.mark.parametrize("key", SAID)
+def test_every_template_is_said_by_some_finding_and_every_value_by_some_template(
+    key: str,
+) -> None:
+    claim = CLAIMS[key]
+    found = _driven(key)
+    taken = {f.branch for f in found}
+    own = set(claim.says) - {ANY}
+    assert own <= taken, f"{key}: no driver takes the branches {sorted(own - taken)}"
+    assert ANY in claim.says or taken <= own, f"{key}: no template for {sorted(taken - own)}"
+    if ANY in claim.says:
+        assert taken - own, f"{key}: every branch has its own template; the '{ANY}' one is unused"
+    texts = [*claim.says.values(), claim.check, *claim.words.values()]
+    said = {name for text in texts for name in slots(text)}
+    for finding in found:
+        unsaid = set(finding.values) - said
+        assert not unsaid, f"{key}: values no template says: {sorted(unsaid)}"
+        text = sentence(finding) + " " + how_checked(finding)
+        assert not re.search(r"[{}$\\`]|\bnan\b", text), f"{key}, {finding.branch}: {text}"
+
+
+@pytest.mark.parametrize("key", [key for key, claim in CLAIMS.items() if claim.says])
+def test_a_template_prints_each_value_once(key: str) -> None:
+    claim = CLAIMS[key]
+    for branch, text in [*claim.says.items(), ("check", claim.check)]:
+        names = slots(text)
+        assert len(names) == len(set(names)), f"{key}, {branch}: a slot twice in {text!r}"
 
 
 def test_the_listing_names_every_unreachable_verdict_with_its_reason():

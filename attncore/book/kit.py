@@ -37,6 +37,7 @@ from attncore.book.plotting import figure_styles
 from attncore.book.threshold_notes import ThresholdNotes
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 from attncore.claims.catalogue import SOURCES
+from attncore.claims.saying import how_checked, sentence
 from attncore.symbolic.derivation import Derivation, Shown
 
 __all__ = [
@@ -131,8 +132,8 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
         "source": CLAIMS[finding.claim].source,
         "chapter": CLAIMS[finding.claim].chapter,
         "verdict": finding.verdict.value,
-        "measured": finding.measured,
-        "check": finding.check,
+        "measured": sentence(finding),
+        "check": how_checked(finding),
         "evidence": evidence,
         "thresholds": [t.record() for t in finding.thresholds],
         "fragile": [f.record() for f in finding.fragile],
@@ -210,13 +211,14 @@ def verdict_line(finding: Finding, notes: ThresholdNotes | None = None) -> str:
     """
     source = CLAIMS[finding.claim].source
     record = verdict_record(finding, "")
+    measured = record["measured"]
     notes = ThresholdNotes("threshold") if notes is None else notes
     note = notes.note(record["thresholds"], record["fragile"])
     return "".join(f"({target})=\n" for target in note.targets) + (
         f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
         f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
-        f"{finding.measured}" + (f"{_closed(finding.measured)} {note.text}" if note.text else "")
+        f"{measured}" + (f"{_closed(measured)} {note.text}" if note.text else "")
     )
 
 

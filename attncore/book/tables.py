@@ -28,6 +28,7 @@ from attncore.book.kit import chip, claim_opening
 from attncore.book.markup import shown_length
 from attncore.checks import ParameterError
 from attncore.claims import CLAIMS, Finding
+from attncore.claims.saying import sentence
 
 __all__ = [
     "MAX_WIDTH",
@@ -353,6 +354,6 @@ def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
     ['* - Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”', \
 '  - {bdg-info}`not testable here`', '  - best 99.93%']
     """
-    rows = {claim_label(f.claim): [chip(f.verdict.value), f.measured] for f in findings}
+    rows = {claim_label(f.claim): [chip(f.verdict.value), sentence(f)] for f in findings}
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=["verdict", "measured"])
     return list_table(frame, name, caption, index="claim")

@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from attncore.claims.catalogue import Verdict
-from attncore.claims.finding import Finding
+from attncore.claims.finding import Finding, Reading
 from attncore.claims.statistics import FAMILY_LEVEL, clear, holm, one_sided_p
-from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import count, listing, number, plain, share
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.stability import COLLAPSE, GROWTH
 
 __all__ = [
     "COLLAPSE",
@@ -45,7 +46,7 @@ __all__ = [
     "lower_sensitivity",
     "lr_sensitivity",
     "prevents_collapse",
-    "sensitivity_sentence",
+    "sensitivity_order",
     "sensitivity_table",
 ]
 
@@ -59,31 +60,10 @@ LABELS: dict[str, str] = {
 }
 """How the page names each method of :data:`attncore.training.stability.METHODS`."""
 
-GROWTH = Threshold(
-    10.0,
-    "growth",
-    "an order of magnitude: the largest logit of a trained reversal model at a good rate is "
-    "tens, and growth that Wortsman et al. call an instability takes it to thousands",
-    scale="factor",
-)
-"""How many times larger the largest attention logit must be at the highest rate than at the
-best rate to count as attention-logit growth."""
 
-COLLAPSE = Threshold(
-    0.1,
-    "collapse",
-    "a tenth of the entropy of uniform attention, ln L: the row's weight sits almost all on "
-    "one key",
-)
-"""Share of ``ln L`` below which the lowest head's mean entropy counts as collapsed."""
-
-_CHECK = (
-    "learning-rate sweep of the book's small model, runs trained as ensembles; differences "
-    "paired by seed, one-sided t tests at 5 %"
-)
-
-_ONE_SEED = "fewer than two seeds: too few seeds to tell"
-"""Why a rule given a single seed is not testable here."""
+def _one_seed(claim: str) -> Finding:
+    """The finding of a rule given a single seed: not testable here."""
+    return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
 
 
 def capped(runs: pd.DataFrame) -> pd.DataFrame:
@@ -105,6 +85,15 @@ def _largest_logits(curves: pd.DataFrame) -> pd.Series:
     """The largest attention logit of every run over training (finite records only)."""
     finite = curves[np.isfinite(curves["max_logit"])]
     return finite.groupby(["method", "lr", "seed"])["max_logit"].max()
+
+
+def _logits_at(curves: pd.DataFrame, method: str, lr: float) -> pd.Series:
+    """The largest attention logit of each seed of ``method`` at rate ``lr`` (empty where none
+    is finite)."""
+    largest = _largest_logits(curves)
+    keys = largest.index.to_frame(index=False)
+    at = largest[((keys["method"] == method) & (keys["lr"] == lr)).to_numpy()]
+    return at.droplevel(["method", "lr"])
 
 
 def _lowest_entropy(curves: pd.DataFrame) -> pd.Series:
@@ -164,13 +153,12 @@ def logit_growth(
     claim = "wortsman-small-models-unstable"
     table = capped(runs)
     if _seeds(table, method) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
+        return _one_seed(claim)
     best, top = best_rates(table)[method], float(table["lr"].max())
     own = table[table["method"] == method].set_index(["lr", "seed"])["loss"]
     mean, se, n = _paired(own.loc[top], own.loc[best])
     higher = top != best and bool(clear([mean], [se], n, "above").iloc[0])
-    logits = _largest_logits(curves).loc[method]
-    ratio = (logits.loc[top] / logits.loc[best]).dropna()
+    ratio = (_logits_at(curves, method, top) / _logits_at(curves, method, best)).dropna()
     grew = top != best and len(ratio) > 0 and bool((ratio > growth).all())
     calm = len(ratio) > 0 and bool((ratio <= growth).all())
     if higher or grew:
@@ -179,16 +167,10 @@ def logit_growth(
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
-    smallest = plain(ratio.min()) if len(ratio) else "none measured"
-    measured = (
-        f"{LABELS.get(method, method)}: best rate {best:.2g}, highest {top:.2g}; final loss there "
-        f"{mean:+.3g} ± {se:.2g} above the best rate's over {n} seeds "
-        f"({'clearly' if higher else 'not clearly'}); largest attention logit there {smallest} "
-        f"times the best rate's or more in every seed (growth counted above ×{growth:g})"
-    )
-    if verdict is Verdict.UNTESTABLE:
-        measured += "; the seeds cannot tell whether the loss rises or the logits grow there"
-    return Finding(claim, verdict, measured, _CHECK)
+    values = {"best": best, "top": top, "rise": mean, "se": se, "seeds": n, "higher": higher}
+    if not len(ratio):
+        return Finding(claim, verdict, values=values, branch="no-logits")
+    return Finding(claim, verdict, values={**values, "smallest": float(ratio.min())})
 
 
 def lower_sensitivity(
@@ -198,7 +180,7 @@ def lower_sensitivity(
     ``baseline``'s, paired by seed (holds), below on average (caveat), clearly above (fails);
     a difference the seeds cannot place on either side is undecided (not testable here)."""
     if min(_seeds(runs, method), _seeds(runs, baseline)) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
+        return _one_seed(claim)
     sens = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
     mean, se, n = _paired(sens.loc[method], sens.loc[baseline])
     lower = bool(clear([mean], [se], n, "below").iloc[0])
@@ -212,14 +194,8 @@ def lower_sensitivity(
         if higher
         else Verdict.UNTESTABLE
     )
-    side = "clearly below 0" if lower else "clearly above 0" if higher else "not clearly below 0"
-    measured = (
-        f"learning-rate sensitivity of {LABELS.get(method, method)} minus "
-        f"{LABELS.get(baseline, baseline)}: {mean:+.3g} ± {se:.2g} (mean ± standard error "
-        f"over {number(n)} seeds) "
-        f"({side})" + ("" if lower or higher or mean < 0 else "; the seeds cannot tell")
-    )
-    return Finding(claim, verdict, measured, _CHECK)
+    values = {"method": LABELS.get(method, method), "difference": mean, "se": se, "seeds": n}
+    return Finding(claim, verdict, values=values)
 
 
 def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Finding:
@@ -230,19 +206,14 @@ def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Findin
     claim = "zhai-low-entropy-unstable"
     table = capped(runs)
     if min(_seeds(table, m) for m in table["method"].unique()) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
+        return _one_seed(claim)
     best = best_rates(table)
     above = table[table["lr"] > table["method"].map(best)].set_index(["method", "lr", "seed"])
     joined = above.join(_lowest_entropy(curves).rename("entropy"), how="inner").dropna(
         subset=["entropy", "loss"]
     )
     if len(joined) < 4 or joined["loss"].nunique() < 2 or joined["entropy"].nunique() < 2:
-        return Finding(
-            claim,
-            Verdict.UNTESTABLE,
-            f"{len(joined)} runs above their method's best rate, too few or all alike",
-            _CHECK,
-        )
+        return Finding(claim, Verdict.UNTESTABLE, values={"runs": len(joined)}, branch="too-few")
     rho, p = stats.spearmanr(joined["entropy"], joined["loss"], alternative="less")
     _, p_positive = stats.spearmanr(joined["entropy"], joined["loss"], alternative="greater")
     if p < FAMILY_LEVEL:
@@ -253,15 +224,13 @@ def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Findin
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
-    measured = (
-        f"Spearman's ρ between the lowest attention entropy and the final loss over the "
-        f"{len(joined)} runs above their method's best rate: {rho:+.2f} (one-sided p = {p:.2g})"
-    )
-    if verdict is Verdict.FAILS:
-        measured += f"; clearly positive (one-sided p = {p_positive:.2g})"
-    elif verdict is Verdict.UNTESTABLE:
-        measured += "; not clearly negative nor clearly positive: the runs cannot tell"
-    return Finding(claim, verdict, measured, _CHECK)
+    values = {
+        "runs": len(joined),
+        "rho": float(rho),
+        "p": float(p),
+        "p_positive": float(p_positive),
+    }
+    return Finding(claim, verdict, values=values)
 
 
 @decided_by(COLLAPSE)
@@ -279,7 +248,7 @@ def prevents_collapse(
     claim = "zhai-sigma-reparam-prevents-collapse"
     table = capped(runs)
     if min(_seeds(table, "sqrt_d"), _seeds(table, "sigma_reparam")) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, _ONE_SEED, _CHECK)
+        return _one_seed(claim)
     best = best_rates(table)["sqrt_d"]
     entropy = _lowest_entropy(curves)
     rates = sorted(r for r in table["lr"].unique() if r > best)
@@ -292,15 +261,8 @@ def prevents_collapse(
         if bool(clear([rise[0]], [rise[1]], rise[2], "above").iloc[0])
     ]
     if not collapsed:
-        why = (
-            f"1/√d's attention entropy did not collapse (below {collapse:g} ln L) at any rate "
-            f"above its best ({best:.2g}): nothing to prevent"
-            if not low
-            else f"1/√d's attention entropy fell below {collapse:g} ln L above its best rate "
-            f"({best:.2g}) only where its loss did not clearly rise: there low entropy is the "
-            "task's solution, not the collapse that comes with instability"
-        )
-        return Finding(claim, Verdict.UNTESTABLE, why, _CHECK)
+        branch = "solution" if low else "no-collapse"
+        return Finding(claim, Verdict.UNTESTABLE, values={"best": best}, branch=branch)
     pairs = [_paired(entropy.loc["sigma_reparam", r], entropy.loc["sqrt_d", r]) for r in collapsed]
     higher = clear([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], "above")
     count = int(higher.sum())
@@ -316,25 +278,15 @@ def prevents_collapse(
         if also
         else Verdict.UNTESTABLE
     )
-    how_many = number(count, zero="none")
-    where = "there" if len(collapsed) == 1 else f"at {how_many} of them"
-    measured = (
-        f"1/√d's attention entropy collapsed (its lowest below {collapse:g} ln L) at "
-        f"{share(len(collapsed), len(rates), 'rate')} above its best; σReparam's entropy "
-        f"{'is not' if len(collapsed) == 1 and not count else 'is'} clearly higher {where} ("
-        + "; ".join(
-            f"{r:.2g}: {m:+.2g} ± {s:.2g}" for r, (m, s, _) in zip(collapsed, pairs, strict=True)
-        )
-        + " nats)"
-        + (
-            ""
-            if count
-            else "; σReparam's entropy collapsed too"
-            if also
-            else "; σReparam's did not collapse, but the seeds cannot tell it higher"
-        )
-    )
-    return Finding(claim, verdict, measured, _CHECK)
+    differences = [
+        {"rate": r, "difference": m, "se": s} for r, (m, s, _) in zip(collapsed, pairs, strict=True)
+    ]
+    values = {
+        "collapsed": (len(collapsed), len(rates)),
+        "higher": count,
+        "differences": differences,
+    }
+    return Finding(claim, verdict, values=values)
 
 
 def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> pd.DataFrame:
@@ -389,54 +341,40 @@ def _groups(sensitivity: pd.Series, order: list[str]) -> list[list[str]]:
     return groups
 
 
-def sensitivity_sentence(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> str:
-    """Which methods' final loss depends least and most on the learning rate, in words: the
-    methods in groups by their learning-rate sensitivity, each group clearly below the next,
-    paired by seed (:func:`_groups`); where the seeds tell no group apart (one seed, or no
-    difference clear), the sentence says so and orders nothing.
+def sensitivity_order(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> Reading:
+    """Which methods' final loss depends least and most on the learning rate: the methods in
+    groups by their learning-rate sensitivity, each group clearly below the next, paired by
+    seed (:func:`_groups`). Branch ``ordered`` (values ``groups``, lowest first, each a
+    record of its ``methods``; ``lowest`` and ``highest``, the first group's and the last's),
+    ``alike`` where the seeds tell no group apart, ``one-seed`` where there is a single seed;
+    every branch has the sweep's ``low`` and ``high`` rate, the ``seeds`` and the range of
+    the mean sensitivities (``spread``).
 
     >>> runs = pd.DataFrame({"method": ["a", "a", "b", "b"] * 2, "seed": [0] * 4 + [1] * 4,
     ...                      "lr": [0.1, 1.0] * 4, "initial_loss": 2.0, "diverged": False,
     ...                      "final_loss": [0.5, 1.5, 0.5, 0.6, 0.6, 1.7, 0.6, 0.7]})
-    >>> print(sensitivity_sentence(runs, {"a": "A", "b": "B"}))
-    Over learning rates from 0.1 to 1, the final loss depends least on the rate with B and
-    most with A (learning-rate sensitivity over two seeds, paired by seed, two-sided t tests
-    Holm-corrected over every pair of methods; each of the first clearly below each of the
-    second).
-    >>> print(sensitivity_sentence(runs[runs["seed"] == 0], {"a": "A", "b": "B"}))
-    Over learning rates from 0.1 to 1, the methods could not be told apart by how much the
-    final loss depends on the rate (mean learning-rate sensitivity 0.050 to 0.500; one seed
-    per method, so no test).
+    >>> found = sensitivity_order(runs, {"a": "A", "b": "B"})
+    >>> found.branch, found.values["groups"]
+    ('ordered', [{'methods': ['B']}, {'methods': ['A']}])
+    >>> sensitivity_order(runs[runs["seed"] == 0]).branch
+    'one-seed'
     """
     sensitivity = lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
     means = sensitivity.groupby(level="method", sort=False).mean()
     order = list(means.sort_values(kind="stable").index)
     seeds = int(runs["seed"].nunique())
-    head = (
-        f"Over learning rates from {float(runs['lr'].min()):.2g} to {float(runs['lr'].max()):.2g}"
-    )
     groups = _groups(sensitivity, order) if seeds > 1 else [order]
-    if len(groups) < 2:
-        low, high = f"{means.min():.3f}", f"{means.max():.3f}"
-        spread = f"{low} for every method" if low == high else f"{low} to {high}"
-        why = (
-            "one seed per method, so no test"
-            if seeds < 2
-            else f"no difference clear over {count(seeds, 'seed')}, paired by seed"
-        )
-        return (
-            f"{head}, the methods could not be told apart by how much the final loss depends "
-            f"on the rate (mean learning-rate sensitivity {spread}; {why})."
-        )
     page = list(means.index)
-    named = [listing(labels.get(m, m) for m in sorted(g, key=page.index)) for g in groups]
-    detail = (
-        "each of the first clearly below each of the second"
-        if len(groups) == 2
-        else "lowest first, in groups each clearly below the next: " + "; ".join(named)
-    )
-    return (
-        f"{head}, the final loss depends least on the rate with {named[0]} and most with "
-        f"{named[-1]} (learning-rate sensitivity over {count(seeds, 'seed')}, paired by seed, "
-        f"two-sided t tests Holm-corrected over every pair of methods; {detail})."
-    )
+    groups_named = [[labels.get(m, m) for m in sorted(g, key=page.index)] for g in groups]
+    values: dict[str, Any] = {
+        "low": float(runs["lr"].min()),
+        "high": float(runs["lr"].max()),
+        "seeds": seeds,
+        "spread": (float(means.min()), float(means.max())),
+        "groups": [
+            {"methods": [labels.get(m, m) for m in sorted(g, key=page.index)]} for g in groups
+        ],
+    }
+    values["lowest"], values["highest"] = groups_named[0], groups_named[-1]
+    branch = "one-seed" if seeds < 2 else "alike" if len(groups) < 2 else "ordered"
+    return Reading(branch, values)

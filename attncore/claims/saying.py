@@ -1,0 +1,126 @@
+"""The one route from a finding to its sentence: the claim's template for the branch its rule
+took (:attr:`attncore.claims.Claim.says`), filled with the finding's values.
+
+A template is prose with named slots and no logic. A slot is Python's format field,
+``{name}`` or ``{name:spec}``; the spec is Python's own for a number (``{ratio:.2f}``,
+``{n:,}``, ``{p:.0%}``) or one of these filters, from :mod:`attncore.claims.words`:
+
+=====================  ===============================  ===========================
+spec                   value                            says
+=====================  ===============================  ===========================
+``plain``              a number                         ``2,090``, ``0.00154`` (3 digits)
+``plain2``             a number                         two significant digits
+``number``             a whole number                   ``three``, ``15,000``
+``count:seed``         a whole number                   ``five seeds``, ``one seed``
+``share:seed``         a pair ``(k, n)``                ``three of the five seeds``
+``range[:spec]``       a pair ``(low, high)``           ``0.2 to 0.5`` (each ``plain``
+                                                        or in ``spec``), one if equal
+``list``               strings                          ``a, b and c``
+``words``              keys of the claim's ``words``    its phrases, listed
+``items:name``         records (mappings)               each in the claim's ``words[name]``,
+                                                        joined by semicolons
+``yes text|no text``   true or false                    the first text or the second
+=====================  ===============================  ===========================
+
+>>> say("d {d} to {top}, {seeds:count:seed}; {grew:clearly|not clearly}",
+...     {"d": 16, "top": 1024, "seeds": 2, "grew": False})
+'d 16 to 1024, two seeds; not clearly'
+>>> say("{missing:.2f}", {})
+Traceback (most recent call last):
+...
+KeyError: "the template has a slot 'missing' and the finding no such value"
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attncore.claims.catalogue import CLAIMS
+from attncore.claims.claim import ANY
+from attncore.claims.finding import Finding
+from attncore.claims.words import count, listing, number, plain, share
+
+__all__ = ["ANY", "how_checked", "say", "sentence", "slots", "template"]
+
+
+class _Filters(string.Formatter):
+    """Python's formatter with the book's filters (the table above) as format specs."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self.words = words
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        if key not in kwargs:
+            raise KeyError(f"the template has a slot {key!r} and the finding no such value")
+        return kwargs[key]
+
+    def format_field(self, value: Any, spec: str) -> str:
+        name, _, rest = spec.partition(":")
+        if "|" in spec:
+            yes, no = spec.split("|", 1)
+            return yes if value else no
+        if name == "plain":
+            return plain(float(value))
+        if name == "plain2":
+            return plain(float(value), 2)
+        if name == "number":
+            return number(int(value))
+        if name == "count":
+            return count(int(value), rest)
+        if name == "share":
+            k, n = value
+            return share(int(k), int(n), rest)
+        if name == "range":
+            low, high = (format(v, rest) if rest else plain(float(v)) for v in value)
+            return low if low == high else f"{low} to {high}"
+        if name == "list":
+            return listing([str(v) for v in value])
+        if name == "words":
+            return listing([self.words[key] for key in value])
+        if name == "items":
+            return "; ".join(self.format(self.words[rest], **item) for item in value)
+        return super().format_field(value, spec)
+
+
+def say(template: str, values: Mapping[str, Any], words: Mapping[str, str] | None = None) -> str:
+    """``template`` with its slots filled from ``values`` (``words``: the phrases a ``words``
+    slot names)."""
+    return _Filters(words or {}).format(template, **values)
+
+
+def slots(template: str) -> list[str]:
+    """The names of ``template``'s slots, in order, a repeated one as often as it appears.
+
+    >>> slots("{a:.2f} and {b:count:seed} and {a}")
+    ['a', 'b', 'a']
+    """
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+
+
+def template(claim: str, branch: str) -> str:
+    """The template ``claim`` says ``branch`` with (its own, else the claim's :data:`ANY`).
+
+    >>> template("zhai-sigma-reparam-robust", "one-seed")
+    'fewer than two seeds: too few seeds to tell'
+    """
+    says = CLAIMS[claim].says
+    if branch not in says and ANY not in says:
+        raise KeyError(f"claim {claim!r} has no template for branch {branch!r}")
+    return says.get(branch, says.get(ANY, ""))
+
+
+def sentence(finding: Finding) -> str:
+    """What ``finding`` measured, in the words of its claim's template for its branch."""
+    if not CLAIMS[finding.claim].says:
+        return finding.measured
+    words = CLAIMS[finding.claim].words
+    return say(template(finding.claim, finding.branch), finding.values, words)
+
+
+def how_checked(finding: Finding) -> str:
+    """How ``finding`` was checked: the chapter's words where it gave them, else the claim's
+    ``check`` filled with the finding's values."""
+    claim = CLAIMS[finding.claim]
+    return finding.check or say(claim.check, finding.values, claim.words)
