@@ -1050,7 +1050,7 @@ def undecided_sensitivity(claim: str, method: str) -> dict[str, Driver]:
     }
 
 
-BRANCHES: dict[str, dict[str, Driver]] = {
+STABILITY_BRANCHES: dict[str, dict[str, Driver]] = {
     "wortsman-mitigations-effective": undecided_sensitivity(
         "wortsman-mitigations-effective", "qk_norm"
     ),
@@ -1088,8 +1088,17 @@ BRANCHES: dict[str, dict[str, Driver]] = {
         "one-seed": lambda: stab.prevents_collapse(*sweep(seeds=1), LENGTH),
     },
 }
-"""Per claim: for each branch of its rule that no verdict's driver takes, an input that
-takes it (one seed, no logits recorded, nothing to prevent)."""
+"""Per claim of the stability chapter: for each branch of its rule that no verdict's driver
+takes, an input that takes it (one seed, no logits recorded, nothing to prevent)."""
+
+BRANCHES: dict[str, dict[str, Driver]] = {
+    key: drivers
+    for name, table in list(globals().items())
+    if name.endswith("_BRANCHES")
+    for key, drivers in table.items()
+}
+"""Every chapter's ``<CHAPTER>_BRANCHES`` table in one: per claim, the branches of its rule
+beyond those its verdicts' drivers take, each with an input that takes it."""
 
 
 def unreachable_list() -> list[str]:
