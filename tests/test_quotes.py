@@ -21,17 +21,11 @@ from attncore.claims import CLAIMS
 from attncore.claims.quotes import missing_parts
 
 ABSTRACTS = {
-    key: Path(__file__).parent / "data" / f"{key}_abstract.txt"
-    for key in (
-        "chen2025critical",
-        "chiang2022overcoming",
-        "nakanishi2025scalable",
-        "wortsman2024small",
-        "zhai2023stabilizing",
-        "dehghani2023scaling",
-    )
+    path.name.removesuffix("_abstract.txt"): path
+    for path in sorted((Path(__file__).parent / "data").glob("*_abstract.txt"))
 }
-"""The arXiv abstracts the claims of later papers are quoted from, by BibTeX key."""
+"""The arXiv abstracts the claims of later papers are quoted from, by BibTeX key: every
+``tests/data/<key>_abstract.txt`` (a new paper's abstract is one file there)."""
 
 
 def displayed(tex: str) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.checks import ParameterError
+from attncore.simulate.study import study_families, study_rescalings
 from attncore.simulate.threads import available_cores
 
 __all__ = [
@@ -158,8 +159,15 @@ def _bernhard_figures(p: Mapping[str, Any]) -> Estimate:
     return Estimate(seconds, _BASE_BYTES + panel + 1.2 * widest)
 
 
-_RESCALINGS, _FAMILIES, _COMPARED = 15, 8, 7
-"""Rescalings of the study, its families, and the rescalings the comparison chapter pairs."""
+_COMPARED = 7
+"""The rescalings the comparison chapter pairs (1/k_total and its alternatives)."""
+
+
+def _study_sizes(p: Mapping[str, Any]) -> tuple[int, int]:
+    """The rescalings and the query/key families of the study a chapter's parameters run,
+    counted from the registry and the study (a newly registered rescaling counts)."""
+    rescalings = study_rescalings(p.get("p_values", (3.0,)), p.get("ssmax_s", 0.5))
+    return len(rescalings), len(study_families())
 
 
 def _cell(queries: int, n: int, d: int, metrics: int, gradients: int) -> float:
@@ -173,18 +181,19 @@ def _nearest(values: Sequence[int], target: int) -> int:
 
 
 def _every_rescaling(p: Mapping[str, Any]) -> Estimate:
-    curves = _RESCALINGS + p["n_frontier"]
+    rescalings, families = _study_sizes(p)
+    curves = rescalings + p["n_frontier"]
     q, n_main, d_main = p["n_queries"], p["n_main"], p["d_main"]
     # the main setting: every gradient for the standard normal family, three for the others
-    main = _cell(q, n_main, d_main, curves, curves) + (_FAMILIES - 1) * _cell(
+    main = _cell(q, n_main, d_main, curves, curves) + (families - 1) * _cell(
         q, n_main, d_main, curves, 3
     )
     # the grid: every rescaling on the row and the column through the main setting, the
     # unscaled softmax and 1/sqrt(d) elsewhere, every gradient
     ns, ds, gq = p["n_values"], p["d_values"], p["grid_queries"]
     d_ref, n_ref = _nearest(ds, d_main), _nearest(ns, n_main)
-    grid = sum(_cell(gq, n, d_ref, _RESCALINGS, _RESCALINGS) for n in ns)
-    grid += sum(_cell(gq, n_ref, d, _RESCALINGS, _RESCALINGS) for d in ds if d != d_ref)
+    grid = sum(_cell(gq, n, d_ref, rescalings, rescalings) for n in ns)
+    grid += sum(_cell(gq, n_ref, d, rescalings, rescalings) for d in ds if d != d_ref)
     grid += sum(_cell(gq, n, d, 2, 2) for n in ns if n != n_ref for d in ds if d != d_ref)
     # the explorable curve: every rescaling and constant factor at every (d, n) of its grid
     eds, ens = {*p["explore_d_values"], d_main}, {*p["explore_n_values"], n_main}
@@ -204,7 +213,8 @@ def _k_total_alternatives(p: Mapping[str, Any]) -> Estimate:
     ]
     q = p["n_queries"]
     # every family at every setting and the whole grid, two gradients (1/sqrt(d), 1/k_total)
-    families = sum(_FAMILIES * _cell(q, n, d, _COMPARED, 2) for d, n in dict.fromkeys(settings))
+    _, count = _study_sizes(p)
+    families = sum(count * _cell(q, n, d, _COMPARED, 2) for d, n in dict.fromkeys(settings))
     ns, ds = p["n_values"], p["d_values"]
     grid = sum(_cell(p["grid_queries"], n, d, _COMPARED, 2) for n in ns for d in ds)
     scales = _cell(q, p["n_main"], p["d_main"], len(p["query_scales"]) + 1, 0)

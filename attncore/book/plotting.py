@@ -3,7 +3,7 @@
 A *method* is a registered rescaling (:data:`attncore.rescalings.RESCALINGS`) or a scaling
 that exists only in the trained model (:data:`TRAINED_ONLY`). :func:`method_style` gives
 every chapter the same colour, marker and label for it; a newly registered rescaling gets
-the next colour of the palette, so it needs no entry here.
+a colour at least :data:`MIN_DELTA_E` from every other, so it needs no entry here.
 
 >>> use_book_style()
 >>> import matplotlib
@@ -17,6 +17,7 @@ the next colour of the palette, so it needs no entry here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ import matplotlib.figure
 import matplotlib.lines
 import numpy as np
 import seaborn as sns
-from matplotlib.colors import rgb_to_hsv, to_rgba_array
+from matplotlib.colors import rgb_to_hsv, to_rgb, to_rgba_array
 
 from attncore.checks import ParameterError
 from attncore.rescalings import RESCALINGS
@@ -35,9 +36,11 @@ __all__ = [
     "CAPTION_COLOURS",
     "CONTRAST",
     "LINE_STYLES",
+    "MIN_DELTA_E",
     "TRAINED_ONLY",
     "colour_words",
     "figure_styles",
+    "lab",
     "method_style",
     "use_book_style",
 ]
@@ -77,9 +80,54 @@ chapter 4 are at least 36 apart in CIELAB (``tests/test_plotting.py``), and the 
 (dark red) and the QK-norm with a learned gain (indigo) are set off from 1/k_total (orange)
 and the fixed-gain QK-norm (pink), which train beside them."""
 
-_SPARE = ["#BCBD22", "#7F7F7F", "#AEC7E8", "#FF9896", "#98DF8A", "#C5B0D5", "#44AA99"]
-_MARKERS = ["+", "1", "2", "3", "4", "|"]
-"""Colours and markers, none of them in :data:`_FIXED`, for rescalings registered later."""
+MIN_DELTA_E = 35.0
+"""Smallest CIE76 colour difference between two methods drawn side by side (the searched β
+and 1/k_total were 33 apart, an orange and a vermilion hard to tell apart as thin lines)."""
+
+_CANDIDATES = [f"#{r:02X}{g:02X}{b:02X}" for r in range(0, 256, 51) for g in range(0, 256, 51)
+               for b in range(0, 256, 51)]  # fmt: skip
+"""Colours a rescaling registered later may get: a grid of the sRGB cube (those light enough
+to tell from black lines and dark enough to read on white, :func:`_spare_colours`)."""
+
+_MARKERS = ["+", "1", "2", "3", "4", "|", "_", "x", "$a$", "$b$", "$c$", "$d$", "$e$"]
+"""Markers, none of them in :data:`_FIXED`, for rescalings registered later."""
+
+
+def lab(colour: Any) -> np.ndarray:
+    """CIELAB coordinates of an sRGB colour (D65 white), for colour differences (CIE76).
+
+    >>> lab("white").round(1).tolist(), lab("black").round(1).tolist()
+    ([100.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    """
+    rgb = np.array(to_rgb(colour))
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    to_xyz = np.array(
+        [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
+    )
+    xyz = to_xyz @ linear / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@functools.cache
+def _spare_colours(count: int) -> list[str]:
+    """``count`` colours for rescalings without a colour of :data:`_FIXED`: each in turn the
+    candidate farthest (CIE76) from every colour taken so far, so that any two methods are
+    :data:`MIN_DELTA_E` apart by construction while the candidates allow it."""
+    taken = [lab(colour) for colour, _ in _FIXED.values()]
+    pool = {colour: lab(colour) for colour in _CANDIDATES if 25 <= lab(colour)[0] <= 75}
+    chosen: list[str] = []
+    for _ in range(count):
+        gaps = {c: min(np.linalg.norm(x - y) for y in taken) for c, x in pool.items()}
+        best = max(gaps, key=lambda c: gaps[c])
+        if gaps[best] < MIN_DELTA_E:
+            raise ParameterError(
+                f"no colour is left {MIN_DELTA_E:g} apart from the book's {len(taken)} method "
+                "colours: give the new rescaling a colour in attncore/book/plotting.py's _FIXED"
+            )
+        chosen.append(best)
+        taken.append(pool.pop(best))
+    return chosen
 
 
 CONTRAST = ("#1A1A1A", "#8C8C8C", "#525252", "#BDBDBD")
@@ -104,8 +152,9 @@ def method_style(name: str, **params: float) -> dict[str, Any]:
     if name in _FIXED:
         color, marker = _FIXED[name]
     else:
-        index = [n for n in RESCALINGS if n not in _FIXED].index(name)
-        color, marker = _SPARE[index % len(_SPARE)], _MARKERS[index % len(_MARKERS)]
+        later = [n for n in RESCALINGS if n not in _FIXED]
+        index = later.index(name)
+        color, marker = _spare_colours(len(later))[index], _MARKERS[index % len(_MARKERS)]
     return {"color": color, "marker": marker, "label": label}
 
 
