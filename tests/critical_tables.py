@@ -56,3 +56,11 @@ def synthetic(
                          "entropy": entropy + rng.normal(0, 1e-3)}
                     )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def two_draws(first: dict, second: dict) -> pd.DataFrame:
+    """Two synthetic draws that disagree, draw 0 from the arguments ``first`` of
+    :func:`synthetic` and draw 1 from ``second``, so that the intervals are wide."""
+    one = synthetic(draws=1, **first)
+    other = synthetic(draws=1, **second).assign(draw=1)
+    return pd.concat([one, other], ignore_index=True)

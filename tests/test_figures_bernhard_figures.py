@@ -79,13 +79,17 @@ def test_a_verdict_is_shown_once_and_recorded_only_for_the_published_settings(
     from attncore.book.figures_bernhard_figures import show_verdict
     from attncore.book.kit import VERDICT_MIME, Chapter
     from attncore.claims import Finding, Verdict
+    from attncore.claims.saying import sentence
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
-    finding = Finding("bernhard-fig1-sqrt-d-helps", Verdict.HOLDS, "20 draws: W₁ lower", "paired")
+    setting = {"sample": "intended", "unscaled": "1b", "scaled": "1c", "draws": 1}
+    finding = Finding(
+        "bernhard-fig1-sqrt-d-helps", Verdict.UNTESTABLE, values=setting, branch="one-draw"
+    )
     show_verdict(Chapter("bernhard_figures"), finding, "sec-bernhard-sqrt-d", recorded)
     lines = [obj.data for obj in shown if isinstance(obj, IPython.display.Markdown)]
     records = [obj for obj in shown if isinstance(obj, dict) and VERDICT_MIME in obj]
-    assert len(lines) == 1 and lines[0].count("20 draws: W₁ lower") == 1
+    assert len(lines) == 1 and lines[0].count(sentence(finding)) == 1
     assert len(records) == int(recorded)
     assert lines[0].startswith("This run only") != recorded

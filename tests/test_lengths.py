@@ -108,7 +108,7 @@ def test_first_strings_label_the_first_bit():
 )
 def test_chiang_rule_reaches_each_verdict(sqrt_d, log_n, verdict):
     found = rules.chiang_log_n(frame({"sqrt_d": sqrt_d, "log_n": log_n}), 10)
-    assert found.verdict == verdict, found.measured
+    assert found.verdict == verdict, found.values
 
 
 WIDE = [0.2, 1.0, 0.9]
@@ -117,13 +117,13 @@ WIDE = [0.2, 1.0, 0.9]
 
 def test_undecided_seeds_make_a_rule_untestable_not_a_failure():
     chiang = rules.chiang_log_n(frame({"sqrt_d": WIDE, "log_n": WIDE}), 10)
-    assert chiang.verdict == Verdict.UNTESTABLE and "cannot tell" in chiang.measured
+    assert chiang.verdict == Verdict.UNTESTABLE and chiang.branch == "untestable"
     wide = {"entropy": 0.1, "largest": 0.9}
     spread = frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, sqrt_d=wide, ssmax_learned=wide)
     spread.loc[(spread["length"] == 1000) & (spread["seed"] == 0), "entropy"] = 0.9
     spread.loc[(spread["length"] == 1000) & (spread["seed"] == 1), "entropy"] = 0.0
     ssmax = rules.ssmax_flattening(spread, 10)
-    assert ssmax.verdict == Verdict.UNTESTABLE and "can tell neither" in ssmax.measured
+    assert ssmax.verdict == Verdict.UNTESTABLE and ssmax.branch == "untestable"
 
 
 def test_a_method_unsolved_at_the_training_length_leaves_the_claim_untestable():
@@ -131,8 +131,9 @@ def test_a_method_unsolved_at_the_training_length_leaves_the_claim_untestable():
     table.loc[(table["method"] == "sqrt_d") & (table["length"] == 10), "accuracy"] = 0.7
     for rule in (rules.chiang_log_n, rules.k_total_long):
         found = rule(table, 10)
-        assert found.verdict == Verdict.UNTESTABLE
-        assert "not solved at the training length 10" in found.measured and "1/√d" in found.measured
+        assert found.verdict == Verdict.UNTESTABLE and found.branch == "not-learned"
+        assert found.values["train_length"] == 10
+        assert [m["method"] for m in found.values["unlearned"]] == ["1/√d"]
 
 
 def test_rules_are_untestable_with_one_seed_or_no_longer_length():
@@ -161,14 +162,21 @@ def test_ssmax_rule_reaches_each_verdict():
 def test_k_total_rule_reaches_each_verdict(k_total, verdict):
     table = frame({"sqrt_d": MID if k_total is MID else GOOD, "k_total": k_total})
     found = rules.k_total_long(table, 10)
-    assert found.verdict == verdict and "times" in found.measured
+    assert found.verdict == verdict
+    assert found.values["key_growth"] == pytest.approx(1001 / 11)
+    assert found.values["fall"] == pytest.approx(1.0)
 
 
-def test_sentences_name_every_method():
+def test_the_chapters_readings_name_every_method():
     table = frame({"sqrt_d": BAD, "log_n": GOOD, "sqrt_d + qwen": GOOD})
     labels = {"sqrt_d": "A", "log_n": "B", "sqrt_d + qwen": "C"}
-    assert rules.longest_sentence(table, labels) == (
-        "At 1,000 bits, B and C are solved (accuracy interval at or above 0.95); A is not."
-    )
-    sentence = rules.temperature_sentence(table, {"sqrt_d + qwen": "C"})
-    assert sentence.startswith("At 1,000 bits, C clearly raises the accuracy of the 1/√d models")
+    found = rules.longest_outcomes(table, labels)
+    assert [(r.branch, r.values["methods"], r.values["many"]) for r in found] == [
+        ("solved", ["B", "C"], True),
+        ("not solved", ["A"], False),
+    ]
+    reading = rules.temperature_reading(table, {"sqrt_d + qwen": "C"})
+    assert reading.branch == "paired" and reading.values["longest"] == 1000
+    assert reading.values["temperatures"] == [
+        {"label": "C", "change": ["raises"], "gap": ["level"]}
+    ]

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sympy as sp
-from critical_tables import synthetic
+from critical_tables import synthetic, two_draws
 from stability_tables import (
     LENGTH,
     alike,
@@ -81,6 +81,21 @@ SWAP = Counterexample("swap", True, False, 32.0, 31.8, -0.5, 40.0)
 SIGNS = Counterexample("signs", False, True, 48.0, 48.5, 0.4, 30.0)
 FINE = Counterexample("fine", True, True, 16.0, 16.1, 0.2, 0.2)
 BAD = Counterexample("bad", True, False, 32.0, 40.0, 9.0, 20.0)
+
+VARIANCE_BRANCHES: dict[str, dict[str, Driver]] = {
+    "chuang-any-scalar-product-dk": {
+        "caveat": lambda: var.any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0, [SIGNS, SWAP]),
+    },
+    "chuang-assumptions-necessary": {
+        "untestable": lambda: var.assumptions_necessary({"law": (sp.Integer(0), 9.0)}, 4.0),
+    },
+    "bernhard-other-reasons-large-dots": {
+        "untestable": lambda: var.other_reasons({"a": 1.5}, {"a": 9.0}, 4.0),
+    },
+}
+"""Per claim of the chapters "Why sqrt(d)" and its appendix: for each branch of its rule that
+no verdict's driver takes, an input that takes it (a counterexample that breaks it, a
+simulation that disagrees with its closed form)."""
 
 
 # --- saturation -----------------------------------------------------------------------------
@@ -251,6 +266,62 @@ def costs(j_none: float, e_none: float, draws: int = 10) -> Finding:
         ]
     ]
     return figures.fig1_vanishing_inference(pd.DataFrame(rows), d=16)
+
+
+def some_draws_worse(good: float, bad: float, n: int, worse: int) -> list[float]:
+    """``n`` draws at ``good``, the last ``worse`` of them at ``bad``: clear on average, not in
+    every single draw."""
+    return [good] * (n - worse) + [bad] * worse
+
+
+BERNHARD_FIGURES_BRANCHES: dict[str, dict[str, Driver]] = {
+    "bernhard-fig1-unscaled-distorts": {
+        "caveat": lambda: unscaled(noisy(1.0, spread=0.5), noisy(1e-4, spread=1e-6), noisy(0.4)),
+        "no-value": lambda: unscaled([6.0, float("nan"), 6.0], [1e-4] * 3, [0.4] * 3),
+    },
+    "bernhard-fig1-sqrt-d-helps": {
+        "single-draws": lambda: figures.assess_sqrt_d_helps(
+            panels(
+                {
+                    "1b": {
+                        "wasserstein": noisy(0.7),
+                        "ks_statistic": noisy(0.7),
+                        "skewness_change": noisy(6.0),
+                    },
+                    "1c": {
+                        "wasserstein": some_draws_worse(0.35, 0.9, 20, 4),
+                        "ks_statistic": some_draws_worse(0.35, 0.9, 20, 4),
+                        "skewness_change": noisy(2.8),
+                    },
+                }
+            )
+        ),
+        "no-value": lambda: helps(float("nan"), 2.0),
+    },
+    "bernhard-fig2-k-total-better": {
+        "single-draws": lambda: figures.assess_k_total_better(
+            panels(
+                {
+                    "2b": {
+                        "wasserstein": noisy(0.4, 40),
+                        "ks_statistic": noisy(0.4, 40),
+                        "mean_normalized_entropy": noisy(0.9, 40),
+                    },
+                    "2c": {
+                        "wasserstein": some_draws_worse(0.05, 0.5, 40, 3),
+                        "ks_statistic": some_draws_worse(0.05, 0.5, 40, 3),
+                        "mean_normalized_entropy": noisy(0.9, 40),
+                    },
+                }
+            )
+        ),
+        "no-value": lambda: better(float("nan")),
+    },
+    "bernhard-fig1-vanishing-inference": {"one-draw": lambda: costs(0.2, 0.8, draws=1)},
+}
+"""Per claim of the chapter on Bernhard's figures: for each branch of its rule that no
+verdict's driver takes, an input that takes it (a mean on its mark, too few single draws, a
+draw with no value, a single draw)."""
 
 
 # --- every rescaling ------------------------------------------------------------------------
@@ -459,6 +530,15 @@ def steps(e, j, draws=40) -> Finding:
     return resc.bernhard_distortion_signals(table, check="t")
 
 
+RESCALINGS_BRANCHES: dict[str, dict[str, Driver]] = {
+    "bernhard-small-logits-little-distortion": {
+        "coarse": lambda: scales([0.05, 0.5, 0.6], [-0.4, 0.0, 0.1]),
+    },
+}
+"""Per claim of the rescalings' rules: each branch no verdict's driver takes (a crossing the
+grid cannot place against 'moderate')."""
+
+
 # --- beyond initialization ------------------------------------------------------------------
 
 BETAS = np.geomspace(0.1, 100, 301)
@@ -491,6 +571,21 @@ def dependence(claim: str, q_var, cov_z, mean_z=(1.0, 1.0)) -> Finding:
     table["largest |cov z|"] = list(cov_z)
     table["largest |mean z|"] = list(mean_z)
     return init.assumption_ii_dependence(table, claim)
+
+
+INITIALIZATION_BRANCHES: dict[str, dict[str, Driver]] = {
+    "chuang-beta-search": {
+        "exact-only": lambda: init.beta_search_finding(BETAS, VALUES, 5.0, 0.0, 19, 0.01, {}),
+    },
+    "chuang-without-ii-invalid": {
+        "fails-mixed": lambda: dependence(
+            "chuang-without-ii-invalid", (1.0, 64.0, 64.0), (1.0, 1.0, 9.0), (1.0, 1.0, 1.0)
+        ),
+    },
+}
+"""Per claim of the chapter on initialization: for each branch of its rule that no verdict's
+driver takes, an input that takes it (no noisy search; (iv) kept by some without (ii) and
+lost by others)."""
 
 
 # --- training -------------------------------------------------------------------------------
@@ -541,6 +636,60 @@ def perfect(best: float) -> Finding:
     return train.chuang_perfect_accuracy(table, [SHORT])
 
 
+def everywhere(betas: dict[str, list[float]]) -> Finding:
+    """Chuang's gap in every setup at both budgets, with the searches' ``betas``."""
+    table = set_method(set_method(runs(), "sqrt_d", ACCURACIES, 0.01), "constant", ACCURACIES, 1)
+    return train.chuang_string_reversal(table, SHORT, LONG, betas)
+
+
+def samples(table: pd.DataFrame, n_train: int = 15000) -> Finding:
+    return train.chuang_25000_samples(table, SHORT, LONG, n_train)
+
+
+LEARNED_EARLY = ["accuracy at 500 steps", "test accuracy at 500 steps"]
+
+TRAINING_BRANCHES: dict[str, dict[str, Driver]] = {
+    "chuang-string-reversal": {
+        "not-five": lambda: everywhere({"small init": [52.6, 5.0], "LayerNorm": [4.0]}),
+    },
+    "chuang-25000-samples": {
+        "untestable": lambda: samples(set_method(runs(), "sqrt_d", "accuracy at 3000 steps", 0.5)),
+        "more": lambda: samples(set_method(runs(), "sqrt_d", LEARNED_EARLY, 0.99), 20000),
+        "untrained": lambda: samples(runs().query("method != 'sqrt_d'")),
+    },
+    "chuang-96-half-data": {
+        "untestable": lambda: train.chuang_96_half_data(half(0.5, 0.5), SHORT, LONG, 15000),
+    },
+    "chuang-not-memorizing": {
+        "unmeasured": lambda: train.chuang_not_memorizing(
+            runs().drop(columns="test accuracy at 500 steps"),
+            [SHORT, LONG],
+            vocab=101,
+            length=20,
+            parameters=4741,
+            overlap=0,
+            n_test=1000,
+        ),
+    },
+    "chuang-perfect-accuracy": {
+        "unmeasured": lambda: train.chuang_perfect_accuracy(runs(), [SHORT]),
+    },
+    "bernhard-transformer-performance": {
+        "untestable": lambda: train.bernhard_transformer_performance(
+            set_method(runs(), "sqrt_d", "accuracy at 3000 steps", 0.5), LONG
+        ),
+    },
+    "bernhard-q-norm-undesirable": {
+        "one-seed": lambda: train.bernhard_q_norm_undesirable(
+            with_qk(runs(k_total=0.99, seeds=1), "k_total"), LONG
+        ),
+    },
+}
+"""Per claim of the string-reversal chapter: for each branch of its rule that no verdict's
+driver takes, an input that takes it (nothing trained or measured, one seed, another reason
+for the same verdict)."""
+
+
 # --- critical scale -------------------------------------------------------------------------
 
 
@@ -558,6 +707,97 @@ def uniform(n, rho):
 
 def half_uniform(n, rho):
     return 0.5, np.log(n) / 10
+
+
+def partly_collapsed(n, rho):
+    return 0.3 if rho == 0.2 else 0.0
+
+
+CRITICAL_BRANCHES: dict[str, dict[str, Driver]] = {
+    "chen-uniform-as-n-grows": {
+        "untestable": lambda: crit.uniform_as_n_grows(
+            two_draws({"fixed": flat_ratio}, {"fixed": lambda n, rho: (0.8, 0.2)})
+        ),
+        "one-n": lambda: crit.uniform_as_n_grows(synthetic(ns=(512,), fixed=flat_ratio)),
+    },
+    "chen-phase-transition": {
+        "caveat": lambda: crit.phase_transition(synthetic(width=lambda n: 0.15)),
+        "untestable": lambda: crit.phase_transition(two_draws({}, {"floor": lambda n, rho: 0.3})),
+        "one-n-partly": lambda: crit.phase_transition(
+            synthetic(ns=(4096,), floor=partly_collapsed)
+        ),
+        "one-n-untestable": lambda: crit.phase_transition(
+            synthetic(ns=(4096,), floor=lambda n, rho: 0.3)
+        ),
+    },
+    "chen-critical-log-n": {
+        "untestable": lambda: crit.critical_log_n(
+            two_draws({"centre": lambda n, rho: 1.0}, {"centre": lambda n, rho: 1.4})
+        ),
+    },
+}
+"""Per claim of the chapter on the critical scale: for each branch of its rule that no
+verdict's driver takes, an input that takes it (draws that cannot tell, a single n)."""
+
+
+# --- length generalization --------------------------------------------------------------------
+
+
+def unlearned(method: str, other: str) -> pd.DataFrame:
+    """A score table whose ``method`` did not solve FIRST at the training length."""
+    table = lt.frame({method: lt.BAD, other: lt.GOOD})
+    table.loc[(table["method"] == method) & (table["length"] == 10), "accuracy"] = 0.7
+    return table
+
+
+def undecided_attention() -> pd.DataFrame:
+    """1/√d's entropy at the longest length spread too wide for the seeds to tell a change."""
+    wide = {"entropy": 0.1, "largest": 0.9}
+    table = lt.frame({"sqrt_d": lt.GOOD, "ssmax_learned": lt.GOOD}, sqrt_d=wide, ssmax_learned=wide)
+    table.loc[(table["length"] == 1000) & (table["seed"] == 0), "entropy"] = 0.9
+    table.loc[(table["length"] == 1000) & (table["seed"] == 1), "entropy"] = 0.0
+    return table
+
+
+def _chiang(sqrt_d: list[float], log_n: list[float], **frame) -> Finding:
+    return lengths.chiang_log_n(lt.frame({"sqrt_d": sqrt_d, "log_n": log_n}, **frame), 10)
+
+
+def _k_total(sqrt_d: list[float], k_total: list[float], **frame) -> Finding:
+    return lengths.k_total_long(lt.frame({"sqrt_d": sqrt_d, "k_total": k_total}, **frame), 10)
+
+
+LENGTH_BRANCHES: dict[str, dict[str, Driver]] = {
+    "chiang-first-log-n": {
+        "not-clearly-above": lambda: _chiang([1.0, 1.0, 0.7], lt.GOOD),
+        "above-unsolved": lambda: _chiang(lt.BAD, lt.MID),
+        "untestable": lambda: _chiang([0.2, 1.0, 0.9], [0.2, 1.0, 0.9]),
+        "no-models": lambda: lengths.chiang_log_n(lt.frame({"sqrt_d": lt.GOOD}), 10),
+        "no-longer-length": lambda: _chiang(lt.BAD, lt.GOOD, length=10),
+        "not-learned": lambda: lengths.chiang_log_n(unlearned("sqrt_d", "log_n"), 10),
+    },
+    "nakanishi-ssmax-flattening": {
+        "untestable": lambda: lengths.ssmax_flattening(undecided_attention(), 10),
+        "one-seed": lambda: lengths.ssmax_flattening(
+            lt.frame({"sqrt_d": [0.5], "ssmax_learned": [1.0]}), 10
+        ),
+        "no-longer-length": lambda: lengths.ssmax_flattening(
+            lt.frame({"sqrt_d": lt.GOOD, "ssmax_learned": lt.GOOD}, length=10), 10
+        ),
+    },
+    "bernhard-k-total-long-strings": {
+        "below": lambda: _k_total(lt.GOOD, [0.97, 0.975, 0.98]),
+        "chance": lambda: _k_total([0.5, 0.45, 0.55], [0.48, 0.48, 0.49]),
+        "untestable": lambda: _k_total(lt.GOOD, [0.2, 1.0, 0.9]),
+        "guessing": lambda: _k_total([0.5, 0.7, 0.6], [0.45, 0.7, 0.6]),
+        "one-seed": lambda: _k_total([0.5], [0.5]),
+        "no-models": lambda: lengths.k_total_long(lt.frame({"sqrt_d": lt.GOOD}), 10),
+        "not-learned": lambda: lengths.k_total_long(unlearned("k_total", "sqrt_d"), 10),
+    },
+}
+"""Per claim of the chapter on length generalization: for each branch of its rule that no
+verdict's driver takes, an input that takes it (a caveat or an undecided run for another
+reason, a run that cannot decide the rule)."""
 
 
 # --- training stability ---------------------------------------------------------------------

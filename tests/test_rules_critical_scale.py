@@ -50,15 +50,16 @@ def test_the_boundary_of_a_curve_reaching_the_level_at_a_known_place_is_found_th
 )
 def test_critical_log_n_reaches_each_verdict(centre, verdict):
     finding = rules.critical_log_n(synthetic(centre=centre))
-    assert finding.verdict is verdict
-    assert "at n = 4096" in finding.measured
+    assert finding.verdict is verdict and finding.branch == verdict.key
+    assert finding.values["n"] == 4096
     if verdict is Verdict.CAVEAT:
-        assert "not within it at ρ = 0.8" in finding.measured
+        assert finding.values["exceptions"] == [{"why": ["outside"], "rhos": [0.8]}]
 
 
 def test_critical_log_n_is_not_testable_without_a_bracketed_crossing_or_draws():
     high = synthetic(floor=lambda n, rho: 0.99)  # above every level from the grid's start
-    assert rules.critical_log_n(high).verdict is Verdict.UNTESTABLE
+    found = rules.critical_log_n(high)
+    assert found.verdict is Verdict.UNTESTABLE and found.branch == "no-crossing"
     one_draw = synthetic(draws=1)
     assert rules.critical_log_n(one_draw).verdict is Verdict.UNTESTABLE
 
@@ -66,7 +67,8 @@ def test_critical_log_n_is_not_testable_without_a_bracketed_crossing_or_draws():
 def test_a_rho_the_grid_does_not_bracket_gives_a_caveat():
     table = synthetic(floor=lambda n, rho: 0.99 if rho == 0.8 else 0.0)
     finding = rules.critical_log_n(table)
-    assert finding.verdict is Verdict.CAVEAT and "ρ = 0.8" in finding.measured
+    assert finding.verdict is Verdict.CAVEAT
+    assert finding.values["exceptions"] == [{"why": ["unbracketed"], "rhos": [0.8]}]
 
 
 def test_critical_log_n_near_its_tolerance_is_marked_fragile():
@@ -99,20 +101,21 @@ def test_the_odds_band_moves_the_boundary_by_about_ln_2_over_the_logistic_slope(
 )
 def test_phase_transition_reaches_each_verdict(arguments, verdict):
     finding = rules.phase_transition(synthetic(**arguments))
-    assert finding.verdict is verdict, finding.measured
+    assert finding.verdict is verdict, finding.values
     if arguments.get("ns") == (4096,):
-        assert "one n only" in finding.measured
+        assert finding.branch.startswith("one-n")
 
 
 def test_a_transition_that_does_not_sharpen_gives_a_caveat():
     flat = rules.phase_transition(synthetic(width=lambda n: 0.15))
     assert flat.verdict is Verdict.CAVEAT
-    assert "does not sharpen clearly" in flat.measured
+    assert flat.values["exceptions"] == [{"why": ["blunt"], "rhos": [0.2, 0.5, 0.8]}]
 
 
 def test_phase_transition_is_not_testable_when_the_grid_misses_the_factors():
     short = synthetic(gammas=np.geomspace(1.5, 3.0, 10))
-    assert rules.phase_transition(short).verdict is Verdict.UNTESTABLE
+    found = rules.phase_transition(short)
+    assert found.verdict is Verdict.UNTESTABLE and found.branch == "off-grid"
 
 
 def test_phase_transition_reports_its_thresholds_and_fragility():
@@ -136,13 +139,15 @@ def test_phase_transition_reports_its_thresholds_and_fragility():
 )
 def test_uniform_as_n_grows_reaches_each_verdict(fixed, verdict):
     finding = rules.uniform_as_n_grows(synthetic(fixed=fixed))
-    assert finding.verdict is verdict, finding.measured
+    assert finding.verdict is verdict, finding.values
 
 
 def test_uniform_as_n_grows_needs_two_n():
     table = synthetic(ns=(512,), fixed=lambda n, rho: (0.5, 0.5))
-    assert rules.uniform_as_n_grows(table).verdict is Verdict.UNTESTABLE
-    assert rules.uniform_as_n_grows(synthetic()).verdict is Verdict.UNTESTABLE  # no such rows
+    one = rules.uniform_as_n_grows(table)
+    assert one.verdict is Verdict.UNTESTABLE and one.values["count"] == 1
+    none = rules.uniform_as_n_grows(synthetic())  # no such rows
+    assert none.verdict is Verdict.UNTESTABLE and none.branch == "one-n"
 
 
 def test_a_ragged_grid_is_refused():
@@ -151,16 +156,15 @@ def test_a_ragged_grid_is_refused():
         rules.crossings(table.drop(index=[3]))
 
 
-def test_the_sentences_follow_the_numbers():
+def test_the_readings_follow_the_numbers():
     table = synthetic(ns=(64, 4096))
     bounds = rules.boundary_table(table)
-    assert rules.boundary_sentence(bounds).startswith("In units of 1/(1 − ρ), the measured")
-    assert "n = 4096" in rules.boundary_sentence(bounds)
-    assert rules.boundary_sentence(bounds.assign(x=np.nan)).startswith("The γ grid brackets no")
+    span = rules.boundary_span(bounds)
+    assert span.branch == "measured" and [s["n"] for s in span.values["spans"]] == [64, 4096]
+    assert span.values["rhos"] == [0.2, 0.5, 0.8]
+    assert rules.boundary_span(bounds.assign(x=np.nan)).branch == "none"
     scales = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.0, 30.0]})
-    sentence = rules.scales_sentence(scales, bounds, 64)
-    assert (
-        "1/√d puts γ at 1, below the measured critical γ (where the layer collapses the tokens "
-        "onto one direction) for mean token correlations ρ = 0.2, 0.5, 0.8" in sentence
-    )
-    assert "ln n/√d puts γ at 30, above the measured critical γ at every mean token" in sentence
+    root, log = rules.scale_places(scales, bounds)
+    assert root.branch == "sides" and root.values["gamma"] == 1.0
+    assert root.values["sides"] == [{"side": ["below"], "rhos": [0.2, 0.5, 0.8]}]
+    assert log.branch == "above" and log.values == {"scale": "ln n/√d", "gamma": 30.0}

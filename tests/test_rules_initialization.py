@@ -8,22 +8,24 @@ import pytest
 
 from attncore.claims import Verdict
 from attncore.claims.rules.initialization import (
-    aligned_sentence,
     aligned_takeaway,
+    aligned_weights,
     beta_search_finding,
-    beta_search_sentence,
+    beta_search_result,
     blog_unit_variance_finding,
     chuang_standard_init_finding,
     exponent_call,
-    fixed_weights_sentence,
+    fixed_weights,
     fixed_weights_takeaway,
     init_takeaway,
+    k_total_scale,
     miss_shares,
+    mup_agreement,
     near_unit,
-    rescaling_scale_sentence,
+    qk_norm_scale,
     search_takeaway,
-    standard_init_sentence,
-    weight_growth_sentence,
+    standard_init_readings,
+    weight_growth,
 )
 from attncore.simulate.weights import Slope
 
@@ -40,15 +42,15 @@ def finding(found=5.0, noisy=CLEAN, values=VALUES):
 
 def test_holds_when_the_search_finds_the_grid_optimum_and_noise_rarely_misleads_it():
     f = finding()
-    assert f.verdict is Verdict.HOLDS
-    assert "found β 5.000 vs grid optimum 5.000" in f.measured
-    assert "0 % of searches miss by > 0.1 decade with 1600 items" in f.measured
+    assert f.verdict is Verdict.HOLDS and f.branch == "holds"
+    assert f.values["found"] == 5.0 and f.values["optimum"] == pytest.approx(5.0, abs=1e-3)
+    assert f.values["misses"][1] == {"percent": 0.0, "items": 1600}
 
 
 def test_caveat_when_noisy_searches_miss_significantly_often():
     f = finding(noisy=NOISY)
     assert f.verdict is Verdict.CAVEAT
-    assert "30 % of searches miss" in f.measured
+    assert f.values["misses"][0] == {"percent": 30.0, "items": 100}
 
 
 def test_a_few_misses_among_few_searches_are_within_sampling_error():
@@ -69,13 +71,13 @@ def test_a_flat_objective_accepts_any_beta_as_good_as_the_best():
 def test_not_testable_when_the_grid_optimum_is_at_its_edge():
     increasing = np.log(BETAS)
     f = finding(found=100.0, values=increasing)
-    assert f.verdict is Verdict.UNTESTABLE
-    assert "edge of the grid" in f.measured
+    assert f.verdict is Verdict.UNTESTABLE and f.values["best"] == 100.0
+    assert f.values["edges"] == (pytest.approx(0.01), 100.0)
 
 
 def test_exact_objective_alone_when_no_noisy_searches_ran():
     f = finding(noisy={})
-    assert f.verdict is Verdict.HOLDS and "noisy" not in f.measured
+    assert f.verdict is Verdict.HOLDS and f.branch == "exact-only" and "misses" not in f.values
 
 
 def test_miss_shares_use_a_one_sided_binomial_test():
@@ -94,56 +96,60 @@ def test_an_exponent_is_called_the_formulas_only_when_its_fit_pins_it_down():
 
 
 @pytest.mark.parametrize(
-    ("fit", "phrase"),
+    ("fit", "branch"),
     [
-        (Slope(2.02, 0.03, 6), "as the relaxed formula says"),
-        (Slope(1.2, 0.03, 6), "not the 2 of"),
-        (Slope(1.8, 0.4, 6), "too loosely fixed to tell"),
-        (Slope(1.8, float("nan"), 2), "a line through two growth factors, no spread"),
+        (Slope(2.02, 0.03, 6), "matches"),
+        (Slope(1.2, 0.03, 6), "differs"),
+        (Slope(1.8, 0.4, 6), "unclear"),
+        (Slope(1.8, float("nan"), 2), "line"),
     ],
 )
-def test_weight_growth_sentence_follows_the_exponent(fit, phrase):
-    sentence = weight_growth_sentence(fit, 9.0, 0.6, 3.0)
-    assert phrase in sentence and "60 % of the rows" in sentence
-    assert math.isnan(fit.se) or f"± {fit.se:.2f}" in sentence
+def test_weight_growth_follows_the_exponent(fit, branch):
+    found = weight_growth(fit, 9.0, 0.6, 3.0)
+    assert found.branch == branch and found.values["saturated"] == 60.0
+    assert ("se" in found.values) is not math.isnan(fit.se)
 
 
-def test_rescaling_scale_sentence_both_ways():
-    flat = rescaling_scale_sentence([0.80, 0.82], 0.99, Slope(1.05, 0.02, 6))
-    assert "does not see the weight scale" in flat and "grow linearly with σ_W (" in flat
-    assert "stays almost uniform" in flat
-    moving = rescaling_scale_sentence([0.5, 0.8], 0.7, Slope(1.6, 0.02, 6))
-    assert "moves from 0.50 to 0.80" in moving and "σ_W to the power 1.60 ± 0.02" in moving
-    assert "moves away from uniform" in moving
+def test_rescaling_scale_both_ways():
+    assert qk_norm_scale([0.80, 0.82]).branch == "flat"
+    flat = k_total_scale(0.99, Slope(1.05, 0.02, 6))
+    assert flat.branch == "linear" and flat.values["uniform"]
+    moving = qk_norm_scale([0.5, 0.8])
+    assert moving.branch == "moving" and moving.values == {"low": 0.5, "high": 0.8}
+    power = k_total_scale(0.7, Slope(1.6, 0.02, 6))
+    assert power.branch == "power" and power.values["slope"] == 1.6
+    assert not power.values["uniform"]
+    assert k_total_scale(0.7, Slope(1.6, float("nan"), 2)).branch == "line"
 
 
-def test_fixed_weights_sentence_both_ways():
-    structured = fixed_weights_sentence(0.9, 1.1, 16.0, 0.0, 16)
-    assert "scatters around" in structured and "do not determine" in structured
-    unstructured = fixed_weights_sentence(1.2, 1.5, 1.3, 1.4, 16)
-    assert "does not bracket" in unstructured and "determines the spread here" in unstructured
+def test_fixed_weights_both_ways():
+    structured = fixed_weights(0.9, 1.1, 16.0, 0.0, 16)
+    assert structured.branch == "outside" and structured.values["around"]
+    unstructured = fixed_weights(1.2, 1.5, 1.3, 1.4, 16)
+    assert unstructured.branch == "inside" and not unstructured.values["around"]
 
 
-def test_aligned_sentence_both_ways():
-    good = aligned_sentence([0.3, 0.5], [0.95, 0.99], [0.2, 0.5], 16384, 1.2)
-    assert "grows with the width" in good and "one-hot" in good
-    assert "agrees with its width-independent limit" in good
-    bad = aligned_sentence([0.3, 0.5], [0.2, 0.45], [0.2, 0.5], 16384, 6.0)
-    assert "does not grow with the width" in bad and "one-hot" not in bad
-    mixed = aligned_sentence([0.3, 0.5], [0.4, 0.45], [0.2, -0.5], 16384, 1.0)
-    assert "only for some ρ" in mixed
-    assert "still 6.0 standard errors" in bad
+def test_aligned_weights_both_ways():
+    good = aligned_weights([0.3, 0.5], [0.95, 0.99], [0.2, 0.5], 16384)
+    assert good.branch == "one-hot"
+    assert good.values["weights"] == [{"rho": 0.2, "weight": 0.95}, {"rho": 0.5, "weight": 0.99}]
+    assert aligned_weights([0.3, 0.5], [0.6, 0.99], [0.2, 0.5], 16384).branch == "grows"
+    assert aligned_weights([0.3, 0.5], [0.2, 0.45], [0.2, 0.5], 16384).branch == "none"
+    assert aligned_weights([0.3, 0.5], [0.4, 0.45], [0.2, -0.5], 16384).branch == "some"
+    assert mup_agreement(1.2).branch == "at-limit"
+    assert mup_agreement(6.0).branch == "off-limit" and mup_agreement(6.0).values["z"] == 6.0
 
 
-def test_beta_search_sentence_both_ways():
-    clean = beta_search_sentence(4.77, 4.775, 0.01, 5, 19, CLEAN, 18)
-    assert "within its tolerance" in clean and "no more than the 5 %" in clean
-    noisy = beta_search_sentence(4.0, 4.775, 0.01, 5, 19, NOISY, 18)
-    assert "outside its tolerance" in noisy and "noise flips it" in noisy
-    assert "30 % with 100 items per evaluation and 0 % with 1600" in noisy
-    assert "noisy" not in beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {}, 18)
-    one = beta_search_sentence(4.77, 4.775, 0.01, 5, 19, {100: [0.0] * 10}, 18)
-    assert "is 0 % with 100 items per evaluation (median" in one
+def test_beta_search_result_both_ways():
+    clean = beta_search_result(4.77, 4.775, 0.01, 5, 19, CLEAN, 18)
+    assert clean.branch == "reliable" and clean.values["within"]
+    noisy = beta_search_result(4.0, 4.775, 0.01, 5, 19, NOISY, 18)
+    assert noisy.branch == "unreliable-some" and not noisy.values["within"]
+    assert noisy.values["flagged"] == ["100"]
+    assert [m["percent"] for m in noisy.values["misses"]] == [30.0, 0.0]
+    assert beta_search_result(4.77, 4.775, 0.01, 5, 19, {}, 18).branch == "exact-only"
+    every = beta_search_result(4.77, 4.775, 0.01, 5, 19, {100: NOISY[100]}, 18)
+    assert every.branch == "unreliable" and every.values["median"] == 18.0
 
 
 def init_table(
@@ -190,7 +196,7 @@ def test_near_unit_allows_the_tolerance_plus_sampling_error():
 def test_blog_unit_variance_branches(weight, mean_z, verdict):
     f = blog_unit_variance_finding(init_table(weight=weight, mean_z=mean_z))
     assert f.verdict is verdict
-    assert f.claim == "blog-init-unit-variance" and "(a)" in f.measured
+    assert f.claim == "blog-init-unit-variance" and f.values["defaults"][0]["label"] == "a"
 
 
 def test_rules_ignore_the_reference_rows_and_need_a_default():
@@ -199,7 +205,7 @@ def test_rules_ignore_the_reference_rows_and_need_a_default():
     none = init_table(default=(False, False))
     assert blog_unit_variance_finding(none).verdict is Verdict.UNTESTABLE
     assert chuang_standard_init_finding(none).verdict is Verdict.UNTESTABLE
-    assert standard_init_sentence(none) == "No library default was measured."
+    assert [r.branch for r in standard_init_readings(none)] == ["no-defaults"]
 
 
 @pytest.mark.parametrize(
@@ -219,16 +225,20 @@ def test_chuang_standard_init_branches(qk, mean_z, cov_z, corr, verdict):
     assert f.claim == "chuang-standard-init-conditions"
 
 
-def test_standard_init_sentence_follows_the_numbers():
-    bad = standard_init_sentence(init_table(cov_z=(8.0, 1.0), corr=(0.015, 0.001)))
-    assert bad.startswith("No library default measured here draws weights of unit variance")
-    assert "holds for none" in bad and "except for a, whose entries are correlated" in bad
-    good = standard_init_sentence(init_table(weight=(1.0, 1.0), qk=(1.0, 1.0)))
-    assert good.startswith("Every library default measured here draws weights of unit variance")
-    assert "holds for every one" in good and good.endswith("(iv) are 0 within sampling error.")
-    mixed = standard_init_sentence(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0), mean_z=(1, 9)))
-    assert mixed.startswith("Only a of the library defaults")
-    assert "holds for b only" in mixed and "Some means differ from 0" in mixed
+def branches(table):
+    return [r.branch for r in standard_init_readings(table)]
+
+
+def test_standard_init_readings_follow_the_numbers():
+    bad = standard_init_readings(init_table(cov_z=(8.0, 1.0), corr=(0.015, 0.001)))
+    assert [r.branch for r in bad] == ["weights-none", "qk-none", "moments-correlated"]
+    assert bad[2].values == {"means_zero": True, "correlated": [{"label": "a", "corr": 0.015}]}
+    good = init_table(weight=(1.0, 1.0), qk=(1.0, 1.0))
+    assert branches(good) == ["weights-all", "qk-all", "moments"]
+    mixed = standard_init_readings(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0), mean_z=(1, 9)))
+    assert [r.branch for r in mixed] == ["weights-some", "qk-some", "moments"]
+    assert mixed[0].values["unit"] == ["a"] and mixed[1].values["unit"] == ["b"]
+    assert not mixed[2].values["means_zero"]
 
 
 # ---- the takeaways ----------------------------------------------------------------------------
@@ -236,39 +246,33 @@ def test_standard_init_sentence_follows_the_numbers():
 
 def test_init_takeaway_both_ways():
     bad = init_takeaway(init_table())
-    assert bad.startswith("Library defaults do not draw weights of unit variance (none of 2")
-    assert bad.endswith("unit for none.")
+    assert bad.branch == "not-unit"
+    assert bad.values["unit_weights"] == (0, 2) and bad.values["unit_qk"] == (0, 2)
     good = init_takeaway(init_table(weight=(1.0, 1.0), qk=(1.0, 1.0)))
-    assert good.startswith("Library defaults draw weights of unit variance (every one of 2")
-    assert good.endswith("unit for every one.")
+    assert good.branch == "unit" and good.values["unit_qk"] == (2, 2)
     mixed = init_takeaway(init_table(weight=(1.0, 0.01), qk=(0.5, 1.0)))
-    assert "(some of 2" in mixed and "unit for some." in mixed
-    assert init_takeaway(init_table(default=(False, False))) == "No library default was measured."
+    assert mixed.values["unit_weights"] == (1, 2) and mixed.values["unit_qk"] == (1, 2)
+    assert mixed.values["qk"] == (0.5, 1.0)
+    assert init_takeaway(init_table(default=(False, False))).branch == "no-defaults"
 
 
 def test_fixed_weights_takeaway_both_ways():
     out = fixed_weights_takeaway(0.9, 1.1, 16.0, 0.0)
-    assert "do not fix the spread" in out and "from 0.0 to 16.0" in out
-    inside = fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95)
-    assert inside.startswith("Here the entry standard deviation sets the spread")
+    assert out.branch == "structure" and out.values["structured"] == (0.0, 16.0)
+    assert fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95).branch == "entry-sd"
 
 
 def test_aligned_takeaway_both_ways():
     good = aligned_takeaway([0.2, 0.3], [0.99, 1.0], 4096, 1.0)
-    assert "puts more of the weight on the aligned key, at every alignment measured," in good
-    assert "keeps it at its width-independent limit (within three" in good
-    assert "0.2" not in good and "1.0" not in good  # the numbers are the section's
+    assert good.values == {"width": 4096, "grows": True, "at_limit": True}
     bad = aligned_takeaway([0.2, 0.3], [0.19, 0.31], 4096, 5.0)
-    assert "does not put more of the weight on the aligned key at every" in bad
-    assert "does not stay at its width-independent limit at the largest width" in bad
+    assert bad.values == {"width": 4096, "grows": False, "at_limit": False}
 
 
 def test_search_takeaway_both_ways():
     noisy = search_takeaway(Verdict.CAVEAT, 5.1, 5.11, NOISY, planted=5.0)
-    assert "up to 30 % of searches miss by more than 0.1 decade" in noisy
-    assert noisy.endswith("verdict: holds with a caveat.")
+    assert noisy.branch == "unreliable" and noisy.values["worst"] == 30.0
+    assert noisy.values["verdict"] == "holds with a caveat"
     clean = search_takeaway(Verdict.HOLDS, 5.1, 5.11, CLEAN, planted=5.0)
-    assert "noisy evaluations rarely mislead it (at most 0 %" in clean
-    assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}, planted=5.0).endswith(
-        "(grid optimum 5.110); verdict: holds."
-    )
+    assert clean.branch == "reliable" and clean.values["worst"] == 0.0
+    assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}, planted=5.0).branch == "exact-only"

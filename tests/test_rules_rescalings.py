@@ -53,7 +53,7 @@ def test_lower_distortion_every_branch(diff, share, verdict):
         "bernhard-d-n-range", pairs(diff, share=share), "k_total", "sqrt_d", check="toy"
     )
     assert finding.verdict is verdict
-    assert "of the four configurations" in finding.measured or "all four" in finding.measured
+    assert finding.values["wins"][1] == 4
 
 
 def test_a_difference_within_the_standard_errors_does_not_count():
@@ -68,7 +68,7 @@ def test_nearly_uniform_attention_is_reported_not_held_against_distortion():
         "bernhard-d-n-range", pairs([-0.2] * 4, share=0.99), "k_total", "sqrt_d", check="toy"
     )
     assert finding.verdict is Verdict.HOLDS
-    assert "nearly uniform, above 95%, in four" in finding.measured
+    assert finding.values["uniform"] == 4
 
 
 def test_a_count_over_configurations_is_corrected_for_their_number():
@@ -91,7 +91,8 @@ def test_other_families_need_even_more_so_for_holds():
     big = rules.bernhard_other_families(pairs([-0.3] * 4), reference, check="toy")
     assert big.verdict is Verdict.HOLDS
     small = rules.bernhard_other_families(pairs([-0.11] * 4), reference, check="toy")
-    assert small.verdict is Verdict.CAVEAT and "not everywhere for: f, g" in small.measured
+    assert small.verdict is Verdict.CAVEAT
+    assert small.values["not_more"] == [{"families": ["f", "g"]}]
     worse = rules.bernhard_other_families(pairs([0.2] * 4), reference, check="toy")
     assert worse.verdict is Verdict.FAILS
 
@@ -99,10 +100,7 @@ def test_other_families_need_even_more_so_for_holds():
 def test_section5_reports_the_ordering_of_the_factors_without_a_caveat():
     selective = pairs([-0.2] * 4)
     finding = rules.bernhard_section5_worse({"x": selective}, check="t")
-    assert (
-        finding.verdict is Verdict.HOLDS
-        and "more selective than 1/k_total in 4" in finding.measured
-    )
+    assert finding.verdict is Verdict.HOLDS and finding.values["selective"] == (4, 4)
     half = pairs([-0.2, -0.2, 0.0, 0.0])
     assert rules.bernhard_section5_worse({"x": half}, check="t").verdict is Verdict.CAVEAT
     lost = pairs([0.2] * 4, selectivity_diff=0.0)
@@ -131,13 +129,18 @@ def nsd(diff):
 def test_n_sqrt_d_every_branch(diff, verdict):
     finding = rules.bernhard_n_sqrt_d_other(nsd(diff), "f", check="toy")
     assert finding.verdict is verdict
-    assert "g: factor ratio 2.00" in finding.measured
+    [g] = [f for f in finding.values["families"] if f["family"] == "g"]
+    assert g["ratio"] == 2.0
 
 
-def test_n_sqrt_d_sentence_follows_the_calls():
-    every = rules.n_sqrt_d_sentence(nsd([0.0, 0.2, 0.0, 0.2]), "f")
-    assert every.startswith("1/(n√d) distorts more than 1/k_total in every setting for g.")
-    assert "in no setting for g." in rules.n_sqrt_d_sentence(nsd([0.2, -0.2, 0.2, 0.0]), "f")
+def test_n_sqrt_d_reading_follows_the_calls():
+    every = rules.n_sqrt_d_reading(nsd([0.0, 0.2, 0.0, 0.2]), "f")
+    assert every.branch == "whole"
+    assert every.values["groups"] == [{"how": ["every"], "families": ["g"]}]
+    none = rules.n_sqrt_d_reading(nsd([0.2, -0.2, 0.2, 0.0]), "f")
+    assert none.values["groups"] == [{"how": ["no"], "families": ["g"]}]
+    some = rules.n_sqrt_d_reading(nsd([0.0, 0.2, 0.0, 0.0]), "f")
+    assert some.branch == "by-n" and {"worse": (1, 1), "n": 4} in some.values["by_n"]
     with pytest.raises(ParameterError):
         rules.bernhard_n_sqrt_d_other(nsd([0.1, 0.1, 0.1, 0.1]).loc[["f"]], "f", check="t")
 
@@ -216,37 +219,38 @@ def vanishing(sat_a, sat_b, share=0.5, grad_a=1.0, w_diff=-0.2):
 def test_vanishing_gradients_every_branch(table, verdict):
     finding = rules.bernhard_vanishing_gradients(table, threshold=0.9, check="toy")
     assert finding.verdict is verdict
-    assert "times n" in finding.measured
+    assert "times_n" in finding.values
     if verdict in (Verdict.HOLDS, Verdict.CAVEAT):  # a caveat is exactly a named one
         assert bool(rules.vanishing_caveats(table)) is (verdict is Verdict.CAVEAT)
 
 
 def test_vanishing_caveats_name_what_was_measured():
     assert rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], share=0.99)) == []
-    [more] = rules.vanishing_caveats(vanishing([0.0, 0.5], [0.3, 0.0]))
-    assert more == "clearly more saturated in some configurations"
-    [w1] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], w_diff=0.2))
-    assert w1.startswith("a W₁ not clearly below")
-    [slow] = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
-    assert "below 0.5 times that under 1/√d" in slow and "1/n" not in slow
+    assert rules.vanishing_caveats(vanishing([0.0, 0.5], [0.3, 0.0])) == ["more saturated"]
+    w1 = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], w_diff=0.2))
+    assert w1 == ["higher W₁"]
+    slow = rules.vanishing_caveats(vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
+    assert slow == ["price"]  # not about 1/n of it
 
 
-def test_sentences_follow_the_numbers():
-    assert "sits on the grey curve" in rules.curve_sentence(0.01)
-    assert "off the curve by up to 0.300" in rules.curve_sentence(0.3)
-    assert "not measured" in rules.curve_sentence(float("nan"))
+def test_readings_follow_the_numbers():
+    assert rules.curve_reading(0.01).branch == "on"
+    off = rules.curve_reading(0.3)
+    assert off.branch == "off" and off.values["off"] == 0.3
+    assert rules.curve_reading(float("nan")).branch == "unmeasured"
     near = rules.bernhard_vanishing_gradients(
         vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.25), threshold=0.9, check="toy"
     )
-    assert "times n: median 1" in near.measured
+    assert f"{near.values['times_n']:.2g}" == "1"
 
 
-def test_lowest_sentence_both_ways():
+def test_lowest_reading_both_ways():
     labels = {"k_total": "1/k_total", "sqrt_d": "1/√d"}
     low = pd.DataFrame({"f": [0.1, 0.5], "g": [0.1, 0.2]}, index=["k_total", "sqrt_d"])
-    assert "no other rescaling is lower" in rules.lowest_sentence(low, low, labels)
+    assert rules.lowest_reading(low, low, labels).branch == "alone"
     high = pd.DataFrame({"f": [0.6, 0.5], "g": [0.1, 0.2]}, index=["k_total", "sqrt_d"])
-    assert "it is 1/√d" in rules.lowest_sentence(high, high, labels)
+    others = rules.lowest_reading(high, high, labels)
+    assert others.branch == "others" and others.values["others"] == ["1/√d"]
 
 
 CLAIMS = [
@@ -263,54 +267,43 @@ CLAIMS = [
 PRICE = vanishing([0.0, 0.0], [0.3, 0.0], share=0.99, grad_a=0.01)  # nearly uniform, slow
 
 
-def test_summary_bullets_follow_the_verdicts():
-    caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
-    text = rules.summary_bullets(caveat, PRICE)
-    assert text.count("- ") == 4
-    assert "in every configuration it does so at the uniform end" in text
-    assert "with a caveat: a gradient reaching the query below 0.5 times" in text
-    assert "1/n" not in text  # only the caveats measured are stated
-    few = rules.summary_bullets(caveat, vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
-    assert "uniform end" not in few and "nearly uniform in none of them" in few
-    half = rules.summary_bullets(caveat, vanishing([0.0, 0.0], [0.3, 0.0], share=[0.99, 0.5]))
-    assert "in most configurations it does so" in half
-    assert "the claim holds with a caveat under changed moments, for other families and" in text
-    fails = {
-        **caveat,
-        "bernhard-vanishing-gradients": Finding(
-            "bernhard-vanishing-gradients", Verdict.FAILS, "", ""
-        ),
-        "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.FAILS, "", ""),
+def test_summary_readings_follow_the_verdicts():
+    caveat = {c: Finding(c, Verdict.CAVEAT) for c in CLAIMS}
+    readings = rules.summary_readings(caveat, PRICE)
+    assert {topic: r.branch for topic, r in readings.items()} == {
+        "distortion": "caveat",
+        "uniform": "every",
+        "section5": "caveat",
+        "n_sqrt_d": "caveat",
+        "vanishing": "caveat",
     }
+    assert readings["vanishing"].values["caveats"] == ["price"]  # only the caveats measured
+    few = rules.summary_readings(caveat, vanishing([0.0, 0.0], [0.3, 0.0], grad_a=0.01))
+    assert few["uniform"].branch == "none"
+    half = rules.summary_readings(caveat, vanishing([0.0, 0.0], [0.3, 0.0], share=[0.99, 0.5]))
+    assert half["uniform"].branch == "most"
+    assert readings["distortion"].values["verdicts"] == [
+        {"verdict": ["caveat"], "places": ["moments", "families", "grid"]}
+    ]
     untold = {
         **caveat,
-        "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.UNTESTABLE, "", ""),
+        "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.UNTESTABLE),
     }
-    assert rules.summary_bullets(untold, PRICE).startswith(
-        "- Where the draws of this run can tell, 1/k_total distorts the shape less than 1/√d: the "
-        "claim holds with a caveat under changed moments and for other families, is not "
-        "testable here over the grid of d and n;"
-    )
-    text = rules.summary_bullets(fails, PRICE)
-    assert "does not always distort the shape less" in text and "does not saturate less" in text
-    assert "for other families, does not hold over the grid of d and n." in text
-
-
-def test_takeaways_follow_the_curve_and_the_verdicts():
-    caveat = {c: Finding(c, Verdict.CAVEAT, "", "") for c in CLAIMS}
-    on_curve = rules.takeaways(caveat, 0.004)
-    assert on_curve.count("- ") == 2 and "lies on one curve" in on_curve
-    assert "0.004" not in on_curve  # the number is the curve sentence's
-    off_curve = rules.takeaways(caveat, 0.3)
-    assert "too coarse" in off_curve and "lies on one curve" not in off_curve
-    assert "not measured" in rules.takeaways(caveat, float("nan"))
-    holds = {c: Finding(c, Verdict.HOLDS, "", "") for c in CLAIMS}
-    assert "as Vaswani et al. suspect" in rules.takeaways(holds, 0.004)
-    both = rules.comparison_takeaways(caveat, PRICE)
-    assert both.count("- ") == 3 and "larger factor" in both
-    assert "uniform end of the curve" in both
-    text = rules.comparison_takeaways(holds, PRICE)
-    assert "every configuration measured" in text and "uniform end" in text  # reported
+    told = rules.summary_readings(untold, PRICE)["distortion"]
+    assert told.branch == "where-told"
+    assert told.values["verdicts"] == [
+        {"verdict": ["caveat"], "places": ["moments", "families"]},
+        {"verdict": ["untestable"], "places": ["grid"]},
+    ]
+    fails = {
+        **untold,
+        "bernhard-vanishing-gradients": Finding("bernhard-vanishing-gradients", Verdict.FAILS),
+        "bernhard-d-n-range": Finding("bernhard-d-n-range", Verdict.FAILS),
+    }
+    failed = rules.summary_readings(fails, PRICE)
+    assert failed["distortion"].branch == "fails" and failed["vanishing"].branch == "fails"
+    holds = {c: Finding(c, Verdict.HOLDS) for c in CLAIMS}
+    assert rules.summary_readings(holds, PRICE)["distortion"].branch == "holds"
 
 
 # ---- the claims added from the claim-by-claim review --------------------------------------
@@ -350,10 +343,10 @@ def test_blog_stable_region_reaches_every_outcome():
     assert rules.blog_stable_region(_grid(), far, normal="N", check="c").verdict == Verdict.CAVEAT
     unstable = _grid(j=(0.3, 0.1))
     finding = rules.blog_stable_region(unstable, None, normal="N", check="c")
-    assert finding.verdict == Verdict.FAILS and "clearly beyond it at n = 8, 64" in finding.measured
+    assert finding.verdict == Verdict.FAILS and finding.values["beyond"] == [{"ns": [8, 64]}]
     few = rules.blog_stable_region(_grid().assign(draws=1), fam, normal="N", check="c")
     assert few.verdict == Verdict.UNTESTABLE
-    assert "the draws cannot tell at n = 8, 64" in few.measured
+    assert few.values["unclear"] == [{"ns": [8, 64]}]
 
 
 def _flow(root=(0.2, 0.2), none=(0.5, 0.1), n_root=None):
@@ -426,16 +419,17 @@ def _scales(w, above, step=None, se=0.01):
 def test_bernhard_small_logits_reaches_every_outcome():
     f = rules.bernhard_small_logits
     holds = f(_scales([0.05, 0.1, 0.6], [-0.4, -0.3, 0.1]), check="c")
-    assert holds.verdict == Verdict.HOLDS and "between queries 10 and 100 times" in holds.measured
+    assert holds.verdict == Verdict.HOLDS and holds.branch == "between"
+    assert (holds.values["before"], holds.values["crossing"]) == (10.0, 100.0)
     early = _scales([0.05, 0.5, 0.6], [-0.4, 0.0, 0.1])
     coarse = f(early, check="c")  # reached between 1 and 10, around moderate 4
-    assert coarse.verdict == Verdict.UNTESTABLE and "the grid cannot tell" in coarse.measured
+    assert coarse.verdict == Verdict.UNTESTABLE and coarse.branch == "coarse"
     assert f(early, moderate=10.0, check="c").verdict == Verdict.CAVEAT
     assert f(early, moderate=0.5, check="c").verdict == Verdict.HOLDS
     bumpy = _scales([0.05, 0.3, 0.2], [-0.4, -0.3, -0.3], step=[0.0, 0.25, -0.1])
     assert f(bumpy, check="c").verdict == Verdict.CAVEAT
     small = f(_scales([0.05, 0.05, 0.05], [-0.4] * 3), check="c")
-    assert small.verdict == Verdict.UNTESTABLE and "stay too small" in small.measured
+    assert small.verdict == Verdict.UNTESTABLE and small.branch == "too-small"
     assert f(_scales([0.05, 0.05, 0.06], [-0.4, 0.0, 0.0]), check="c").verdict == Verdict.FAILS
     assert f(_scales([0.5, 0.6, 0.9], [0.2, 0.3, 0.5]), check="c").verdict == Verdict.FAILS
 
@@ -490,7 +484,7 @@ def test_bernhard_conclusion_reaches_every_outcome():
     win, lose = _w_pairs([-0.2, -0.2]), _w_pairs([0.2, 0.2])
     assert f(win, win, check="c").verdict == Verdict.HOLDS
     uniform = f(win, _w_pairs([-0.2, -0.2], uniform=0.99), check="c")
-    assert uniform.verdict == Verdict.HOLDS and "nearly uniform" in uniform.measured
+    assert uniform.verdict == Verdict.HOLDS and uniform.values["uniform"] == 2
     assert f(lose, win, check="c").verdict == Verdict.CAVEAT
     assert f(win, lose, check="c").verdict == Verdict.CAVEAT
     assert f(lose, lose, check="c").verdict == Verdict.FAILS
@@ -535,27 +529,16 @@ def test_review_findings_cover_the_review_claims():
     assert all(CLAIMS[c].chapter == "k_total_alternatives" for c in rules.COMPARISON_EVIDENCE)
 
 
-def test_the_summary_has_a_sentence_for_every_verdict_each_topic_can_reach():
-    from attncore.claims import CLAIMS
-
-    topics = {
-        "section5": "bernhard-section5-worse",
-        "n_sqrt_d": "bernhard-n-sqrt-d-other",
-        "vaswani": "vaswani-small-gradients",
-        "vanishing": "bernhard-vanishing-gradients",
-        "distortion": "bernhard-d-n-range",
-    }
-    for topic, claim in topics.items():
-        reachable = set(Verdict) - set(CLAIMS[claim].unreachable)
-        mixed = {"where told"} if topic == "distortion" else set()  # the three claims disagree
-        assert set(rules._SUMMARY[topic]) == reachable | mixed, topic
-
-
-def test_the_heavy_tails_sentence_follows_the_draws():
+def test_the_heavy_tails_reading_follows_the_draws():
     normal = pd.Series([0.040, 0.041, 0.042])
-    assert "do cost it" in rules.heavy_tails_sentence(normal + 0.04, normal, 5)
-    assert "they lower it" in rules.heavy_tails_sentence(normal - 0.02, normal, 5)
-    unclear = rules.heavy_tails_sentence(normal.iloc[:2] + 0.001, normal.iloc[:2], 5)
-    assert "two draws cannot tell" in unclear
+    assert rules.heavy_tails_reading(normal + 0.04, normal, 5).branch == "costs"
+    assert rules.heavy_tails_reading(normal - 0.02, normal, 5).branch == "lowers"
+    unclear = rules.heavy_tails_reading(normal.iloc[:2] + 0.001, normal.iloc[:2], 5)
+    assert unclear.branch == "unclear" and unclear.values["draws"] == 2
     with pytest.raises(ParameterError):
-        rules.heavy_tails_sentence(pd.Series([], dtype=float), normal, 5)
+        rules.heavy_tails_reading(pd.Series([], dtype=float), normal, 5)
+
+
+def test_few_draws_is_said_only_below_the_minimum():
+    assert rules.few_draws(2).branch == "few" and rules.few_draws(2).values["draws"] == 2
+    assert rules.few_draws(100).branch == "enough"

@@ -1,4 +1,4 @@
-"""The softmax-saturation rules reach every verdict, and their sentences follow the numbers."""
+"""The softmax-saturation rules reach every verdict, and their readings follow the numbers."""
 
 from __future__ import annotations
 
@@ -32,9 +32,7 @@ def test_worked_example_holds_when_every_digit_matches():
         "blog-softmax-example": Verdict.HOLDS,
         "blog-jacobian-example": Verdict.HOLDS,
     }
-    assert rules.worked_example_sentence(ALL_MATCH) == (
-        "Every printed digit of the post is reproduced."
-    )
+    assert rules.worked_example_reading(ALL_MATCH).branch == "all-match"
 
 
 def test_worked_example_does_not_hold_where_a_digit_differs():
@@ -44,33 +42,30 @@ def test_worked_example_does_not_hold_where_a_digit_differs():
         "blog-softmax-example": Verdict.FAILS,
         "blog-jacobian-example": Verdict.HOLDS,
     }
-    sentence = rules.worked_example_sentence(matches)
-    assert sentence == "Mismatch with the post in: softmax(8y)."
+    reading = rules.worked_example_reading(matches)
+    assert reading.branch == "mismatch" and reading.values == {"mismatched": ["softmax(8y)"]}
 
 
 def test_other_inputs_record_nothing_and_say_so():
     assert rules.worked_example_findings(None) == []
-    sentence = rules.worked_example_sentence(None)
-    assert "other inputs" in sentence and "no verdict" in sentence
+    assert rules.worked_example_reading(None).branch == "other-inputs"
 
 
 @pytest.mark.parametrize(
     ("norms", "tops", "verb"),
     [((0.43, 0.08), (0.37, 0.95), "shrinks"), ((0.08, 0.43), (0.95, 0.37), "grows")],
 )
-def test_scaling_sentence_follows_the_direction(norms, tops, verb):
-    sentence = rules.scaling_sentence(*norms, *tops, factor=8.0)
-    assert f"{verb} the Frobenius norm" in sentence
-    assert ("raises" if tops[1] > tops[0] else "lowers") in sentence
-    assert "by a factor of 5.4" in sentence
+def test_scaling_reading_follows_the_direction(norms, tops, verb):
+    reading = rules.scaling_reading(*norms, *tops, factor=8.0)
+    assert reading.branch == verb
+    assert reading.values["direction"] == (["up"] if tops[1] > tops[0] else ["down"])
+    assert round(reading.values["ratio"], 1) == 5.4
 
 
-def test_scaling_sentence_with_an_unchanged_norm():
-    sentence = rules.scaling_sentence(0.5, 0.5, 0.5, 0.5, factor=1.0)
-    assert sentence.endswith(
-        "keeps the largest probability from 0.500 to 0.500 and leaves the "
-        "Frobenius norm of the Jacobian at 0.500."
-    )
+def test_scaling_reading_with_an_unchanged_norm():
+    reading = rules.scaling_reading(0.5, 0.5, 0.5, 0.5, factor=1.0)
+    assert reading.branch == "same" and reading.values["direction"] == ["level"]
+    assert reading.values["norm"] == 0.5 and reading.values["top"] == (0.5, 0.5)
 
 
 # --- overflow ------------------------------------------------------------------------------
@@ -80,25 +75,22 @@ def test_overflow_caveat_with_the_measured_formats():
     bounds = {name: exp_overflow_bound(name) for name in FLOAT_FORMATS}
     finding = rules.overflow_finding(bounds)
     assert finding.verdict is Verdict.CAVEAT
-    assert "not in float32, bfloat16, float16" in finding.measured
-    sentence = rules.overflow_sentence(bounds)
-    assert "float32 and bfloat16 overflow above 88.72" in sentence
-    assert "float16 overflows above 11.09" in sentence
+    assert finding.values["others"] == ["float32", "bfloat16", "float16"]
+    reading = rules.overflow_reading(bounds)
+    assert reading.branch == "double"
+    groups = [(g["formats"], round(g["bound"], 2), g["one"]) for g in reading.values["groups"]]
+    assert groups == [(["float32", "bfloat16"], 88.72, False), (["float16"], 11.09, True)]
 
 
 def test_overflow_holds_in_double_precision_alone():
     finding = rules.overflow_finding({"float64": exp_overflow_bound("float64")})
     assert finding.verdict is Verdict.HOLDS
-    assert rules.overflow_sentence({"float64": 709.78}) == (
-        "His 709 is the bound of double precision."
-    )
+    assert rules.overflow_reading({"float64": 709.78}).branch == "double-only"
 
 
 def test_overflow_does_not_hold_if_double_precision_differs():
     assert rules.overflow_finding({"float64": 88.72}).verdict is Verdict.FAILS
-    assert rules.overflow_sentence({"float64": 88.72}).startswith(
-        "His 709 is the bound of none of the measured formats"
-    )
+    assert rules.overflow_reading({"float64": 88.72}).branch == "none"
 
 
 def test_overflow_not_testable_without_double_precision():
@@ -122,16 +114,17 @@ def shift_frame(differences, naive_finite=(True, False)):
 def test_shift_invariance_holds_within_rounding():
     table = shift_frame([1e-16, 3e-13])
     assert rules.shift_finding(table, 10, 8).verdict is Verdict.HOLDS
-    sentence = rules.shift_sentence(table)
-    assert "agree to within the rounding" in sentence and "NaN for the shift 750." in sentence
+    agreement, naive = rules.shift_readings(table)
+    assert (agreement.branch, naive.branch) == ("agree", "nan-once")
+    assert naive.values == {"shifts": [750.0]}
 
 
 def test_shift_invariance_fails_beyond_rounding():
     table = shift_frame([1e-16, 1e-6], naive_finite=(True, True))
     assert rules.shift_finding(table, 10, 8).verdict is Verdict.FAILS
-    sentence = rules.shift_sentence(table)
-    assert "differ by more than the rounding" in sentence and "shift 750." in sentence
-    assert "stays finite" in sentence
+    agreement, naive = rules.shift_readings(table)
+    assert (agreement.branch, naive.branch) == ("differs-once", "finite")
+    assert agreement.values == {"shifts": [750.0]}
 
 
 def test_shift_invariance_untestable_without_shifts():
@@ -174,8 +167,8 @@ def test_peaked_holds_within_standard_errors_of_the_yardstick():
 def test_peaked_caveat_when_it_falls_less_than_in_the_blog():
     marks = replace(MARKS, peaked_spread=20.0, peaked_max_probability=0.92, peaked_norm=0.10)
     finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
-    assert finding.verdict is Verdict.CAVEAT
-    assert "two largest logits are close" in finding.measured
+    assert finding.verdict is Verdict.CAVEAT and finding.branch == "caveat"
+    assert finding.values["peaked_p"] == 0.92
 
 
 def test_peaked_does_not_hold_when_the_norm_does_not_fall():
@@ -189,7 +182,7 @@ def test_peaked_not_testable_when_no_rows_are_peaked():
     marks = replace(MARKS, peaked_spread=10.0, peaked_max_probability=0.83, peaked_norm=0.18)
     finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
     assert finding.verdict is Verdict.UNTESTABLE
-    assert "no spread of the grid makes rows peaked" in finding.measured
+    assert finding.branch == "untestable" and finding.values["peaked_p"] == 0.83
 
 
 @pytest.mark.parametrize(
@@ -202,47 +195,54 @@ def test_peaked_rule_on_simulated_curves(spread_max, expected):
     assert verdict(marks) is expected
 
 
-# --- sentences on the curve --------------------------------------------------------------------
+# --- readings of the curve ---------------------------------------------------------------------
 
 
-def test_peak_sentence_above_and_not_above_uniform():
-    assert "above the value for uniform attention" in rules.peak_sentence(MARKS, 64)
+def test_peak_reading_above_and_not_above_uniform():
+    assert rules.peak_reading(MARKS, 64).branch == "above"
     flat = replace(MARKS, peak_spread=0.01, peak_norm=0.124)
-    assert "no higher than the value for uniform" in rules.peak_sentence(flat, 64)
+    assert rules.peak_reading(flat, 64).branch == "not-above"
     edge = replace(MARKS, peak_spread=100.0)
-    assert "the grid ends before the norm starts to fall" in rules.peak_sentence(edge, 64)
+    assert rules.peak_reading(edge, 64).branch == "edge"
 
 
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({}, ("below half its peak from a spread of about 15.8", "a slow decline")),
-        ({"tail_slope": -3.0}, ("below half", "a steep decline")),
-        ({"spread_at_half": math.nan}, ("stays above half its peak", "falls like a power")),
-        ({"tail_slope": 0.5, "tail_slope_se": 0.1}, ("below half", "it rises")),
-        ({"tail_slope": -0.01, "tail_slope_se": 0.1}, ("below half", "it is flat")),
-        ({"peak_spread": 100.0, "tail_slope": math.nan}, ("shows no decline", "too few")),
+        ({}, ("half", "falls-one-seed", False)),
+        ({"tail_slope": -3.0}, ("half", "falls-one-seed", True)),
+        ({"spread_at_half": math.nan}, ("above-half", "falls-one-seed", False)),
+        ({"tail_slope": 0.5, "tail_slope_se": 0.1}, ("half", "rises-one-seed", None)),
+        ({"tail_slope": -0.01, "tail_slope_se": 0.1}, ("half", "flat-one-seed", None)),
+        ({"peak_spread": 100.0, "tail_slope": math.nan}, ("no-decline", "too-few", None)),
     ],
 )
-def test_decline_sentence_follows_the_numbers(changes, expected):
-    sentence = rules.decline_sentence(replace(MARKS, **changes))
-    assert all(part in sentence for part in expected), sentence
+def test_decline_readings_follow_the_numbers(changes, expected):
+    head, tail = rules.decline_readings(replace(MARKS, **changes))
+    assert (head.branch, tail.branch, tail.values.get("steep")) == expected
+
+
+def test_decline_over_seeds_gives_their_mean_and_spread():
+    _, tail = rules.decline_readings(MARKS, [-0.9, -0.92, -0.91, math.nan])
+    assert tail.branch == "falls" and tail.values["seeds"] == 3
+    assert math.isclose(tail.values["slope"], -0.91) and math.isclose(tail.values["error"], 0.01)
 
 
 @pytest.mark.parametrize(
     ("norms", "ending"),
-    [
-        ((0.24, 0.09), "the larger d, the smaller the gradient"),
-        ((0.09, 0.24), "the larger d, the larger the gradient"),
-        ((0.24, 0.2399), "does not change consistently"),
-    ],
+    [((0.24, 0.09), "smaller"), ((0.09, 0.24), "larger"), ((0.24, 0.2399), "inconsistent")],
 )
-def test_unscaled_sentence_follows_the_numbers(norms, ending):
+def test_unscaled_reading_follows_the_numbers(norms, ending):
     marked = pd.DataFrame(
         {"jacobian_norm": norms, "jacobian_norm_se": [0.002] * 2, "max_probability": [0.7, 0.9]},
         index=[64, 512],
     )
-    assert ending in rules.unscaled_sentence(marked, peak_norm=0.3)
+    reading = rules.unscaled_reading(marked, peak_norm=0.3)
+    assert reading.branch == ending
+    assert [(row["d"], round(row["share"])) for row in reading.values["rows"]] == [
+        (64, round(100 * norms[0] / 0.3)),
+        (512, round(100 * norms[1] / 0.3)),
+    ]
 
 
 # --- the Jacobian formula -------------------------------------------------------------------
@@ -259,7 +259,8 @@ AGREEMENT = {
 def test_jacobian_formula_holds_to_rounding():
     finding = rules.jacobian_formula(AGREEMENT)
     assert finding.verdict is Verdict.HOLDS
-    assert "agrees with it to rounding" in rules.jacobian_formula_sentence(AGREEMENT)
+    reading = rules.jacobian_formula_reading(AGREEMENT)
+    assert reading.values["numeric"] and reading.values["symbolic"]
 
 
 @pytest.mark.parametrize(
@@ -268,8 +269,8 @@ def test_jacobian_formula_holds_to_rounding():
 def test_jacobian_formula_does_not_hold_if_either_check_fails(change):
     agreement = {**AGREEMENT, **change}
     assert rules.jacobian_formula(agreement).verdict is Verdict.FAILS
-    sentence = rules.jacobian_formula_sentence(agreement)
-    assert ("more than rounding" in sentence) or ("is not diag" in sentence)
+    values = rules.jacobian_formula_reading(agreement).values
+    assert not (values["numeric"] and values["symbolic"])
 
 
 def test_jacobian_formula_on_a_real_measurement():
@@ -284,7 +285,7 @@ def test_jacobian_formula_on_a_real_measurement():
 
 def test_variance_factor_holds_for_exactly_64():
     assert rules.variance_factor(64.0, 64.0, 8.0, True).verdict is Verdict.HOLDS
-    assert "exactly 64" in rules.variance_factor_sentence(64.0, 8.0)
+    assert rules.variance_factor_reading(64.0, 8.0).branch == "square"
 
 
 @pytest.mark.parametrize(
@@ -294,8 +295,9 @@ def test_variance_factor_does_not_hold_otherwise(args):
     assert rules.variance_factor(*args).verdict is Verdict.FAILS
 
 
-def test_variance_factor_sentence_names_a_wrong_ratio():
-    assert rules.variance_factor_sentence(63.0, 8.0).endswith("63, not 8² = 64.")
+def test_variance_factor_reading_names_a_wrong_ratio():
+    reading = rules.variance_factor_reading(63.0, 8.0)
+    assert reading.branch == "other" and reading.values["square"] == 64.0
 
 
 # --- the variance skews the softmax ---------------------------------------------------------
@@ -323,22 +325,23 @@ def test_skews_holds_when_every_marked_row_is_as_peaked_as_the_post():
     table = keys({4: [0.5, 0.97, 0.99], 16: [0.3, 0.96, 0.98]})
     finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.HOLDS
-    assert "everywhere measured" in rules.skew_sentence(table, MARKED, 0.95)
+    assert rules.skew_reading(table, MARKED, 0.95).branch == "everywhere"
 
 
 def test_skews_caveat_when_many_keys_stay_below_the_post():
     table = keys({4: [0.5, 0.97, 0.99], 1024: [0.02, 0.67, 0.88]})
     finding = rules.variance_skews_softmax(rising_curve(), table, MARKED, peak=0.95)
     assert finding.verdict is Verdict.CAVEAT
-    assert "n = 1024 at spread 8 (d = 64)" in finding.measured
-    sentence = rules.skew_sentence(table, MARKED, 0.95)
-    assert "reaches the post's 0.95 for n = 4 at d = 64" in sentence
-    assert "below it for n = 1024 at d = 64, n = 1024 at d = 512" in sentence
+    assert {"n_keys": 1024, "spread": 8.0, "d": 64} in finding.values["short"]
+    reading = rules.skew_reading(table, MARKED, 0.95)
+    assert reading.branch == "some"
+    assert reading.values["reached"] == [{"n": 4, "d": 64}, {"n": 4, "d": 512}]
+    assert reading.values["below"] == [{"n": 1024, "d": 64}, {"n": 1024, "d": 512}]
 
 
-def test_skews_sentence_when_no_marked_row_is_peaked_enough():
+def test_skews_reading_when_no_marked_row_is_peaked_enough():
     table = keys({1024: [0.02, 0.67, 0.88]})
-    assert "stays clearly below" in rules.skew_sentence(table, MARKED, 0.95)
+    assert rules.skew_reading(table, MARKED, 0.95).branch == "nowhere"
 
 
 def test_skews_within_standard_errors_of_the_level_counts_as_reached():
@@ -398,14 +401,13 @@ def at_unit(top_over: list[float], norm_over: list[float], sizes=(2, 4096)) -> p
 def test_depends_on_n_holds_when_the_rows_change_relative_to_uniform():
     table = at_unit([1.45, 24.0], [0.73, 1.64])
     assert rules.depends_on_n(table).verdict is Verdict.HOLDS
-    sentence = rules.n_dependence_sentence(table)
-    assert "from n = 2 to n = 4096 keys" in sentence and "from 1.45 to 24 times" in sentence
+    values = rules.n_dependence_reading(table).values
+    assert (values["first"], values["last"], values["top_over"]) == (2, 4096, (1.45, 24.0))
 
 
 def test_depends_on_n_caveat_when_only_the_uniform_scale_changes():
     finding = rules.depends_on_n(at_unit([1.5, 1.6], [1.0, 1.1]))
-    assert finding.verdict is Verdict.CAVEAT
-    assert "relative to uniform attention the rows change little" in finding.measured
+    assert finding.verdict is Verdict.CAVEAT and finding.branch == "caveat"
 
 
 def test_depends_on_n_does_not_hold_when_nothing_changes():
@@ -424,7 +426,7 @@ def test_depends_on_n_needs_a_material_change_beyond_noise():
 def test_depends_on_n_not_testable_with_one_n():
     table = at_unit([1.5, 1.5], [1.0, 1.0], sizes=(64, 64))
     finding = rules.depends_on_n(table)
-    assert finding.verdict is Verdict.UNTESTABLE and "only n = 64" in finding.measured
+    assert finding.verdict is Verdict.UNTESTABLE and finding.values == {"sizes": [64]}
 
 
 def test_depends_on_n_on_simulated_rows():
@@ -447,4 +449,6 @@ def test_quotation_finding_reaches_every_outcome():
     blog = rules.quotation_finding(
         "blog-vaswani-quote", CLAIMS["blog-vaswani-quote"], CLAIMS["vaswani-small-gradients"]
     )
-    assert blog.verdict is Verdict.FAILS and "“1/√d_k”" in blog.measured
+    assert blog.verdict is Verdict.FAILS
+    replaced = [r for change in blog.values["changes"] for r in change["replaced"]]
+    assert any(r["was"] == "1/√d_k" for r in replaced)

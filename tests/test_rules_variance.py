@@ -16,28 +16,18 @@ d = sp.Symbol("d", positive=True, integer=True)
 
 def test_footnote_variance_holds_when_both_routes_agree() -> None:
     f = rules.footnote_variance("vaswani-variance", d - d, {1: 0.5, 64: -2.0}, 4.0, 1000)
-    assert f.verdict is Verdict.HOLDS
-    assert "within 2.00 standard errors" in f.measured
-
-
-def test_footnote_variance_names_its_form_and_refers_to_a_simulation_reported_before() -> None:
-    f = rules.footnote_variance(
-        "blog-scaled-variance", d - d, {1: 0.5}, 4.0, 1000, "Var(q·k/√d) = 1", "the footnote"
-    )
-    assert "gives Var(q·k/√d) = 1" in f.measured
-    assert "the one reported for the footnote" in f.measured and "standard errors" not in f.measured
+    assert f.verdict is Verdict.HOLDS and f.branch == "holds"
+    assert f.values == {"ds": (1, 64), "pairs": 1000, "worst": 2.0, "z_limit": 4.0}
 
 
 def test_footnote_variance_fails_when_the_identity_does_not() -> None:
     f = rules.footnote_variance("vaswani-variance", d / 2, {1: 0.5}, 4.0, 1000)
-    assert f.verdict is Verdict.FAILS
-    assert r"$\frac{d}{2}$" in f.measured and "misses" in f.measured
+    assert f.verdict is Verdict.FAILS and f.values["residual"] == "d/2"
 
 
 def test_footnote_variance_untestable_when_the_routes_disagree() -> None:
     f = rules.footnote_variance("blog-scaled-variance", sp.Integer(0), {4: 9.0}, 4.0, 1000)
-    assert f.verdict is Verdict.UNTESTABLE
-    assert "disagree" in f.measured
+    assert f.verdict is Verdict.UNTESTABLE and f.values["worst"] == 9.0
 
 
 def test_footnote_variance_simplifies_the_residual() -> None:
@@ -53,26 +43,24 @@ def test_footnote_variance_simplifies_the_residual() -> None:
 def test_chuang_proposition_holds_fails_and_untestable() -> None:
     a = sp.Symbol("a")
     holds = rules.chuang_proposition(3, {"x": (a + 1) ** 2 - a**2 - 2 * a - 1})
-    assert (
-        holds.verdict is Verdict.HOLDS and "its one line (x) simplifies to zero" in holds.measured
-    )
+    assert holds.verdict is Verdict.HOLDS and holds.values["lines"] == (1, 1)
     two = rules.chuang_proposition(3, {"x": sp.Integer(0), "y, any z": sp.Integer(0)})
-    assert "both of its lines (x; y, any z)" in two.measured
+    assert two.values == {"lines": (2, 2), "names": [{"name": "x"}, {"name": "y, any z"}]}
     fails = rules.chuang_proposition(4, {"x": sp.Integer(0), "y": a})
-    assert (
-        fails.verdict is Verdict.FAILS and '"y"' in fails.measured and '"x"' not in fails.measured
-    )
+    assert fails.verdict is Verdict.FAILS
+    assert fails.values["failed"] == [{"name": "y", "residual": "a"}]
     assert rules.chuang_proposition(1, {}).verdict is Verdict.UNTESTABLE
 
 
 def test_measured_texts_are_plain_language() -> None:
+    from attncore.claims.saying import sentence
     from attncore.symbolic import chuang_propositions
 
     for number, p in enumerate(chuang_propositions()[:4], start=1):
-        measured = rules.chuang_proposition(number, p.residuals()).measured
-        assert "Eq(" not in measured and "True" not in measured and "E[X]**2" not in measured
+        said = sentence(rules.chuang_proposition(number, p.residuals()))
+        assert "Eq(" not in said and "True" not in said and "E[X]**2" not in said
     f = rules.footnote_variance("vaswani-variance", d - d, {1: 0.5}, 4.0, 1000)
-    assert "simplifies to zero" in f.measured and "Eq(" not in f.measured
+    assert "Eq(" not in sentence(f)
 
 
 def test_chuang_proposition_from_the_real_derivations() -> None:
@@ -92,13 +80,12 @@ HARMLESS = Counterexample("harmless", True, True, 16.0, 16.1, 0.2, 0.2)
 def test_proposition_5_fails_on_a_counterexample_with_independent_pairs() -> None:
     f = rules.chuang_proposition_5([DEPENDENT, INDEPENDENT], 16, 4.0)
     assert f.verdict is Verdict.FAILS
-    assert "pair swap (every listed pair independent)" in f.measured
+    assert [law["independent"] for law in f.values["laws"]] == [False, True]
 
 
 def test_proposition_5_caveat_when_only_dependent_pairs_break_it() -> None:
     f = rules.chuang_proposition_5([DEPENDENT, HARMLESS], 16, 4.0)
-    assert f.verdict is Verdict.CAVEAT
-    assert "zero covariances" in f.measured
+    assert f.verdict is Verdict.CAVEAT and f.branch == "caveat"
 
 
 def test_proposition_5_holds_when_nothing_breaks_it() -> None:
@@ -123,7 +110,7 @@ def test_counterexample_breaks_needs_all_three_conditions() -> None:
 def test_relaxed_variance_holds_with_the_self_factor_as_a_note() -> None:
     f = rules.relaxed_variance([0.5, -1.0], [0.3, 5.0], 1.125, 16, 16, 4.0)
     assert f.verdict is Verdict.HOLDS
-    assert "1.1250 times his formula" in f.measured and "within 5.0 standard errors" in f.measured
+    assert f.values["self_factor"] == 1.125 and f.values["worst_self"] == 5.0
 
 
 def test_relaxed_variance_fails_when_two_tokens_miss_the_formula() -> None:
@@ -136,7 +123,8 @@ def test_relaxed_variance_fails_when_two_tokens_miss_the_formula() -> None:
 
 def test_cauchy_schwarz_holds_and_fails() -> None:
     ok = rules.cauchy_schwarz({"a": 0.2, "b": 1.0}, {"a": 0.01, "b": 0.02}, 0.01, 64)
-    assert ok.verdict is Verdict.HOLDS and "a: largest ratio 0.200" in ok.measured
+    assert ok.verdict is Verdict.HOLDS
+    assert ok.values["laws"][0] == {"law": "a", "largest": 0.2, "mean": 0.01}
     bad = rules.cauchy_schwarz({"a": 1.01}, {"a": 0.01}, 0.01, 64)
     assert bad.verdict is Verdict.FAILS
 
@@ -149,57 +137,53 @@ def test_n_sqrt_d_every_branch() -> None:
     holds = rules.n_sqrt_d_normal({1: 0.97, 16: 0.99, 64: 1.0}, z, 32, 4.0)
     assert holds.verdict is Verdict.HOLDS
     caveat = rules.n_sqrt_d_normal({1: 0.80, 16: 0.985, 64: 0.996}, z, 32, 4.0)
-    assert caveat.verdict is Verdict.CAVEAT and "below d = 16 (d = 1)" in caveat.measured
+    assert caveat.verdict is Verdict.CAVEAT and caveat.values["off"] == [1]
     fails = rules.n_sqrt_d_normal({1: 0.80, 16: 0.90, 64: 0.996}, z, 32, 4.0)
     assert fails.verdict is Verdict.FAILS
     untestable = rules.n_sqrt_d_normal({16: 0.985}, {16: 7.0}, 32, 4.0)
     assert untestable.verdict is Verdict.UNTESTABLE
 
 
-# --- sentences ----------------------------------------------------------------------------------
+# --- readings ----------------------------------------------------------------------------------
 
 
-def test_moments_sentence_both_ways() -> None:
-    assert "is within 1.0 standard errors" in rules.moments_sentence(1.0, 4.0, "at d = 8")
-    assert rules.moments_sentence(1.0, 4.0, "at d = 8").startswith("At d = 8")
-    assert "beyond the pass mark of 4" in rules.moments_sentence(5.0, 4.0, "at d = 8")
+def test_moments_fit_both_ways() -> None:
+    assert rules.moments_fit(1.0, 4.0).branch == "within"
+    assert rules.moments_fit(5.0, 4.0).branch == "beyond"
 
 
-def test_counterexample_sentence_both_ways() -> None:
-    broken = rules.counterexample_sentence([DEPENDENT, INDEPENDENT], 16, 4.0)
-    assert "both laws" in broken and "every listed pair is independent" in broken
-    only_dependent = rules.counterexample_sentence([DEPENDENT, HARMLESS], 16, 4.0)
-    assert "one of the two laws" in only_dependent and "independent" not in only_dependent
-    assert not any(char.isdigit() for char in broken.replace("d_k = 16", ""))
-    assert "no law" in rules.counterexample_sentence([HARMLESS], 16, 4.0)
+def test_counterexample_reading_every_branch() -> None:
+    broken = rules.counterexample_reading([DEPENDENT, INDEPENDENT], 16, 4.0)
+    assert broken.branch == "including" and broken.values["broken"] == (2, 2)
+    only_dependent = rules.counterexample_reading([DEPENDENT, HARMLESS], 16, 4.0)
+    assert only_dependent.branch == "dependent" and only_dependent.values["broken"] == (1, 2)
+    assert rules.counterexample_reading([INDEPENDENT], 16, 4.0).branch == "one-law"
+    assert rules.counterexample_reading([HARMLESS], 16, 4.0).branch == "none"
 
 
-def test_projection_sentence_both_ways() -> None:
-    assert "exact, not approximate" in rules.projection_sentence(1.0, 4.0)
-    off = rules.projection_sentence(6.0, 4.0)
-    assert "exact" not in off and "beyond the pass mark" in off
+def test_projection_reading_both_ways() -> None:
+    assert rules.projection_reading(1.0, 4.0).branch == "exact"
+    assert rules.projection_reading(6.0, 4.0).branch == "off"
 
 
-def test_agreement_and_other_reasons_sentences_leave_the_numbers_to_the_verdict_line() -> None:
-    assert "agrees" in rules.agreement_sentence(1.0, 4.0, "at d = 8")
-    assert "beyond the pass mark" in rules.agreement_sentence(5.0, 4.0, "at d = 8")
-    both = rules.other_reasons_sentence({"means": 5.5, "weights": 256.0})
-    assert both.startswith("each of the two reasons tried raises")
-    assert "none" in rules.other_reasons_sentence({"means": 1.0})
-    assert rules.other_reasons_sentence({"means": 5.5, "alignment": 1.0}).endswith(
-        "alignment does not"
-    )
+def test_other_reasons_reading_every_branch() -> None:
+    both = rules.other_reasons_reading({"means": 5.5, "weights": 256.0})
+    assert both.branch == "each" and both.values["reasons"] == 2
+    assert rules.other_reasons_reading({"means": 5.5}).branch == "one"
+    assert rules.other_reasons_reading({"means": 1.0}).branch == "none"
+    some = rules.other_reasons_reading({"means": 5.5, "alignment": 1.0})
+    assert some.branch == "some" and some.values["flat"] == ["alignment"]
 
 
-def test_key_length_sentence_picks_the_smallest_d_from_16() -> None:
-    assert rules.key_length_sentence({4: 0.9, 32: 0.99}, {4: 0.1, 32: 0.01}).startswith("At d = 32")
-    assert rules.key_length_sentence({4: 0.9}, {4: 0.1}).startswith("At d = 4")
+def test_key_length_reading_picks_the_smallest_d_from_16() -> None:
+    assert rules.key_length_reading({4: 0.9, 32: 0.99}, {4: 0.1, 32: 0.01}).values["d"] == 32
+    assert rules.key_length_reading({4: 0.9}, {4: 0.1}).values["d"] == 4
 
 
-def test_bound_sentence_both_ways() -> None:
-    assert rules.bound_sentence(0.1, 0.003, 0.003).startswith("no simulated ratio exceeds 1")
-    above = rules.bound_sentence(1.2, 0.01, 0.003)
-    assert above.startswith("a simulated ratio exceeds 1") and "far from" in above
+def test_bound_reading_both_ways() -> None:
+    assert rules.bound_reading(0.1, 0.003, 0.003).branch == "within"
+    above = rules.bound_reading(1.2, 0.01, 0.003)
+    assert above.branch == "exceeds" and not above.values["near"]
 
 
 # --- the blog's derivation --------------------------------------------------------------------
@@ -212,7 +196,8 @@ def test_blog_derivation_holds_on_the_real_lines_and_fails_on_a_wrong_one() -> N
     assert rules.proof_lines("blog-variance-derivation", residuals).verdict is Verdict.HOLDS
     wrong = {**residuals, "the mean stays 0": d}
     fails = rules.proof_lines("blog-variance-derivation", wrong)
-    assert fails.verdict is Verdict.FAILS and "the mean stays 0" in fails.measured
+    assert fails.verdict is Verdict.FAILS
+    assert [line["name"] for line in fails.values["failed"]] == ["the mean stays 0"]
     assert rules.proof_lines("blog-variance-derivation", {}).verdict is Verdict.UNTESTABLE
 
 
@@ -222,7 +207,7 @@ def test_blog_derivation_holds_on_the_real_lines_and_fails_on_a_wrong_one() -> N
 def test_any_scalar_product_every_branch() -> None:
     assert rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0).verdict is Verdict.HOLDS
     caveat = rules.any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0)
-    assert caveat.verdict is Verdict.CAVEAT and "1.1250 d_k" in caveat.measured
+    assert caveat.verdict is Verdict.CAVEAT and caveat.branch == "caveat-itself"
     assert rules.any_scalar_product(6.0, 1.0, 1.0, 1.125, 16, 4.0).verdict is Verdict.FAILS
     assert rules.any_scalar_product(0.5, 9.0, 7.0, 1.125, 16, 4.0).verdict is Verdict.UNTESTABLE
 
@@ -231,12 +216,12 @@ def test_any_scalar_product_reads_the_counterexamples_against_assumption_iv() ->
     # The pair swap correlates q_i with k_j: assumption (iv) excludes it, whatever it gives.
     excluded = rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0, [INDEPENDENT, HARMLESS])
     assert excluded.verdict is Verdict.HOLDS
-    assert "excludes the counterexample pair swap" in excluded.measured
+    assert excluded.values["excluded"] == [{"labels": ["pair swap"]}]
     # Uncorrelated but dependent laws meet (iv) only under the covariance reading.
     dependent = rules.any_scalar_product(0.5, 1.0, 8.0, 1.125, 16, 4.0, [DEPENDENT])
     assert dependent.verdict is Verdict.CAVEAT
-    assert "own signs, 48.5 instead of 16" in dependent.measured
-    assert "zero covariances" in dependent.measured
+    assert dependent.branch == "caveat" and not dependent.values["itself"]
+    assert dependent.values["laws"] == [{"label": "own signs", "simulated": 48.5}]
     # Different tokens missing d_k fail whatever the counterexamples say.
     failed = rules.any_scalar_product(6.0, 1.0, 8.0, 1.125, 16, 4.0, [HARMLESS])
     assert failed.verdict is Verdict.FAILS
@@ -260,37 +245,36 @@ def test_other_reasons_every_branch() -> None:
     z = {"means": 0.1, "weights": 0.2}
     assert rules.other_reasons({"means": 1.5, "weights": 16.0}, z, 4).verdict is Verdict.HOLDS
     caveat = rules.other_reasons({"means": 1.0, "weights": 16.0}, z, 4)
-    assert caveat.verdict is Verdict.CAVEAT and "not grown for means" in caveat.measured
+    assert caveat.verdict is Verdict.CAVEAT and caveat.values["flat"] == ["means"]
     assert rules.other_reasons({"means": 1.0, "weights": 1.02}, z, 4).verdict is Verdict.FAILS
     bad = rules.other_reasons({"means": 1.5}, {"means": 7.0}, 4)
     assert bad.verdict is Verdict.UNTESTABLE
     assert rules.other_reasons({}, {}, 4).verdict is Verdict.UNTESTABLE
 
 
-# --- propositions_sentence, density_fit_sentence ------------------------------------------------
+# --- propositions_reading, density_fit ---------------------------------------------------------
 
 
-def test_propositions_sentence_holds_when_every_proof_does() -> None:
+def test_propositions_reading_holds_when_every_proof_does() -> None:
     ok = rules.proof_lines("chuang-proposition-1", {"line": sp.Integer(0)})
-    sentence = rules.propositions_sentence({n: ok for n in (1, 2, 3, 4)})
-    assert sentence.startswith("Chuang's Propositions 1 to 4 hold")
+    held = rules.propositions_reading({n: ok for n in (1, 2, 3, 4)})
+    assert held.branch == "hold" and held.values == {"span": (1, 4)}
 
 
-def test_propositions_sentence_names_the_one_that_fails() -> None:
+def test_propositions_reading_names_the_one_that_fails() -> None:
     ok = rules.proof_lines("chuang-proposition-1", {"line": sp.Integer(0)})
     bad = rules.proof_lines("chuang-proposition-3", {"line": d})
-    sentence = rules.propositions_sentence({1: ok, 2: ok, 3: bad, 4: ok})
-    assert "not every one holds" in sentence and "3 (does not hold)" in sentence
-    assert "1 (" not in sentence
+    held = rules.propositions_reading({1: ok, 2: ok, 3: bad, 4: ok})
+    assert held.branch == "not-all"
+    assert held.values["failed"] == [{"number": 3, "verdict": "does not hold"}]
 
 
-def test_density_fit_sentence_fits_within_noise() -> None:
-    sentence = rules.density_fit_sentence({1: (42.0, 40), 64: (35.0, 40)}, 4.0)
-    assert sentence.startswith("At every d shown (1, 64) the histogram fits")
+def test_density_fit_fits_within_noise() -> None:
+    fit = rules.density_fit({1: (42.0, 40), 64: (35.0, 40)}, 4.0)
+    assert fit.branch == "fits" and [f["d"] for f in fit.values["fits"]] == [1, 64]
 
 
-def test_density_fit_sentence_names_the_misfit() -> None:
+def test_density_fit_names_the_misfit() -> None:
     # 40 bins: standard deviation sqrt(80) ~ 8.9; 80 is 4.5 of them above 40
-    sentence = rules.density_fit_sentence({1: (80.0, 40), 64: (41.0, 40)}, 4.0)
-    assert sentence.startswith("The histogram departs from the exact density at d = 1 ")
-    assert "d = 64" not in sentence
+    fit = rules.density_fit({1: (80.0, 40), 64: (41.0, 40)}, 4.0)
+    assert fit.branch == "departs" and [f["d"] for f in fit.values["misfits"]] == [1]

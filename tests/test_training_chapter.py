@@ -34,14 +34,14 @@ def test_the_short_budget_gap_keeps_its_direction_in_the_smoke_build(built_book)
     verdicts = {r["claim"]: r for r in json.loads((run / "manifest.json").read_text())["verdicts"]}
     # without LayerNorm and with Keras-like initialization, after one epoch
     assert (
-        "The gap appears in: “no LayerNorm, Keras-like init” at 469 steps"
+        "“no LayerNorm, Keras-like init” at 469 steps"
         in (verdicts["chuang-string-reversal"]["measured"])
     )
     assert verdicts["chuang-string-reversal"]["verdict"] != "does not hold"
     # the glued conclusions agree with the verdict
     assert values["chuang_verdict"] == verdicts["chuang-string-reversal"]["verdict"]
     assert values["gap_conclusion"].startswith(
-        "Chuang’s gap is reproduced after 469 steps in the setup “no LayerNorm, Keras-like init”"
+        "Chuang’s gap is reproduced after 469 steps in “no LayerNorm, Keras-like init”"
     )
     assert verdicts["bernhard-transformer-performance"]["verdict"] in (
         "holds with a caveat",

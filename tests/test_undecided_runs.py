@@ -37,7 +37,7 @@ def test_one_seed_prints_the_accuracy_and_no_interval_never_nan() -> None:
     one = lt.frame({m: [0.5] for m in ("sqrt_d", "log_n", "k_total", "ssmax_learned")})
     for rule in (lengths.chiang_log_n, lengths.k_total_long, lengths.ssmax_flattening):
         found = rule(one, 10)
-        assert found.verdict is U and "too few seeds to tell" in found.measured
+        assert found.verdict is U and found.branch == "one-seed"
 
 
 def test_chiang_with_an_undecided_difference_is_not_a_failure() -> None:
@@ -46,18 +46,16 @@ def test_chiang_with_an_undecided_difference_is_not_a_failure() -> None:
     found = lengths.chiang_log_n(
         lt.frame({"sqrt_d": [0.6, 0.95, 0.7], "log_n": [0.8, 0.82, 0.84]}), 10
     )
-    assert found.verdict is U, found.measured
-    assert "cannot tell" in found.measured
+    assert found.verdict is U and found.branch == "untestable", found.values
 
 
 def test_k_total_whose_interval_reaches_across_chance_is_not_a_failure() -> None:
     found = lengths.k_total_long(
         lt.frame({"sqrt_d": [0.5, 0.7, 0.6], "k_total": [0.45, 0.7, 0.6]}), 10
     )
-    assert found.verdict is U, found.measured
-    assert "better than guessing" in found.measured
+    assert found.verdict is U and found.branch == "guessing", found.values
     at_chance = lengths.k_total_long(lt.frame({"sqrt_d": lt.MID, "k_total": [0.5] * 3}), 10)
-    assert at_chance.verdict is Verdict.FAILS, at_chance.measured
+    assert at_chance.verdict is Verdict.FAILS, at_chance.values
 
 
 def test_ssmax_whose_focus_the_seeds_cannot_place_is_not_a_failure() -> None:
@@ -68,16 +66,16 @@ def test_ssmax_whose_focus_the_seeds_cannot_place_is_not_a_failure() -> None:
     longest = (table["method"] == "ssmax_learned") & (table["length"] == 1000)
     table.loc[longest, "largest"] = [0.95, 0.85, 0.9]
     found = lengths.ssmax_flattening(table, 10)
-    assert found.verdict is U, found.measured
+    assert found.verdict is U and found.branch == "untestable", found.values
 
 
-def test_the_longest_sentence_says_undecided_not_unsolved() -> None:
+def test_the_longest_reading_says_undecided_not_unsolved() -> None:
     table = lt.frame({"sqrt_d": [1.0, 0.6, 0.9], "log_n": lt.GOOD})
-    sentence = lengths.longest_sentence(table, {"sqrt_d": "A", "log_n": "B"})
-    assert sentence == (
-        "At 1,000 bits, B is solved (accuracy interval at or above 0.95); the seeds cannot "
-        "tell whether A is solved (its interval reaches across 0.95)."
-    )
+    found = lengths.longest_outcomes(table, {"sqrt_d": "A", "log_n": "B"})
+    assert [(r.branch, r.values["methods"]) for r in found] == [
+        ("solved", ["B"]),
+        ("undecided", ["A"]),
+    ]
 
 
 # --- critical scale ---------------------------------------------------------------------------
@@ -94,15 +92,15 @@ def _two_draws(**each: dict) -> pd.DataFrame:
 def test_a_boundary_the_draws_cannot_place_is_not_a_failure() -> None:
     table = _two_draws(first={"centre": lambda n, rho: 1.0}, second={"centre": lambda n, rho: 1.4})
     found = crit.critical_log_n(table)
-    assert found.verdict is U, found.measured
-    assert "the draws cannot tell whether within it" in found.measured
+    assert found.verdict is U and found.branch == "untestable", found.values
+    assert any(e["why"] == ["unclear"] for e in found.values["exceptions"])
 
 
 def test_a_transition_the_draws_cannot_place_is_not_a_failure() -> None:
     table = _two_draws(first={}, second={"floor": lambda n, rho: 0.3})
     found = crit.phase_transition(table)
-    assert found.verdict is U, found.measured
-    assert "the draws cannot tell" in found.measured
+    assert found.verdict is U and found.branch == "untestable", found.values
+    assert found.values["undecided"]
 
 
 def test_a_change_with_n_the_draws_cannot_place_is_not_a_failure() -> None:
@@ -110,8 +108,8 @@ def test_a_change_with_n_the_draws_cannot_place_is_not_a_failure() -> None:
         first={"fixed": lambda n, rho: (0.5, 0.5)}, second={"fixed": lambda n, rho: (0.8, 0.2)}
     )
     found = crit.uniform_as_n_grows(table)
-    assert found.verdict is U, found.measured
-    assert "the draws cannot tell" in found.measured
+    assert found.verdict is U and found.branch == "untestable", found.values
+    assert found.values["undecided"]
     flat = crit.uniform_as_n_grows(synthetic(fixed=lambda n, rho: (0.5, 0.5)))
     assert flat.verdict is Verdict.FAILS and [t.name for t in flat.thresholds] == ["steady"]
 
@@ -122,10 +120,13 @@ def test_a_scale_inside_the_boundarys_interval_is_not_put_on_a_side() -> None:
         {"n": 512, "rho": [0.2, 0.8], "gamma": [1.33, 5.1], "gamma_low": [1.2, 5.0],
          "gamma_high": [1.5, 5.2]}
     )  # fmt: skip
-    sentence = crit.scales_sentence(table, bounds, 64)
-    assert "1/√d puts γ at 1.3, below the measured critical γ" in sentence
-    assert "for a mean token correlation ρ = 0.8 and not told apart from it for ρ = 0.2" in sentence
-    assert "ln n/√d puts γ at 8, above the measured critical γ at every" in sentence
+    root, log = crit.scale_places(table, bounds)
+    assert root.branch == "sides" and root.values["gamma"] == 1.3
+    assert root.values["sides"] == [
+        {"side": ["below"], "rhos": [0.8]},
+        {"side": ["unclear"], "rhos": [0.2]},
+    ]
+    assert log.branch == "above" and log.values["gamma"] == 8.0
 
 
 def test_a_boundary_from_one_draw_prints_no_interval() -> None:

@@ -255,8 +255,10 @@ def show_verdict(page: Chapter, finding: Finding, evidence: str, recorded: bool)
     verdict as this run's alone, so that its numbers still appear once on its page.
 
     >>> from attncore.claims import Verdict
-    >>> show_verdict(Chapter("bernhard_figures"), Finding("bernhard-fig1-sqrt-d-helps",
-    ...              Verdict.HOLDS, "20 draws", "paired"), "sec-bernhard-sqrt-d", False)
+    >>> setting = {"sample": "intended", "unscaled": "1b", "scaled": "1c", "draws": 1}
+    >>> found = Finding("bernhard-fig1-sqrt-d-helps", Verdict.UNTESTABLE, values=setting,
+    ...                 branch="one-draw")
+    >>> show_verdict(Chapter("bernhard_figures"), found, "sec-bernhard-sqrt-d", False)
     <IPython.core.display.Markdown object>
     """
     from IPython.display import Markdown, display

@@ -349,10 +349,11 @@ def verdict_table(findings: Iterable[Finding], name: str, caption: str) -> str:
     chip and what was measured.
 
     >>> from attncore.claims import Verdict
-    >>> found = Finding("chuang-perfect-accuracy", Verdict.UNTESTABLE, "best 99.93%", "exact")
+    >>> found = Finding("chuang-perfect-accuracy", Verdict.UNTESTABLE, branch="unmeasured")
     >>> print(verdict_table([found], "tbl-v", "Verdicts.").splitlines()[7:10])
     ['* - Chuang, §3: “Since a 100\\\\% accuracy is also achievable within …”', \
-'  - {bdg-info}`not testable here`', '  - best 99.93%']
+'  - {bdg-info}`not testable here`', '  - No whole-string accuracy on the test strings was \
+measured in this run']
     """
     rows = {claim_label(f.claim): [chip(f.verdict.value), sentence(f)] for f in findings}
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=["verdict", "measured"])

@@ -15,7 +15,11 @@ spec                   value                            says
 ``share:seed``         a pair ``(k, n)``                ``three of the five seeds``
 ``range[:spec]``       a pair ``(low, high)``           ``0.2 to 0.5`` (each ``plain``
                                                         or in ``spec``), one if equal
-``list``               strings                          ``a, b and c``
+``pm[:digits]``        a pair ``(mean, se)``            ``0.42 ± 0.03`` (``digits``
+                                                        decimals, 2 unless given; an
+                                                        se that would read 0: one
+                                                        significant digit)
+``list[:spec]``        strings (numbers in ``spec``)    ``a, b and c``
 ``words``              keys of the claim's ``words``    its phrases, listed
 ``items:name``         records (mappings)               each in the claim's ``words[name]``,
                                                         joined by semicolons
@@ -75,8 +79,13 @@ class _Filters(string.Formatter):
         if name == "range":
             low, high = (format(v, rest) if rest else plain(float(v)) for v in value)
             return low if low == high else f"{low} to {high}"
+        if name == "pm":
+            mean, se = (float(v) for v in value)
+            error = f"{se:.{int(rest or 2)}f}"
+            error = f"{se:.1g}" if se > 0 and float(error) == 0 else error
+            return f"{mean:.{int(rest or 2)}f} ± {error}"
         if name == "list":
-            return listing([str(v) for v in value])
+            return listing([format(v, rest) if rest else str(v) for v in value])
         if name == "words":
             return listing([self.words[key] for key in value])
         if name == "items":

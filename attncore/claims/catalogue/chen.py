@@ -17,6 +17,30 @@ _CHEN_MODEL = (
     "as value; the chapter gives the details)."
 )
 
+_CHECK = (
+    "simulated almost-simplex at the chapter's d, n and ρ; intervals over the draws, "
+    "simultaneous over ρ by Bonferroni"
+)
+
+_ENDS = (
+    "at n = {n}, the angle ratio is {collapse:range:.3f} a factor below the critical scale "
+    "and {identity:range:.3f} a factor above it over ρ = {rhos:list:g}"
+)
+"""What the ratio is at both ends of the transition, which each verdict on the phase
+transition states after its result."""
+
+_FALLS = "; below it the ratio changed by {falls:range:+.3f} from n = {n_min}"
+
+_CHANGES = (
+    "from n = {n:range:d} (γ = {gammas:range:.2f}), the rows' normalised entropy changed by "
+    "{entropy:range:+.3f} and the angle ratio by {ratio:range:+.3f} over ρ = {rhos:list:g}"
+)
+
+_BOUNDARY = (
+    "at n = {n}, it lies at {boundary:range:.3f} times 1/(1 − ρ) over ρ = {rhos:list:g} "
+    "(intervals {intervals:range:.3f}, {draws} draws or more)"
+)
+
 
 CLAIMS: dict[str, Claim] = {
     "chen-uniform-as-n-grows": Claim(
@@ -31,6 +55,22 @@ CLAIMS: dict[str, Claim] = {
         "and the outputs move together (the ratio of output to input angle falls) from the "
         "smallest to the largest n, clearly over the draws, at every ρ.",
         quote_checked=_ABSTRACT,
+        check=_CHECK + "; the logit scale of {scale} on tokens of norm √d",
+        says={
+            "holds": "the rows flattened and the tokens clustered, both clearly at every ρ: "
+            + _CHANGES,
+            "caveat": "the rows flattened or the tokens clustered clearly at some ρ, but not "
+            "both at ρ = {unclear:list:g}: " + _CHANGES,
+            "fails": "neither did the rows flatten nor the tokens cluster: at every ρ the draws "
+            "keep the entropy's rise and the ratio's fall within what counts as no change; "
+            + _CHANGES,
+            "untestable": "at no ρ did the rows clearly flatten or the tokens clearly cluster, "
+            "but the draws cannot tell whether the changes are within what counts as no change "
+            "at ρ = {undecided:list:g}: " + _CHANGES,
+            "one-n": "the sweep has {count:count:value} of n at this scale: no change with n "
+            "to measure",
+            "one-draw": "fewer than two draws at some n and ρ at this scale: too few draws to tell",
+        },
     ),
     "chen-phase-transition": Claim(
         "critical_scale",
@@ -46,6 +86,34 @@ CLAIMS: dict[str, Claim] = {
         "factor above it near 1 (the identity), at every ρ; and the transition sharpens with "
         "n: below the critical scale the ratio falls as n grows, above it it does not fall.",
         quote_checked=_ABSTRACT,
+        check=_CHECK + "; the angle ratio interpolated in ln γ a factor below and above γ_c",
+        says={
+            "holds": "both ends are reached and the transition sharpens, clearly at every ρ: "
+            + _ENDS
+            + _FALLS,
+            "caveat": "the transition shows only in part ({exceptions:items:exception}): "
+            + _ENDS
+            + _FALLS,
+            "fails": "at every ρ an end is clearly missed and the transition clearly does not "
+            "sharpen: " + _ENDS + _FALLS,
+            "untestable": "both ends are reached clearly at no ρ, nor does the transition "
+            "sharpen clearly, but the draws cannot tell whether an end is missed and the "
+            "transition does not sharpen at ρ = {undecided:list:g}: " + _ENDS + _FALLS,
+            "one-n": "both ends are reached clearly at every ρ; with one n, whether the "
+            "transition sharpens is not measured: " + _ENDS,
+            "one-n-partly": "both ends are reached clearly at some ρ, not at "
+            "ρ = {missed:list:g}; with one n, whether the transition sharpens is not "
+            "measured: " + _ENDS,
+            "one-n-untestable": "both ends are reached clearly at no ρ, and with one n whether "
+            "the transition sharpens is not measured: " + _ENDS,
+            "off-grid": "at n = {n}, the γ grid does not reach both a factor below and a factor "
+            "above the critical scale in two draws or more at any ρ",
+        },
+        words={
+            "exception": "{why:words} at ρ = {rhos:list:g}",
+            "ends": "both ends not clearly reached",
+            "blunt": "no clear sharpening",
+        },
     ),
     "chen-critical-log-n": Claim(
         "critical_scale",
@@ -59,6 +127,23 @@ CLAIMS: dict[str, Claim] = {
         "value the exact simplex takes at γ_c (self weight 1/2), the measured γ lies within "
         "a tolerance of 1/(1 − ρ) at the largest n, at every ρ.",
         quote_checked=_ABSTRACT,
+        check=_CHECK + "; the boundary where the angle ratio reaches the exact simplex's limit",
+        says={
+            "holds": "the measured boundary is within the tolerance at every ρ: " + _BOUNDARY,
+            "caveat": "the measured boundary is within the tolerance at some ρ only "
+            "({exceptions:items:exception}): " + _BOUNDARY,
+            "fails": "the measured boundary is outside the tolerance at every ρ: " + _BOUNDARY,
+            "untestable": "the measured boundary is within the tolerance at no ρ, nor clearly "
+            "outside it at every ρ ({exceptions:items:exception}): " + _BOUNDARY,
+            "no-crossing": "at n = {n}, the γ grid brackets a crossing in two draws or more at "
+            "no ρ",
+        },
+        words={
+            "exception": "{why:words} at ρ = {rhos:list:g}",
+            "outside": "outside it",
+            "unclear": "the draws cannot tell whether within it",
+            "unbracketed": "no crossing bracketed in two draws or more",
+        },
     ),
     "chen-justifies-yarn-qwen": Claim(
         "",

@@ -4,13 +4,33 @@ Each claim: its words, the book's reading and the sentences that say its verdict
 
 from __future__ import annotations
 
-from attncore.claims.catalogue.reasons import EXACT
+from attncore.claims.catalogue.reasons import (
+    EXACT,
+    PROOF_CHECK,
+    PROOF_SAYS,
+    PROOF_WORDS,
+    REPORTED_SIMULATION,
+)
 from attncore.claims.claim import Claim, Kind, Verdict
 
 _TWO_SIZES = (
     "confirming it needs a second training-set size, and the chapter trains one (the rule says "
     "what one size can refute)"
 )
+
+_II_CHECK = (
+    "the library initializers and the two references of the chapter's table, on "
+    "unit-variance tokens; (ii) met = Q and K variance 1 within a tolerance plus sampling "
+    "error; zero means and (iv) met = every mean and covariance 0 within sampling error; "
+    "(iii)'s unit variance is (ii) itself"
+)
+"""How the two claims on Chuang's condition (ii) are checked."""
+
+_II_WORDS = {
+    "init": "{label}: (ii) {ii:met|unmet} (Q variance {q:.3g}), zero means "
+    "{means:met|unmet}, (iv) {iv:met|unmet} (largest covariance z {cov_z:.2f})"
+}
+"""How one initializer's conditions read in a verdict on (ii)."""
 
 
 CLAIMS: dict[str, Claim] = {
@@ -25,6 +45,40 @@ CLAIMS: dict[str, Claim] = {
         "to (iv)), the scalar product of any query and key has variance d_k: two different "
         "tokens, and a token with itself; queries and keys that meet (iv) only as zero "
         "covariances are reported apart.",
+        check="Monte Carlo over fresh weights and tokens, the two kinds of pair apart; the "
+        "counterexamples to Proposition 5 against assumption (iv)",
+        says={
+            "holds": "with unit-variance projections the logit variance is d_k = {d_k} for two "
+            "different tokens ({z_two:.1f} standard errors away) and for a token with itself "
+            "({z_self:.1f} standard errors away, {z_factor:.1f} from {self_factor:.4f} d_k)"
+            "{excluded:items:excluded}",
+            "caveat": "with unit-variance projections two different tokens have logit variance "
+            "d_k = {d_k} ({z_two:.1f} standard errors away), and a token with itself lies "
+            "{z_self:.1f} standard errors from d_k and {z_factor:.1f} from {self_factor:.4f} "
+            "d_k; uncorrelated but dependent queries and keys break it ({laws:items:law}"
+            "{itself:, and the token with itself|}): they meet assumption (iv) only if "
+            "'independent in the following ways' means zero covariances"
+            "{excluded:items:excluded}",
+            "caveat-itself": "with unit-variance projections two different tokens have logit "
+            "variance d_k = {d_k} ({z_two:.1f} standard errors away), but a token with itself "
+            "has {self_factor:.4f} d_k ({z_self:.1f} standard errors from d_k, {z_factor:.1f} "
+            "from its own closed form): uncorrelated with itself but dependent, it meets "
+            "assumption (iv) only if 'independent in the following ways' means zero "
+            "covariances{excluded:items:excluded}",
+            "fails": "with unit-variance projections two different tokens miss d_k = {d_k}: "
+            "their logit variance lies {z_two:.1f} standard errors from it; a token with itself "
+            "lies {z_self:.1f} standard errors from d_k and {z_factor:.1f} from "
+            "{self_factor:.4f} d_k",
+            "untestable": "with unit-variance projections two different tokens have logit "
+            "variance d_k = {d_k} ({z_two:.1f} standard errors away), but a token with itself "
+            "matches neither closed form ({z_self:.1f} standard errors from d_k, "
+            "{z_factor:.1f} from {self_factor:.4f} d_k), so no verdict",
+        },
+        words={
+            "law": "{label}, {simulated:.1f} instead of d_k",
+            "excluded": "; assumption (iv) excludes {labels:list} among Proposition 5's "
+            "counterexamples (q_i correlated with some k_j)",
+        },
     ),
     "chuang-assumptions-necessary": Claim(
         "why_sqrt_d",
@@ -39,6 +93,19 @@ CLAIMS: dict[str, Claim] = {
             Verdict.CAVEAT: "necessity is refuted by one law that breaks an assumption and "
             "still gives d_k; laws that miss d_k confirm what was tried, with nothing to qualify"
         },
+        check="laws that break an assumption, derived and simulated",
+        says={
+            "holds": "every law that breaks an assumption misses Var(q·k) = d: {laws:items:law}",
+            "fails": "the assumptions are sufficient for Var(q·k) = d, not necessary: "
+            "{laws:items:law}",
+            "untestable": "a simulation disagrees with its closed form, so no verdict: "
+            "{laws:items:law}",
+            "no-law": "no law breaking an assumption was tried",
+        },
+        words={
+            "law": "{law}: logit variance {exact:exactly|not} d by the derivation, simulation "
+            "within {z:.1f} standard errors of the derivation",
+        },
     ),
     "chuang-proposition-1": Claim(
         "derivations",
@@ -49,6 +116,9 @@ CLAIMS: dict[str, Claim] = {
         "Every line of the proof, re-derived in sympy, simplifies to the next.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
     ),
     "chuang-proposition-2": Claim(
         "derivations",
@@ -58,6 +128,9 @@ CLAIMS: dict[str, Claim] = {
         "Every line of the proof, re-derived in sympy, simplifies to the next.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
     ),
     "chuang-proposition-3": Claim(
         "derivations",
@@ -68,6 +141,9 @@ CLAIMS: dict[str, Claim] = {
         "Every line of the proof, re-derived in sympy, simplifies to the next.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
     ),
     "chuang-proposition-4": Claim(
         "derivations",
@@ -78,6 +154,9 @@ CLAIMS: dict[str, Claim] = {
         "Every line of the proof, re-derived in sympy, simplifies to the next.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
     ),
     "chuang-proposition-5": Claim(
         "why_sqrt_d",
@@ -94,6 +173,22 @@ CLAIMS: dict[str, Claim] = {
         "Read charitably ('independent in the following ways'): a counterexample whose listed "
         "pairs are all independent refutes it; one whose pairs are only uncorrelated refutes "
         "the covariance reading alone (a caveat).",
+        check="counterexamples with every listed covariance zero (independent pairs marked), "
+        "derived and simulated at d_k = {d_k}",
+        says={
+            "holds": "no law breaks it; logit variance at d_k = {d_k}: {laws:items:law}",
+            "fails": "a law whose listed pairs are all independent breaks it; logit variance at "
+            "d_k = {d_k}: {laws:items:law}",
+            "caveat": "only laws with uncorrelated but dependent pairs break it, so it fails if "
+            "'independent in the following ways' means zero covariances; logit variance at "
+            "d_k = {d_k}: {laws:items:law}",
+            "untestable": "a simulation disagrees with its own closed form, so no verdict; "
+            "logit variance at d_k = {d_k}: {laws:items:law}",
+        },
+        words={
+            "law": "{label}{independent: (every listed pair independent)|}, {simulated:.1f} "
+            "simulated and {derived:g} derived, {z:.0f} standard errors from d_k",
+        },
     ),
     "chuang-relaxed-variance": Claim(
         "why_sqrt_d",
@@ -111,6 +206,18 @@ CLAIMS: dict[str, Claim] = {
             "1 + (κ − 1)/d_x, which the measured text reports; the two-token formula is exact "
             "or it is not"
         },
+        check="symbolic derivation and Monte Carlo over fresh weights and tokens, d_k = {d_k}",
+        says={
+            "holds": "Chuang's formula is exact for two distinct tokens, not approximate: the "
+            "largest |z| against it is {worst_two:.1f}; a token with itself has {self_factor:.4f} "
+            "times its variance at d_x = {d_x} (1 + (κ − 1)/d_x, κ the token kurtosis), and its "
+            "simulation lies within {worst_self:.1f} standard errors of that",
+            "fails": "two distinct tokens miss Chuang's formula: the largest |z| against it is "
+            "{worst_two:.1f}; a token with itself has {self_factor:.4f} times its variance at "
+            "d_x = {d_x} (1 + (κ − 1)/d_x, κ the token kurtosis), and its simulation lies within "
+            "{worst_self:.1f} standard errors of that",
+            "untestable": "no pair of tokens was simulated",
+        },
     ),
     "chuang-shift-invariance": Claim(
         "softmax_saturation",
@@ -123,6 +230,18 @@ CLAIMS: dict[str, Claim] = {
         "and without shifts, to within the rounding of the shifted logits.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check="{rows} random rows of {keys} logits, softmax with and without a shift; the "
+        "tolerance is counted in roundings of the shifted logits",
+        says={
+            "holds": "every shift leaves the softmax unchanged within the tolerance: "
+            "{shifts:items:shift}",
+            "fails": "some shift moves the softmax beyond the tolerance: {shifts:items:shift}",
+            "untestable": "no shift measured",
+        },
+        words={
+            "shift": "shift {shift:g}: largest |difference| {difference:.1e} (rounding "
+            "{rounding:.1e})"
+        },
     ),
     "chuang-beta-only-at-init": Claim(
         "string_reversal",
@@ -137,6 +256,36 @@ CLAIMS: dict[str, Claim] = {
         "being valid as training moves σ_Wq and σ_Wk. His 'it can hold true if ... its "
         "temperature is fixed' is the same statement from the other side (valid while nothing "
         "moves). A setup whose spread starts outside the band cannot test it.",
+        check="1/√d runs of the learning-curve experiment, every seed; logit spread = standard "
+        "deviation of q·k/√d_k across keys on the validation strings, mean over rows; 1/√d "
+        "valid = a spread of about 1 (what the four assumptions give); a setup whose spread "
+        "starts away from 1 does not meet Chuang's premise and cannot test the claim; σ_Wq "
+        "σ_Wk moved = by more than a set factor",
+        says={
+            "holds": "1/√d stops being valid in every setup as σ_Wq σ_Wk move. "
+            "{setups:items:setup}",
+            "caveat": "Not every setup shows training end the validity of 1/√d cleanly"
+            "{rests:items:rests}. {setups:items:setup}",
+            "fails": "1/√d stays valid through training in some setup that starts from Chuang's "
+            "premise{rests:items:rests}. {setups:items:setup}",
+            "untestable": "No setup starts with a 1/√d logit spread of about 1: 1/√d is not "
+            "valid even at initialization, so no run starts from Chuang's premise, and whether "
+            "training ends its validity cannot be tested. {setups:items:setup}",
+        },
+        words={
+            "setup": "{setup}: the 1/√d logit spread {status:words}, {s0:.3g} → {s1:.3g} "
+            "(×{ratio:plain}, where Chuang's relaxed formula with the measured σ gives "
+            "×{formula:plain}), with σ_Wq {wq0:.3g} → {wq1:.3g}, σ_Wk {wk0:.3g} → {wk1:.3g} and "
+            "σ_X {x0:.3g} → {x1:.3g}",
+            "rests": ": the spread starts away from 1 in {unmet:list}, which cannot test the "
+            "claim, and the verdict rests on {rest:list}",
+            "unmet": "is not about 1 at initialization (premise unmet)",
+            "stays": "is about 1 at initialization and still at the end (1/√d stays valid)",
+            "breaks": "is about 1 at initialization and not at the end (1/√d stops being valid)",
+            "alone": "is about 1 at initialization and not at the end, while σ_Wq σ_Wk hardly "
+            "move (something else moves it)",
+            "mixed": "is about 1 at initialization, but the seeds disagree on the end",
+        },
     ),
     "chuang-beta-search": Claim(
         "beyond_initialization",
@@ -149,6 +298,30 @@ CLAIMS: dict[str, Claim] = {
         "calibration problem whose optimum a fine grid locates: on the exact objective within "
         "its tolerance; on noisy evaluations (the stand-in for one evaluation during training) "
         "missing by more than 0.1 decade no more often than 5 % (binomial test).",
+        check="a decade scan, then a golden-section search (the book's reading of the binary "
+        "search), on a calibration problem whose optimum a grid of {grid} values of β locates; "
+        "in the noisy version every evaluation sees a fresh subsample of the items, the book's "
+        "stand-in for one evaluation during training, and a share of misses counts only where "
+        "a one-sided binomial test rejects the share a working search may miss",
+        says={
+            "holds": "the search finds the optimum, β = {found:.3f} against the grid's "
+            "{optimum:.3f} ({decades:.4f} decades off, objective {found_value:.4f} against "
+            "{optimum_value:.4f}) in {evaluations} evaluations, and noisy evaluations make it "
+            "miss no more often than a working search may: {misses:items:miss}",
+            "exact-only": "the search finds the optimum, β = {found:.3f} against the grid's "
+            "{optimum:.3f} ({decades:.4f} decades off, objective {found_value:.4f} against "
+            "{optimum_value:.4f}) in {evaluations} evaluations; no noisy search was run",
+            "caveat": "the search finds the optimum, β = {found:.3f} against the grid's "
+            "{optimum:.3f} ({decades:.4f} decades off, objective {found_value:.4f} against "
+            "{optimum_value:.4f}) in {evaluations} evaluations, but noisy evaluations make it "
+            "miss too often at some noise level: {misses:items:miss}",
+            "fails": "the search ends away from the optimum, at β = {found:.3f} against the "
+            "grid's {optimum:.3f} ({decades:.4f} decades off, objective {found_value:.4f} "
+            "against {optimum_value:.4f}) after {evaluations} evaluations",
+            "untestable": "the grid's best β, {best:.3g}, lies at its edge ({edges:range:.3g}), "
+            "so the grid does not locate the optimum",
+        },
+        words={"miss": "{percent:.0f} % of searches miss with {items} items per evaluation"},
     ),
     "chuang-standard-init-conditions": Claim(
         "beyond_initialization",
@@ -160,6 +333,25 @@ CLAIMS: dict[str, Claim] = {
         "The library defaults give, on unit-variance tokens, Q and K entries of unit variance "
         "((ii), (iii)), zero means (iii) and zero covariances (iv) (each within sampling error; "
         "a significant correlation of at most 0.05 is a caveat).",
+        check="Q = X W_q + b_q and K = X W_k + b_k for standard normal tokens X, with weights "
+        "and biases drawn as each library default does (documented formulas, re-implemented in "
+        "numpy); standard errors over initializations; unit variance within a tolerance plus "
+        "sampling error, means and covariances zero within sampling error",
+        says={
+            "holds": "every library default meets the conditions: the entries of Q and K have "
+            "variance {defaults:items:qk}; the largest |z| of a mean is {mean_z:.1f}, of a "
+            "covariance {cov_z:.1f} (largest |correlation| {corr:.3f})",
+            "caveat": "the library defaults meet the conditions only in part (unit variance for "
+            "some of them only, or a small but significant correlation): the entries of Q and K "
+            "have variance {defaults:items:qk}; the largest |z| of a mean is {mean_z:.1f}, of a "
+            "covariance {cov_z:.1f} (largest |correlation| {corr:.3f})",
+            "fails": "the library defaults do not meet the conditions (unit variance for none "
+            "of them, a nonzero mean or a sizeable correlation): the entries of Q and K have "
+            "variance {defaults:items:qk}; the largest |z| of a mean is {mean_z:.1f}, of a "
+            "covariance {cov_z:.1f} (largest |correlation| {corr:.3f})",
+            "untestable": "no library default was measured",
+        },
+        words={"qk": "{q:.3f} and {k:.3f} ({label})"},
     ),
     "chuang-string-reversal": Claim(
         "string_reversal",
@@ -175,6 +367,37 @@ CLAIMS: dict[str, Claim] = {
         "about 5 (within a factor 2, in every search over seeds and budgets). Where a setup's "
         "searched β does not learn within the short budget its search evaluates, the search "
         "found no factor that learns there, and that setup says nothing either way.",
+        check="validation token accuracy, {seeds:count:seed} per method ([…]: 95 % t interval "
+        "over seeds); the gap = every seed of 1/√d at about guessing and every seed of the "
+        "searched β learned; a setup where no seed of the searched β learns cannot test it; "
+        "holds if the gap is in every other setup at both budgets and every search's β is "
+        "about 5, with a caveat if it is in some (Chuang states no model, initialization or "
+        "training length) or β is not about 5, does not hold if it is in none",
+        says={
+            "holds": "The gap appears in every setup that can test it, at both budgets: "
+            "{where:items:gap}{near:items:near}{rests:items:rests}. {setups:items:setup}",
+            "not-five": "The gap appears in every setup that can test it, at both budgets "
+            "({where:items:gap}){near:items:near}{rests:items:rests}. {setups:items:setup}",
+            "caveat": "The gap appears only in {where:items:gap}{near:items:near}"
+            "{rests:items:rests}. {setups:items:setup}",
+            "fails": "The gap appears nowhere{near:items:near}{rests:items:rests}. "
+            "{setups:items:setup}",
+            "untestable": "No setup can test the gap: the searched β learns the task in none. "
+            "{setups:items:setup}",
+        },
+        words={
+            "gap": "{setup} at {budget} steps",
+            "near": "; the searched β is about 5 in {near:share:search}",
+            "rests": ". {untested:list} cannot test the claim (its search found no β that "
+            "learns); the verdict rests on {tested:list}",
+            "setup": "{setup}{searches:items:searches}: 1/√d {sqrt_short} vs searched β "
+            "{beta_short} after {short} steps and {sqrt_long} vs {beta_long} after {long}, with "
+            "a 1/√d logit spread of {spread:.2g} at initialization"
+            "{learns:|, and no seed of the searched β learns the task}{outcome:words}",
+            "searches": " (searched β {betas:list:.3g})",
+            "closes": ", a gap the longer training closes",
+            "open": ", a gap still open after the longer training",
+        },
     ),
     "chuang-25000-samples": Claim(
         "string_reversal",
@@ -187,6 +410,33 @@ CLAIMS: dict[str, Claim] = {
         "size refutes the first half only if 1/√d reaches 95 % with at most 15,000 strings "
         "already after the short budget (one epoch), in every setup.",
         unreachable={Verdict.HOLDS: _TWO_SIZES, Verdict.CAVEAT: _TWO_SIZES},
+        check="1/√d runs, test token accuracy (validation where the test strings were not "
+        "scored); 'stable above 95%' = every seed learned; does not hold if so in every setup "
+        "with at most 15,000 training strings after the short budget, whatever Chuang's "
+        "unstated training length beyond it; not testable otherwise (one training-set size is "
+        "trained, so the 25,000 half is never tested)",
+        says={
+            "fails": "With {n_train:,} training strings{fewer:, fewer than Chuang's 15,000|}, "
+            "every seed of 1/√d learns the task in every setup within the short budget: it does "
+            "not need 25,000 strings here, whatever the training length. Token accuracy after "
+            "{short} and {long} steps: {setups:items:setup}",
+            "late": "Every seed of 1/√d learns the task with the long budget in {learned:list}, "
+            "not with the short one: whether {n_train:,} training strings are enough turns on "
+            "the training length, which Chuang does not give. Token accuracy after {short} and "
+            "{long} steps: {setups:items:setup}",
+            "untestable": "With {n_train:,} training strings some seed of 1/√d falls short of "
+            "learning the task in every setup; one training-set size cannot tell whether "
+            "25,000 strings would lift it. Token accuracy after {short} and {long} steps: "
+            "{setups:items:setup}",
+            "more": "The chapter trains on {n_train:,} strings, more than Chuang's 15,000, so it "
+            "cannot tell whether 15,000 would do. Token accuracy after {short} and {long} "
+            "steps: {setups:items:setup}",
+            "untrained": "1/√d was not trained in this run",
+        },
+        words={
+            "setup": "{setup}: {short_acc} on the {short_strings} strings and {long_acc} on the "
+            "{long_strings} strings"
+        },
     ),
     "chuang-not-memorizing": Claim(
         "string_reversal",
@@ -204,6 +454,26 @@ CLAIMS: dict[str, Claim] = {
             "and the runs record accuracy on unseen strings only; a run that falls short on "
             "them learned nothing to explain"
         },
+        check="test strings drawn independently of the training strings; holds if a method "
+        "learns the task, on average over seeds, on strings not seen in training, not testable "
+        "if none does (a model that learned nothing has no accuracy to explain); training "
+        "accuracy is not recorded, so memorizing cannot be shown directly",
+        says={
+            "holds": "The best mean test token accuracy, {best}, is reached on test strings "
+            "drawn apart from the training strings ({seen:share:test string} were training "
+            "strings too); the model has {parameters:,} parameters, and there are {strings} "
+            "strings{paper: (the paper counts 100²⁰, reading 'between 0 and 100' as 100 "
+            "values; the book includes 100, and the argument stands either way)|}",
+            "caveat": "The best mean test token accuracy is {best}, but {seen:share:test string} "
+            "were training strings too, so part of it could be memorized; the model has "
+            "{parameters:,} parameters, and there are {strings} strings{paper: (the paper "
+            "counts 100²⁰, reading 'between 0 and 100' as 100 values; the book includes 100, "
+            "and the argument stands either way)|}",
+            "untestable": "No run learned the task (best mean test token accuracy {best}), so "
+            "there is no accuracy to explain",
+            "unmeasured": "No test token accuracy was measured in this run, so there is no "
+            "accuracy to explain",
+        },
     ),
     "chuang-96-half-data": Claim(
         "string_reversal",
@@ -218,6 +488,29 @@ CLAIMS: dict[str, Claim] = {
         "size the rule can refute it only where, at both budgets and in every setup, every seed "
         "of 1/√d exceeds 96 % and no seed of the searched β does.",
         unreachable={Verdict.HOLDS: _TWO_SIZES, Verdict.CAVEAT: _TWO_SIZES},
+        check="searched β (Chuang's search) against 1/√d at both budgets, test token accuracy "
+        "(validation where the test strings were not scored), above Chuang's mark: every seed "
+        "of 1/√d, some seed of the searched β ('can reach'); does not hold if at both budgets "
+        "in every setup 1/√d exceeds it and the searched β does not, otherwise not testable "
+        "(one training-set size); Chuang's own section 3 gives 15,000 vs 25,000 strings "
+        "(ratio 0.6) and 95%, not half and 96%; the book's learned β is its own addition, not "
+        "Chuang's dynamic factor",
+        says={
+            "fails": "At both budgets in every setup every seed of 1/√d exceeds Chuang's mark "
+            "and no seed of the searched β does: with {n_train:,} training strings the searched "
+            "β needs more data than 1/√d here, not half. {setups:items:setup}",
+            "both": "Both exceed Chuang's mark with {n_train:,} training strings in "
+            "{both:items:place}; whether the searched β would with half as many, the chapter "
+            "cannot tell: a ratio of training-set sizes needs two sizes, and it trains one. "
+            "{setups:items:setup}",
+            "untestable": "A ratio of training-set sizes needs two sizes, and the chapter trains "
+            "one ({n_train:,} training strings). {setups:items:setup}",
+        },
+        words={
+            "setup": "{setup} after {budget} steps: 1/√d {fixed}, searched β {searched}, best "
+            "seed {best}, on the {strings} strings",
+            "place": "{setup} after {budget} steps",
+        },
     ),
     "chuang-sigma-w-moving-factors": Claim(
         "string_reversal",
@@ -229,6 +522,30 @@ CLAIMS: dict[str, Claim] = {
         "start) while σ_X stays within it, and the relaxed formula with the measured σ tracks "
         "the logit spread (within a factor 2 of its ratio at step 0). σ_X moving too is a "
         "caveat: the input of attention is learned, not Chuang's fixed training set.",
+        check="1/√d runs, every evaluation, every seed; σ_X fixed = within a set factor of step "
+        "0, σ_W moving = σ_Wq σ_Wk leaves that band; the relaxed formula (d_x σ_X² σ_Wq²)"
+        "(d_x σ_X² σ_Wk²) d_k predicts a 1/√d logit spread of d_x σ_X² σ_Wq σ_Wk and tracks it "
+        "if measured/predicted stays about its value at step 0; the spread is measured across "
+        "keys, not Var(q·k) over independent draws",
+        says={
+            "holds": "In every setup σ_Wq σ_Wk moves while σ_X stays fixed, and the relaxed "
+            "formula follows the logit spread. {setups:items:setup}",
+            "caveat": "σ_Wq σ_Wk moves with the relaxed formula following the logit spread in "
+            "{main:list}{alone:items:alone}{moved:items:moved}{missed:items:missed}. "
+            "{setups:items:setup}",
+            "fails": "In no setup does σ_Wq σ_Wk move with the relaxed formula following the "
+            "logit spread{moved:items:moved}{missed:items:missed}. {setups:items:setup}",
+            "untrained": "1/√d was not trained in this run",
+        },
+        words={
+            "setup": "{setup}: σ_X moves by up to ×{x:.3g}, σ_Wq σ_Wk by up to ×{w:.3g}, and the "
+            "relaxed formula's prediction of the logit spread drifts from the measured spread "
+            "by up to ×{miss:.3g}",
+            "alone": "; elsewhere ({others:list}) it does not",
+            "moved": "; σ_X moves too in {where:list}: the input of attention is learned there, "
+            "not the fixed training data of Chuang's premise",
+            "missed": "; the formula misses the measured spread in {where:list}",
+        },
     ),
     "chuang-assumptions-invalid-in-training": Claim(
         "string_reversal",
@@ -242,6 +559,32 @@ CLAIMS: dict[str, Claim] = {
         "fails from the first evaluation after it on. A setup where (ii) fails at step 0 "
         "cannot test it. (Whether (iii) and (iv) fall with (ii) is the claim 'without "
         "assumption (ii)'.)",
+        check="1/√d runs at every evaluation (step 0 and every eval_every steps; steps 1 and 10 "
+        "are not recorded); (ii) met = d_x σ_X² σ_Wq² and d_x σ_X² σ_Wk² both about 1; a setup "
+        "where (ii) fails at step 0 does not meet Chuang's premise and cannot test the claim; "
+        "the zero means of (iii) and the covariances of (iv) are not recorded, so (iii) and "
+        "(iv) are read only through (ii), as Chuang derives them",
+        says={
+            "holds": "Training breaks (ii) from the first evaluation on in every setup. "
+            "{setups:items:setup}",
+            "caveat": "Not every setup shows training break (ii) from the first evaluation on"
+            "{rests:items:rests}. {setups:items:setup}",
+            "fails": "(ii) still holds at the end of training in some setup that meets it at "
+            "step 0{rests:items:rests}. {setups:items:setup}",
+            "untestable": "No setup meets (ii) at step 0, so no run starts from Chuang's "
+            "premise, and whether training breaks (ii) cannot be tested. {setups:items:setup}",
+        },
+        words={
+            "setup": "{setup}: (ii) {status:words}, with Var(q_ij), Var(k_ij) by the relaxed "
+            "formula {q0:.3g}, {k0:.3g} at step 0 and {q1:.3g}, {k1:.3g} at step {step}, and a "
+            "1/√d logit spread of {s0:.3g} → {s1:.3g}",
+            "rests": ": (ii) is unmet already at step 0 in {unmet:list}, which cannot test the "
+            "claim, and the verdict rests on {rest:list}",
+            "unmet": "unmet already at step 0 (premise unmet)",
+            "stays": "met at step 0 and still at the end",
+            "breaks": "met at step 0 and unmet from the first evaluation after it on",
+            "later": "met at step 0 but broken only later or not on every seed",
+        },
     ),
     "chuang-perfect-accuracy": Claim(
         "string_reversal",
@@ -257,6 +600,20 @@ CLAIMS: dict[str, Claim] = {
             "string confirms it with that caveat at most",
             Verdict.FAILS: "'achievable' is an existence claim: runs that fall short cannot show "
             "that 100 % is out of reach",
+        },
+        check="whole-string accuracy (exact match) on all test strings, of every run scored "
+        "there (1/√d and the searched β) at the budgets; holds with a caveat if some run "
+        "reaches 100% (the claim's 'any input string' is tried only on the test strings); if "
+        "none does, the existence claim is left undecided",
+        says={
+            "caveat": "Every test string is reversed without an error by {perfect:share:run} "
+            "scored on them, at some budget (best whole-string accuracy {best:.3%}: {setup}, "
+            "{method}, seed {seed}); only the test strings were tried, not constant or "
+            "edge-case strings",
+            "untestable": "No run reverses every test string: the best whole-string accuracy is "
+            "{best:.3%} ({setup}, {method}, seed {seed}), and runs that fall short cannot show "
+            "that 100 % is out of reach",
+            "unmeasured": "No whole-string accuracy on the test strings was measured in this run",
         },
     ),
     "chuang-exponential-growth": Claim(
@@ -280,6 +637,18 @@ CLAIMS: dict[str, Claim] = {
         "709 is the largest integer exponent x with exp(x) finite in double precision (and, "
         "for a plain 'holds', in every floating-point format measured).",
         Kind.IDENTITY,
+        check="ln of the largest finite number of each floating-point format",
+        says={
+            "holds": "709 is the largest integer exponent in every format measured: exp "
+            "overflows in {bounds:items:bound}",
+            "caveat": "709 is the largest integer exponent in double precision only, not in "
+            "{others:list}: exp overflows in {bounds:items:bound}",
+            "fails": "709 is not the largest integer exponent in double precision: exp "
+            "overflows in {bounds:items:bound}",
+            "untestable": "no double-precision bound measured; exp overflows in "
+            "{bounds:items:bound}",
+        },
+        words={"bound": "{format} above {bound:.2f}"},
     ),
     "chuang-scale-by-standard-deviation": Claim(
         "",
@@ -344,6 +713,19 @@ CLAIMS: dict[str, Claim] = {
             "matrix that cannot tell them apart (not testable); for any other it differs",
             Verdict.CAVEAT: "a softmax normalizes one axis or the other",
         },
+        check="his formula (a sum over the first index i₁ for a fixed j) against the softmax "
+        "over the last dimension (numpy, PyTorch; the attention of Vaswani et al., over the "
+        "keys)",
+        says={
+            "fails": "normalizing each column is the softmax over the first dimension, the "
+            "queries, not the attention over the keys nor his own 'last dimension': on a "
+            "{rows} × {columns} matrix of random logits, the rows of his weights (one query's "
+            "weights on the keys) sum to {row_sums:range:.2f}, and they differ from the softmax "
+            "over the last dimension by up to {gap:.2f}",
+            "untestable": "this {rows} × {columns} matrix cannot tell the two apart: his column "
+            "formula and the softmax over the last dimension differ by at most {gap:.2f}, and "
+            "the rows of his weights sum to {row_sums:range:.2f}",
+        },
     ),
     "chuang-temperature-sd": Claim(
         "why_sqrt_d",
@@ -356,6 +738,17 @@ CLAIMS: dict[str, Claim] = {
         "at each d.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check=REPORTED_SIMULATION,
+        says={
+            "holds": "sd(q·k) = √d for every d: derived minus claimed simplifies to zero, and "
+            "the simulation is the one reported for the footnote's Var(q·k) = d, since T² = d "
+            "is that variance",
+            "fails": "the derivation for a symbolic d misses sd(q·k) = √d: derived minus claimed "
+            "is {residual}",
+            "untestable": "the derivation gives sd(q·k) = √d for a symbolic d, but the "
+            "footnote's simulation of Var(q·k) = d = T² lies {worst:.2f} standard errors from "
+            "its closed form: the two routes disagree, so no verdict",
+        },
     ),
     "chuang-iii-iv-based-on-ii": Claim(
         "beyond_initialization",
@@ -372,6 +765,16 @@ CLAIMS: dict[str, Claim] = {
             Verdict.CAVEAT: "either the moments that (iii) and (iv) add follow (ii) across the "
             "initializations, or some initialization parts them"
         },
+        check=_II_CHECK,
+        says={
+            "holds": "the zero means and (iv) go with (ii) in every initializer: "
+            "{initializers:items:init}",
+            "fails": "(iv) or the zero means part from (ii) for {apart:list}: "
+            "{initializers:items:init}",
+            "untestable": "{all_met:every initializer meets (ii)|no initializer meets (ii)}, so "
+            "none shows whether the rest follows it: {initializers:items:init}",
+        },
+        words=_II_WORDS,
     ),
     "chuang-without-ii-invalid": Claim(
         "beyond_initialization",
@@ -386,6 +789,14 @@ CLAIMS: dict[str, Claim] = {
         unreachable={
             Verdict.CAVEAT: "(iii)'s unit variance falls with (ii) by definition, so the claim "
             "turns on (iv) alone, which survives without (ii) or does not"
+        },
+        check=_II_CHECK,
+        says={
+            "holds": "without (ii), (iv) fails too, for {lost:list}",
+            "fails": "without (ii), (iv) still holds, for {kept:list}",
+            "fails-mixed": "without (ii), (iv) still holds for {kept:list} and fails for "
+            "{lost:list}",
+            "untestable": "every initializer meets (ii), so none shows what happens without it",
         },
     ),
     "chuang-first-assumption-fixed": Claim(

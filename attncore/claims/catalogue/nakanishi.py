@@ -4,8 +4,19 @@ Each claim: its words, the book's reading and the sentences that say its verdict
 
 from __future__ import annotations
 
+from attncore.claims.catalogue.chiang import FIRST_CHECK, FIRST_UNTESTABLE
 from attncore.claims.catalogue.reasons import FIRST_TASK
 from attncore.claims.claim import Claim
+
+_ENTROPY = "{entropy:+.3f} [{entropy_low:+.3f}, {entropy_high:+.3f}]"
+_LARGEST = "{largest:+.3f} [{largest_low:+.3f}, {largest_high:+.3f}]"
+_FOCUS = "{focus:+.3f} [{focus_low:+.3f}, {focus_high:+.3f}]"
+_CHANGES = (
+    "under 1/√d the [CLS] row's entropy over ln n changes by {entropy:+.3f} [{entropy_low:+.3f}, "
+    "{entropy_high:+.3f}] and its largest weight by {largest:+.3f} [{largest_low:+.3f}, "
+    "{largest_high:+.3f}]; at the longest length SSMax's largest weight minus 1/√d's is "
+    "{focus:+.3f} [{focus_low:+.3f}, {focus_high:+.3f}]"
+)
 
 CLAIMS: dict[str, Claim] = {
     "nakanishi-ssmax-flattening": Claim(
@@ -24,5 +35,20 @@ CLAIMS: dict[str, Claim] = {
         "weight there, paired by seed. A small classifier, not the paper's language models.",
         quote_checked="the abstract of arXiv:2501.19399 (v1, 2025); the book keeps no text "
         "of the paper",
+        check=FIRST_CHECK + " (three, on the last layer's [CLS] row)",
+        says={
+            "holds": "from {train_length} to {longest:,} bits 1/√d's attention flattens and "
+            "SSMax's stays clearly more focused: " + _CHANGES,
+            "caveat": "from {train_length} to {longest:,} bits only part of it is clear: under "
+            "1/√d the [CLS] row's entropy over ln n {rises:rises clearly|does not rise clearly} "
+            "(" + _ENTROPY + ") and its largest weight {falls:falls clearly|does not fall "
+            "clearly} (" + _LARGEST + "); at the longest length SSMax's largest weight is "
+            "{focused:clearly|not clearly} above 1/√d's (" + _FOCUS + ")",
+            "fails": "from {train_length} to {longest:,} bits 1/√d's attention clearly does not "
+            "flatten and SSMax's is clearly not more focused: " + _CHANGES,
+            "untestable": "the seeds can tell neither a flattening of 1/√d's attention from "
+            "{train_length} to {longest:,} bits nor its absence: " + _CHANGES,
+            **FIRST_UNTESTABLE,
+        },
     ),
 }

@@ -23,3 +23,25 @@ SWEEP_CHECK = (
 )
 
 ONE_SEED = "fewer than two seeds: too few seeds to tell"
+
+PROOF_SAYS = {
+    "holds": "derived minus stated simplifies to zero in {lines:share:line}: {names:items:line}",
+    "fails": "{failed:items:failed}",
+    "untestable": "no line of the argument was checked",
+}
+"""How a derivation re-derived line by line says its verdict (the rule
+:func:`attncore.claims.rules.variance.proof_lines`), with :data:`PROOF_WORDS`."""
+
+PROOF_WORDS = {
+    "line": "{name}",
+    "failed": 'the line "{name}" does not follow: derived minus stated is {residual}, not zero',
+}
+
+PROOF_CHECK = "each line of the argument re-derived with sympy; derived minus stated simplified"
+
+REPORTED_SIMULATION = (
+    "symbolic derivation (cumulants of independent terms) and the footnote's simulation at "
+    "d = {ds:range:d}, {pairs:,} pairs each (pass mark {z_limit:g} standard errors)"
+)
+"""How a claim that follows from the footnote's variance was checked: its own derivation and
+the simulation reported for the footnote."""

@@ -5,7 +5,7 @@ Each claim: its words, the book's reading and the sentences that say its verdict
 from __future__ import annotations
 
 from attncore.claims.catalogue.reasons import EXACT
-from attncore.claims.claim import Claim, Kind, Verdict
+from attncore.claims.claim import ANY, Claim, Kind, Verdict
 
 CLAIMS: dict[str, Claim] = {
     "vaswani-variance": Claim(
@@ -19,6 +19,20 @@ CLAIMS: dict[str, Claim] = {
         "variance d_k: derived for a symbolic d and simulated at each d of the chapter.",
         Kind.IDENTITY,
         unreachable={Verdict.CAVEAT: EXACT},
+        check="symbolic derivation (cumulants of independent terms) and a simulation at each d",
+        says={
+            "holds": "Var(q·k) = d for every d: derived minus claimed simplifies to zero, and "
+            "simulated at d = {ds:range:d} with {pairs:,} pairs each, every mean and variance "
+            "lies within {worst:.2f} standard errors of its closed form (pass mark {z_limit:g})",
+            "fails": "the derivation for a symbolic d misses Var(q·k) = d: derived minus "
+            "claimed is {residual}; simulated at d = {ds:range:d} with {pairs:,} pairs each, "
+            "every mean and variance lies within {worst:.2f} standard errors of the derived "
+            "forms (pass mark {z_limit:g})",
+            "untestable": "the derivation gives Var(q·k) = d for a symbolic d, but simulated at "
+            "d = {ds:range:d} with {pairs:,} pairs each, a mean or variance lies {worst:.2f} "
+            "standard errors from its closed form (pass mark {z_limit:g}): the two routes "
+            "disagree, so no verdict",
+        },
     ),
     "vaswani-small-gradients": Claim(
         "every_rescaling",
@@ -31,6 +45,14 @@ CLAIMS: dict[str, Claim] = {
         "normal queries and keys, without scaling the mean Jacobian norm falls (to below half "
         "between the smallest and largest d) and the share of saturated rows rises as d grows, "
         "while with 1/√d the Jacobian norm stays steady (within 25 %), at every number of keys.",
+        says={
+            ANY: "standard normal, d {d:range:d}: unscaled, the mean softmax Jacobian norm "
+            "falls to {ratio:range:.3f} of its value at the smallest d (clearly at {falls} of "
+            "the {ns} n), and the share of rows whose largest probability exceeds "
+            "{threshold:g} is {sat_first:range:.3g} at the smallest d and {sat_last:range:.3g} "
+            "at the largest (a clear rise at {rises}); with 1/√d the Jacobian norm varies "
+            "across d by a factor {spread:.2f} at most (clearly steady at {stable})"
+        },
     ),
     "vaswani-additive-outperforms-unscaled": Claim(
         "",

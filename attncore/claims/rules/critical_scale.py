@@ -4,11 +4,13 @@ The rules read the table of :func:`attncore.simulate.simplex.critical_sweep`: pe
 tokens ``n``, draw, correlation ``rho`` and ``gamma`` (the grid's, ``scale == "grid"``, or a
 rescaling's, ``scale`` its name), the ratio of output to input angle, the self weight and the
 normalised entropy of the attention rows. Each rule returns a
-:class:`~attncore.claims.Finding`; the thresholds that decide it are named
-(:class:`~attncore.claims.thresholds.Threshold`, each with its reason) and the verdict is
-recomputed across their bands (:func:`~attncore.claims.thresholds.decided_by`). Intervals
-are over the draws, simultaneous over the ``rho`` of the grid (Bonferroni). The
-``*_sentence`` functions turn the same numbers into the chapter's glued sentences.
+:class:`~attncore.claims.Finding` with the values its claim's templates say; the thresholds
+that decide it are named (:mod:`attncore.claims.thresholds.critical_scale`, each with its
+reason) and the verdict is recomputed across their bands
+(:func:`~attncore.claims.thresholds.decided_by`). Intervals are over the draws, simultaneous
+over the ``rho`` of the grid (Bonferroni). :func:`boundary_span` and :func:`scale_places`
+give the chapter's own conclusions as data (:class:`~attncore.claims.finding.Reading`), which
+the chapter says in its words.
 
 The boundary is measured where the angle ratio first reaches the value the exact simplex
 tends to at the critical scale (:func:`critical_level`: self weight ``odds / (1 + odds)``, 1/2
@@ -20,17 +22,28 @@ at odds 1), read in ``gamma (1 - rho)``, which is 1 at ``gamma_c = 1/(1 - rho)``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 from scipy.interpolate import PchipInterpolator
 
-from attncore.checks import ParameterError
+from attncore.checks import ParameterError, positive_real
 from attncore.claims.catalogue import Verdict
-from attncore.claims.finding import Finding
-from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.finding import Finding, Reading
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.critical_scale import (
+    ABOVE,
+    BELOW,
+    COLLAPSED,
+    CONFIDENCE,
+    IDENTITY,
+    ODDS,
+    STEADY,
+    TOLERANCE,
+)
 from attncore.rescalings import get_rescaling
 
 __all__ = [
@@ -43,92 +56,16 @@ __all__ = [
     "REFINE",
     "STEADY",
     "TOLERANCE",
-    "boundary_sentence",
+    "boundary_span",
     "boundary_table",
     "critical_level",
     "critical_log_n",
     "crossings",
     "phase_transition",
     "ratio_at",
-    "scales_sentence",
+    "scale_places",
     "uniform_as_n_grows",
 ]
-
-ODDS = Threshold(
-    1.0,
-    "odds",
-    "at the critical scale the exact simplex's self weight tends to 1/2, a token keeping as "
-    "much weight as all the others together (odds 1), midway between collapse (odds 0) and "
-    "the identity (odds without bound)",
-)
-"""The self weight's odds whose limiting angle ratio marks the boundary."""
-
-TOLERANCE = Threshold(
-    0.15,
-    "tolerance",
-    "at n = 4096 the boundary's definition alone (odds 1/2 to 2) moves it by ln 2/ln n = 8 % "
-    "and the almost-simplex's perturbation by about ln n/(2(d - 1)), 3 % at d = 128, while a "
-    "boundary at γ = 1 whatever ρ would be 20 % or more off from ρ = 0.2 on",
-)
-"""How far, relatively, the measured boundary may lie from ``1/(1 - rho)``."""
-
-BELOW = Threshold(
-    2.0,
-    "below",
-    "'insufficient scaling' read as the critical scale divided by 2, beyond the finite-n "
-    "transition, whose width in γ(1 − ρ) is about 1/ln n",
-    scale="factor",
-)
-"""The factor below the critical scale at which collapse is looked for."""
-
-ABOVE = Threshold(
-    2.0,
-    "above",
-    "'excessive scaling' read as the critical scale times 2, beyond the finite-n transition",
-    scale="factor",
-)
-"""The factor above the critical scale at which the identity is looked for."""
-
-COLLAPSED = Threshold(
-    0.1,
-    "collapsed",
-    "an output angle a tenth of the input angle or less: the outputs have closed nine tenths "
-    "of the way to one direction",
-)
-"""Largest angle ratio read as "collapsed to a single direction"."""
-
-IDENTITY = Threshold(
-    0.9,
-    "identity",
-    "an output angle nine tenths of the input angle or more: the layer moved the tokens' "
-    "geometry by a tenth at most",
-    scale="share",
-)
-"""Smallest angle ratio read as "attention reduced to the identity"."""
-
-STEADY = Threshold(
-    0.05,
-    "steady",
-    "a change from the smallest to the largest n of the angle ratio or the rows' normalised "
-    "entropy (both 0 to 1) whose whole interval stays within 0.05 of no change is read as "
-    "none: half the tenth by which the collapse and identity thresholds read 'near 0' and "
-    "'near 1'; a wider interval leaves the change undecided",
-)
-"""Largest change, over the interval of a change with ``n``, read as "no change"."""
-
-CONFIDENCE = Threshold(
-    0.95,
-    "confidence",
-    "the intervals' level, simultaneous over the ρ of the grid: the draws and the Bonferroni "
-    "correction control its errors, so no band applies",
-    scale="fixed",
-)
-"""Confidence of the simultaneous intervals over the draws."""
-
-_CHECK = (
-    "simulated almost-simplex at the chapter's d, n and ρ; intervals over the draws, "
-    "simultaneous over ρ by Bonferroni"
-)
 
 
 def critical_level(rho: float | np.ndarray, odds: float) -> float | np.ndarray:
@@ -139,8 +76,7 @@ def critical_level(rho: float | np.ndarray, odds: float) -> float | np.ndarray:
     >>> [round(critical_level(0.5, odds), 3) for odds in (0.5, 1.0, 2.0)]
     [0.431, 0.614, 0.77]
     """
-    if not odds > 0:
-        raise ParameterError(f"odds must be a number > 0, got {odds!r}")
+    positive_real("odds", odds)
     p = odds / (1 + odds)
     values = np.asarray(rho, dtype=float)
     ratio = np.arccos(values / (values + (1 - values) * p * p)) / np.arccos(values)
@@ -282,13 +218,28 @@ def _difference(
     )
 
 
-def _rhos(values: Sequence[float]) -> str:
-    """The correlations, listed in order.
+def _listed(rhos: Iterable[float]) -> list[float]:
+    """The correlations, in order, as plain numbers.
 
-    >>> _rhos([0.5, 0.1])
-    '0.1, 0.5'
+    >>> _listed(pd.Index([0.5, 0.1]))
+    [0.1, 0.5]
     """
-    return ", ".join(f"{v:g}" for v in sorted(values))
+    return sorted(float(rho) for rho in rhos)
+
+
+def _exceptions(**kinds: pd.Index) -> list[dict[str, Any]]:
+    """One record per kind of exception that holds some correlations: the kind (a key of the
+    claim's ``words``) and its correlations, in order.
+
+    >>> _exceptions(outside=pd.Index([0.8, 0.5]), unclear=pd.Index([]))
+    [{'why': ['outside'], 'rhos': [0.5, 0.8]}]
+    """
+    return [{"why": [kind], "rhos": _listed(rhos)} for kind, rhos in kinds.items() if len(rhos)]
+
+
+def _pair(values: pd.Series) -> tuple[float, float]:
+    """The smallest and the largest of ``values`` (NaN left out)."""
+    return float(values.min()), float(values.max())
 
 
 @decided_by(ODDS, TOLERANCE)
@@ -302,48 +253,90 @@ def critical_log_n(
     """ "The critical scaling β_n ≍ log n", read as a boundary at ``gamma_c = 1/(1 - rho)``:
     at the largest ``n``, holds if every ``rho``'s simultaneous interval of the boundary lies
     within ``tolerance`` (relative) of ``1/(1 - rho)``; holds with a caveat if some do (the
-    measured text names the others, and the ``rho`` whose crossing the grid does not
+    ``exceptions`` name the others, and the ``rho`` whose crossing the grid does not
     bracket); does not hold if every ``rho``'s interval lies wholly outside it; not testable
-    with fewer than two draws, no bracketed crossing, or where no interval lies within the
-    tolerance and some reach across its edge (the draws cannot tell).
+    with fewer than two draws, no bracketed crossing (branch ``no-crossing``), or where no
+    interval lies within the tolerance and some reach across its edge (the draws cannot tell).
+
+    Values: ``n`` (the largest), the range of the ``boundary`` over the correlations ``rhos``
+    (in units of ``1/(1 - rho)``), the range of their ``intervals``, the fewest ``draws``, and
+    for a caveat or an undecided verdict the ``exceptions`` (kind and correlations).
     """
+    claim = "chen-critical-log-n"
     bounds = boundary_table(table, odds, confidence)
     n_max = int(bounds["n"].max())
     last = bounds[bounds["n"] == n_max].set_index("rho")
-    check = f"{_CHECK}; boundary where the angle ratio reaches the exact simplex's limit"
     measured_ok = last["draws"] >= 2
     if not measured_ok.any():
-        measured = (
-            f"at n = {n_max} no ρ has a crossing bracketed by the γ grid in two draws or more"
-        )
-        return Finding("chen-critical-log-n", Verdict.UNTESTABLE, measured, check)
+        return Finding(claim, Verdict.UNTESTABLE, values={"n": n_max}, branch="no-crossing")
     shown = last[measured_ok]
     within = (shown["x_low"] >= 1 - tolerance) & (shown["x_high"] <= 1 + tolerance)
     outside = (shown["x_high"] < 1 - tolerance) | (shown["x_low"] > 1 + tolerance)
-    measured = (
-        f"at n = {n_max} the boundary lies at {shown['x'].min():.3f} to {shown['x'].max():.3f} "
-        f"times 1/(1 − ρ) over ρ = {_rhos(shown.index)} (intervals {shown['x_low'].min():.3f} "
-        f"to {shown['x_high'].max():.3f}, {int(shown['draws'].min())} draws or more; "
-        f"tolerance ±{tolerance:.0%})"
+    values: dict[str, Any] = {
+        "n": n_max,
+        "boundary": _pair(shown["x"]),
+        "rhos": _listed(shown.index),
+        "intervals": (float(shown["x_low"].min()), float(shown["x_high"].max())),
+        "draws": int(shown["draws"].min()),
+    }
+    exceptions = _exceptions(
+        outside=within.index[outside],
+        unclear=within.index[~within & ~outside],
+        unbracketed=last.index[~measured_ok],
     )
-    unclear = within.index[~within & ~outside]
-    if outside.any():
-        measured += f"; not within it at ρ = {_rhos(within.index[outside])}"
-    if len(unclear):
-        measured += f"; the draws cannot tell whether within it at ρ = {_rhos(unclear)}"
-    if not measured_ok.all():
-        measured += (
-            f"; no crossing bracketed in two draws or more at ρ = {_rhos(last.index[~measured_ok])}"
-        )
     if within.all() and measured_ok.all():
-        verdict = Verdict.HOLDS
-    elif within.any():
-        verdict = Verdict.CAVEAT
-    elif outside.all() and measured_ok.all():
-        verdict = Verdict.FAILS
-    else:
-        verdict = Verdict.UNTESTABLE
-    return Finding("chen-critical-log-n", verdict, measured, check)
+        return Finding(claim, Verdict.HOLDS, values=values)
+    if within.any():
+        return Finding(claim, Verdict.CAVEAT, values={**values, "exceptions": exceptions})
+    if outside.all() and measured_ok.all():
+        return Finding(claim, Verdict.FAILS, values=values)
+    return Finding(claim, Verdict.UNTESTABLE, values={**values, "exceptions": exceptions})
+
+
+def _one_n(claim: str, ends: pd.Series, values: dict[str, Any]) -> Finding:
+    """The finding of :func:`phase_transition` on a single ``n``: whether the transition
+    sharpens is not measured, so a caveat where both ends are reached at some ``rho``
+    (branch ``one-n``, or ``one-n-partly`` with the ``missed`` correlations), else not
+    testable (``one-n-untestable``)."""
+    if ends.all():
+        return Finding(claim, Verdict.CAVEAT, values=values, branch="one-n")
+    if ends.any():
+        missed = _listed(ends.index[~ends])
+        return Finding(
+            claim, Verdict.CAVEAT, values={**values, "missed": missed}, branch="one-n-partly"
+        )
+    return Finding(claim, Verdict.UNTESTABLE, values=values, branch="one-n-untestable")
+
+
+def _sharpening(
+    claim: str,
+    ends: pd.Series,
+    missed: pd.Series,
+    falls: pd.DataFrame,
+    rises: pd.DataFrame,
+    steady: float,
+    values: dict[str, Any],
+) -> Finding:
+    """The finding of :func:`phase_transition` over several ``n``, from whether both ``ends``
+    are reached (or clearly ``missed``) and the changes of the ratio below (``falls``) and
+    above (``rises``) the critical scale from the smallest ``n`` to the largest."""
+    sharpens = (falls["difference"] + falls["half"] < 0) & (
+        rises["difference"] + rises["half"] >= 0
+    )
+    flat = (falls["difference"] - falls["half"] > -steady) | (
+        rises["difference"] + rises["half"] < 0
+    )
+    values = {**values, "falls": _pair(falls["difference"])}
+    against = missed & flat
+    if ends.all() and sharpens.all():
+        return Finding(claim, Verdict.HOLDS, values=values)
+    if ends.any() or sharpens.any():
+        exceptions = _exceptions(ends=ends.index[~ends], blunt=sharpens.index[~sharpens])
+        return Finding(claim, Verdict.CAVEAT, values={**values, "exceptions": exceptions})
+    if against.all():
+        return Finding(claim, Verdict.FAILS, values=values)
+    undecided = _listed(against.index[~against])
+    return Finding(claim, Verdict.UNTESTABLE, values={**values, "undecided": undecided})
 
 
 @decided_by(BELOW, ABOVE, COLLAPSED, IDENTITY, STEADY)
@@ -368,23 +361,24 @@ def phase_transition(
     clearly missed (its interval wholly on the wrong side) and the transition clearly does
     not sharpen (the fall at ``gamma_c / below`` clearly smaller than ``steady``, or the ratio
     at ``gamma_c * above`` clearly falling); not testable where the grid does not reach both
-    factors, fewer than two draws ran, or the draws cannot tell (one ``n`` only, with no end
-    reached: the sharpening that would give a caveat is not measured).
+    factors (branch ``off-grid``), fewer than two draws ran, or the draws cannot tell (one
+    ``n`` only, with no end reached: the sharpening that would give a caveat is not measured).
+
+    Values: ``n`` (the largest), the range over the correlations ``rhos`` of the ratio at the
+    ``collapse`` end and at the ``identity`` end; over several ``n`` the smallest, ``n_min``,
+    the range of the change below (``falls``), and the ``exceptions`` of a caveat or the
+    ``undecided`` correlations of an undecided verdict.
     """
+    claim = "chen-phase-transition"
     comparisons = table["rho"].nunique()
     low = _summary(ratio_at(table, 1 / below), "angle_ratio", comparisons, confidence)
     high = _summary(ratio_at(table, above), "angle_ratio", comparisons, confidence)
     ns = sorted(low.index.get_level_values("n").unique())
     n_max, n_min = ns[-1], ns[0]
-    check = f"{_CHECK}; angle ratio interpolated in ln γ at γ_c/{below:.3g} and γ_c·{above:.3g}"
     last_low, last_high = low.loc[n_max], high.loc[n_max]
     usable = (last_low["draws"] >= 2) & (last_high["draws"] >= 2)
     if not usable.any():
-        measured = (
-            f"at n = {n_max} the γ grid does not reach both γ_c/{below:.3g} and "
-            f"γ_c·{above:.3g} in two draws or more at any ρ"
-        )
-        return Finding("chen-phase-transition", Verdict.UNTESTABLE, measured, check)
+        return Finding(claim, Verdict.UNTESTABLE, values={"n": int(n_max)}, branch="off-grid")
     ends = (last_low["mean"] + last_low["half"] <= collapsed) & (
         last_high["mean"] - last_high["half"] >= identity
     )
@@ -392,48 +386,17 @@ def phase_transition(
     missed = (last_low["mean"] - last_low["half"] > collapsed) | (
         last_high["mean"] + last_high["half"] < identity
     )
-    measured = (
-        f"at n = {n_max}, the angle ratio is {last_low['mean'].min():.3f} to "
-        f"{last_low['mean'].max():.3f} at γ_c/{below:.3g} (collapse: at most {collapsed:g}) "
-        f"and {last_high['mean'].min():.3f} to {last_high['mean'].max():.3f} at "
-        f"γ_c·{above:.3g} (identity: at least {identity:g}) over ρ = {_rhos(last_low.index)}"
-    )
-    if not ends.all():
-        measured += f"; both ends not clearly reached at ρ = {_rhos(ends.index[~ends])}"
+    values = {
+        "n": int(n_max),
+        "collapse": _pair(last_low["mean"]),
+        "identity": _pair(last_high["mean"]),
+        "rhos": _listed(last_low.index),
+    }
     if len(ns) < 2:
-        measured += "; one n only, so whether the transition sharpens is not measured"
-        verdict = Verdict.CAVEAT if ends.any() else Verdict.UNTESTABLE
-        return Finding("chen-phase-transition", verdict, measured, check)
+        return _one_n(claim, ends, values)
     falls = _difference(last_low, low.loc[n_min], comparisons, confidence)
     rises = _difference(last_high, high.loc[n_min], comparisons, confidence)
-    sharpens = (falls["difference"] + falls["half"] < 0) & (
-        rises["difference"] + rises["half"] >= 0
-    )
-    flat = (falls["difference"] - falls["half"] > -steady) | (
-        rises["difference"] + rises["half"] < 0
-    )
-    measured += (
-        f"; from n = {n_min} to {n_max} the ratio at γ_c/{below:.3g} changes by "
-        f"{falls['difference'].min():+.3f} to {falls['difference'].max():+.3f}"
-    )
-    if not sharpens.all():
-        measured += (
-            f"; the transition does not sharpen clearly at ρ = {_rhos(sharpens.index[~sharpens])}"
-        )
-    against = missed & flat
-    if ends.all() and sharpens.all():
-        verdict = Verdict.HOLDS
-    elif ends.any() or sharpens.any():
-        verdict = Verdict.CAVEAT
-    elif against.all():
-        verdict = Verdict.FAILS
-    else:
-        verdict = Verdict.UNTESTABLE
-        measured += (
-            f"; the draws cannot tell whether the ends are missed and the transition does "
-            f"not sharpen at ρ = {_rhos(against.index[~against])}"
-        )
-    return Finding("chen-phase-transition", verdict, measured, check)
+    return _sharpening(claim, ends, missed, falls, rises, steady, {**values, "n_min": int(n_min)})
 
 
 @decided_by(STEADY)
@@ -450,20 +413,24 @@ def uniform_as_n_grows(
     the rows rises clearly and the angle ratio falls clearly at every ``rho``; holds with a
     caveat if one of them does at some ``rho``; does not hold if at every ``rho`` neither
     does and the draws show it (the entropy's rise and the ratio's fall each clearly smaller
-    than ``steady``); not testable with one ``n``, fewer than two draws, or where the draws
-    cannot tell (a change neither clear nor clearly smaller than ``steady``).
+    than ``steady``); not testable with one ``n`` (branch ``one-n``), fewer than two draws
+    (``one-draw``), or where the draws cannot tell (a change neither clear nor clearly smaller
+    than ``steady``).
+
+    Values: the ``scale``'s label; with two ``n`` or more, the first and last ``n`` and their
+    ``gammas``, the ranges over the correlations ``rhos`` of the change of the ``entropy`` and
+    of the angle ``ratio``, and the ``unclear`` correlations of a caveat or the ``undecided``
+    ones of an undecided verdict.
     """
+    claim = "chen-uniform-as-n-grows"
     rows = table[table["scale"] == scale]
-    check = f"{_CHECK}; the logit scale of {get_rescaling(scale).label} on tokens of norm √d"
+    label = get_rescaling(scale).label
     ns = sorted(rows["n"].unique())
-    if len(ns) < 2 or rows.groupby(["n", "rho"]).size().min() < 2:
-        measured = (
-            f"the sweep holds {len(ns)} n at the scale of {scale}: no change with n to measure"
-            if len(ns) < 2
-            else f"fewer than two draws at some n and ρ at the scale of {scale}: too few draws "
-            "to tell"
-        )
-        return Finding("chen-uniform-as-n-grows", Verdict.UNTESTABLE, measured, check)
+    if len(ns) < 2:
+        values = {"scale": label, "count": len(ns)}
+        return Finding(claim, Verdict.UNTESTABLE, values=values, branch="one-n")
+    if rows.groupby(["n", "rho"]).size().min() < 2:
+        return Finding(claim, Verdict.UNTESTABLE, values={"scale": label}, branch="one-draw")
     comparisons = rows["rho"].nunique()
     entropy = _summary(rows, "entropy", comparisons, confidence)
     ratio = _summary(rows, "angle_ratio", comparisons, confidence)
@@ -475,119 +442,93 @@ def uniform_as_n_grows(
         falls["difference"] - falls["half"] > -steady
     )
     gammas = rows.groupby("n")["gamma"].first()
-    measured = (
-        f"at γ = {gammas[ns[0]]:.2f} (n = {ns[0]}) to {gammas[ns[-1]]:.2f} (n = {ns[-1]}), the "
-        f"rows' normalised entropy changes by {rises['difference'].min():+.3f} to "
-        f"{rises['difference'].max():+.3f} and the angle ratio by "
-        f"{falls['difference'].min():+.3f} to {falls['difference'].max():+.3f} over "
-        f"ρ = {_rhos(rises.index)}"
-    )
+    values = {
+        "scale": label,
+        "n": (int(ns[0]), int(ns[-1])),
+        "gammas": (float(gammas[ns[0]]), float(gammas[ns[-1]])),
+        "entropy": _pair(rises["difference"]),
+        "ratio": _pair(falls["difference"]),
+        "rhos": _listed(rises.index),
+    }
     both = uniform & cluster
-    if not both.all():
-        measured += f"; not both clearly at ρ = {_rhos(both.index[~both])}"
     if both.all():
-        verdict = Verdict.HOLDS
-    elif uniform.any() or cluster.any():
-        verdict = Verdict.CAVEAT
-    elif against.all():
-        verdict = Verdict.FAILS
-    else:
-        verdict = Verdict.UNTESTABLE
-        measured += (
-            f"; the draws cannot tell whether they change by less than {steady:g} at "
-            f"ρ = {_rhos(against.index[~against])}"
-        )
-    return Finding("chen-uniform-as-n-grows", verdict, measured, check)
+        return Finding(claim, Verdict.HOLDS, values=values)
+    if uniform.any() or cluster.any():
+        unclear = _listed(both.index[~both])
+        return Finding(claim, Verdict.CAVEAT, values={**values, "unclear": unclear})
+    if against.all():
+        return Finding(claim, Verdict.FAILS, values=values)
+    undecided = _listed(against.index[~against])
+    return Finding(claim, Verdict.UNTESTABLE, values={**values, "undecided": undecided})
 
 
-def boundary_sentence(bounds: pd.DataFrame) -> str:
-    """Where the measured boundary lies, in units of ``1/(1 - rho)``, at each ``n``.
+def boundary_span(bounds: pd.DataFrame) -> Reading:
+    """Where the measured boundary lies, in units of ``1/(1 - rho)``, at each ``n``: branch
+    ``measured`` with ``spans`` (per ``n``, a record of ``n`` and the range ``x`` of the
+    boundary over the correlations) and the correlations ``rhos``; ``none`` where the grid
+    brackets no crossing.
 
     >>> bounds = pd.DataFrame({"n": [64, 64, 512], "rho": [0.2, 0.8, 0.2],
     ...                        "x": [1.02, 0.99, 1.011], "draws": 5})
-    >>> boundary_sentence(bounds)
-    'In units of 1/(1 − ρ), the measured boundary lies at 0.990 to 1.020 at n = 64 and at \
-1.011 at n = 512 (over ρ = 0.2, 0.8).'
+    >>> found = boundary_span(bounds)
+    >>> found.branch, found.values["spans"], found.values["rhos"]
+    ('measured', [{'n': 64, 'x': (0.99, 1.02)}, {'n': 512, 'x': (1.011, 1.011)}], [0.2, 0.8])
+    >>> boundary_span(bounds.assign(x=np.nan)).branch
+    'none'
     """
     measured = bounds.dropna(subset=["x"])
     if measured.empty:
-        return "The γ grid brackets no crossing, so no boundary is measured."
-    parts = []
-    for n, group in measured.groupby("n"):
-        low, high = f"{group['x'].min():.3f}", f"{group['x'].max():.3f}"
-        parts.append(f"at {low} at n = {n}" if low == high else f"at {low} to {high} at n = {n}")
-    joined = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-    rhos = _rhos(measured["rho"].unique())
-    return f"In units of 1/(1 − ρ), the measured boundary lies {joined} (over ρ = {rhos})."
+        return Reading("none")
+    spans = [{"n": int(n), "x": _pair(group["x"])} for n, group in measured.groupby("n")]
+    return Reading("measured", {"spans": spans, "rhos": _listed(measured["rho"].unique())})
 
 
-def scales_sentence(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> str:
+def scale_places(table: pd.DataFrame, bounds: pd.DataFrame) -> list[Reading]:
     """Where 1/√d and ln n/√d put ``gamma`` at the largest ``n``, against the measured
-    boundary: the ``rho`` of the grid at which each lies clearly below it, on the collapse
-    side (below the lower end of its interval), and those at which it lies inside the
-    interval, on a side the draws cannot tell; it lies clearly above the others.
+    boundary: one reading per scale (values: its ``scale`` label and ``gamma``). Branch
+    ``sides`` lists as ``sides`` (records of a ``side``, a key of the chapter's words, and
+    its correlations ``rhos``) the ``rho`` of the grid at which the scale lies clearly below
+    the boundary (``below``: on the collapse side, below the lower end of its interval),
+    inside its interval (``unclear``: a side the draws cannot tell) or where one draw gives
+    no interval (``lone``); it lies clearly above at the others. Branch ``above``: clearly
+    above at every ``rho``; ``above-measured``: at every ``rho`` where a boundary was
+    measured.
 
     >>> table = pd.DataFrame({"n": 4096, "scale": ["sqrt_d", "log_n"], "gamma": [1.36, 11.3]})
     >>> bounds = pd.DataFrame({"n": 4096, "rho": [0.2, 0.5, 0.95], "gamma": [1.27, 2.03, 20.5],
     ...                        "gamma_low": [1.2, 1.9, 19.0], "gamma_high": [1.3, 2.1, 22.0]})
-    >>> print(scales_sentence(table, bounds, 128))
-    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
-    γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
-    direction) for mean token correlations ρ = 0.5, 0.95; ln n/√d puts γ at 11.3, below it
-    for ρ = 0.95.
-    >>> print(scales_sentence(table, bounds.assign(gamma_low=1.0, gamma_high=30.0), 128))
-    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
-    γ at 1.36, not told apart from the measured critical γ (where the layer collapses the
-    tokens onto one direction) for mean token correlations ρ = 0.2, 0.5, 0.95 (inside its
-    interval); ln n/√d puts γ at 11.3, not told apart from it for ρ = 0.2, 0.5, 0.95 (inside
-    its interval).
-    >>> print(scales_sentence(table, bounds.assign(gamma_low=[1.2, 1.9, None]), 128))
-    With logits γ ln n times the tokens' inner products, at n = 4096 and d = 128, 1/√d puts
-    γ at 1.36, below the measured critical γ (where the layer collapses the tokens onto one
-    direction) for a mean token correlation ρ = 0.5 and not compared with it for ρ = 0.95 (one
-    draw, no interval); ln n/√d puts γ at 11.3, not compared with it for ρ = 0.95 (one draw,
-    no interval).
+    >>> [(p.branch, p.values["scale"], p.values["gamma"]) for p in scale_places(table, bounds)]
+    [('sides', '1/√d', 1.36), ('sides', 'ln n/√d', 11.3)]
+    >>> scale_places(table, bounds)[0].values["sides"]
+    [{'side': ['below'], 'rhos': [0.5, 0.95]}]
+    >>> lone = scale_places(table, bounds.assign(gamma_low=[1.2, 1.9, None]))
+    >>> [p.values["sides"] for p in lone]
+    [[{'side': ['below'], 'rhos': [0.5]}, {'side': ['lone'], 'rhos': [0.95]}], \
+[{'side': ['lone'], 'rhos': [0.95]}]]
+    >>> scale_places(table, bounds.iloc[:2])[1].branch
+    'above'
+    >>> scale_places(table, bounds.assign(gamma=[1.27, 2.03, None]))[1].branch
+    'above-measured'
     """
     n_max = int(bounds["n"].max())
     every = bounds[bounds["n"] == n_max]
     last = every.dropna(subset=["gamma"])
     at = table[table["n"] == n_max].groupby("scale")["gamma"].first()
-    named = []  # the boundary is described the first time, "it" afterwards
-
-    def boundary(rhos: pd.Series) -> str:
-        many = "mean token correlations ρ" if len(rhos) > 1 else "a mean token correlation ρ"
-        if named:
-            return f"it for ρ = {_rhos(rhos)}"
-        named.append(True)
-        return (
-            "the measured critical γ (where the layer collapses the tokens onto one "
-            f"direction) for {many} = {_rhos(rhos)}"
-        )
-
-    parts = []
     lone = last["gamma_low"].isna() | last["gamma_high"].isna()  # one draw: no interval
-    for scale, label in (("sqrt_d", "1/√d"), ("log_n", "ln n/√d")):
+    places = []
+    for scale in ("sqrt_d", "log_n"):
         gamma = at[scale]
         below = ~lone & (last["gamma_low"] > gamma)
         unclear = ~lone & ~below & ~(last["gamma_high"] < gamma)
-        sides = []
-        if below.any():
-            sides.append(f"below {boundary(last.loc[below, 'rho'])}")
-        if unclear.any():
-            sides.append(
-                f"not told apart from {boundary(last.loc[unclear, 'rho'])} (inside its interval)"
-            )
-        if lone.any():
-            sides.append(
-                f"not compared with {boundary(last.loc[lone, 'rho'])} (one draw, no interval)"
-            )
-        if not sides:
-            where = "every mean token correlation ρ"
-            if len(last) < len(every):
-                where += " where it was measured"
-            sides.append(f"above the measured critical γ at {where}")
-        parts.append(f"{label} puts γ at {gamma:.3g}, {' and '.join(sides)}")
-    return (
-        f"With logits γ ln n times the tokens' inner products, at n = {n_max} and d = {d}, "
-        f"{'; '.join(parts)}."
-    )
+        values = {"scale": get_rescaling(scale).label, "gamma": float(gamma)}
+        sides = [
+            {"side": [side], "rhos": _listed(last.loc[where, "rho"])}
+            for side, where in (("below", below), ("unclear", unclear), ("lone", lone))
+            if where.any()
+        ]
+        if sides:
+            places.append(Reading("sides", {**values, "sides": sides}))
+        else:
+            measured = len(last) < len(every)
+            places.append(Reading("above-measured" if measured else "above", values))
+    return places

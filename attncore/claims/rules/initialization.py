@@ -3,19 +3,22 @@
 :func:`beta_search_finding` judges Chuang's search for beta (chuang2023scaling, section 2)
 on the book's calibration problem; :func:`blog_unit_variance_finding` and
 :func:`chuang_standard_init_finding` judge what the blog and Chuang say standard
-initializations do; the ``*_sentence`` functions turn the chapter's
-measurements into the sentences it glues into its prose, so that no result is typed by hand.
+initializations do; :func:`assumption_ii_dependence` judges how Chuang relates his
+conditions. The other functions read the chapter's measurements into the conclusions its
+prose states, as :class:`~attncore.claims.finding.Reading` data (a branch and the values
+that decide it); the chapter's templates say them, so that no result is typed by hand.
 
 >>> from attncore.simulate.weights import Slope
->>> weight_growth_sentence(Slope(2.01, 0.03, 6), 9.3, 0.62, 3.0)[:52]
-'With 1/√d the spread of the logits grows like σ_W to'
+>>> found = weight_growth(Slope(2.01, 0.03, 6), 9.3, 0.62, 3.0)
+>>> found.branch, found.values["slope"]
+('matches', 2.01)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -23,83 +26,47 @@ from scipy.stats import binom
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
-from attncore.claims.finding import Finding
+from attncore.claims.finding import Finding, Reading
 from attncore.claims.statistics import margin
-from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import listing, number
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.initialization import (
+    EXPONENT_TOLERANCE,
+    MISS_DECADES,
+    MISS_SHARE,
+    SIGNIFICANCE,
+    SMALL_CORRELATION,
+    UNIT_TOLERANCE,
+    Z_LIMIT,
+)
 
 __all__ = [
+    "EXPONENT_TOLERANCE",
     "MISS_DECADES",
     "MISS_SHARE",
-    "aligned_sentence",
+    "SIGNIFICANCE",
+    "SMALL_CORRELATION",
+    "UNIT_TOLERANCE",
+    "Z_LIMIT",
     "aligned_takeaway",
+    "aligned_weights",
     "assumption_ii_dependence",
     "beta_search_finding",
-    "beta_search_sentence",
+    "beta_search_result",
     "blog_unit_variance_finding",
     "chuang_standard_init_finding",
     "exponent_call",
-    "fixed_weights_sentence",
+    "fixed_weights",
     "fixed_weights_takeaway",
     "init_takeaway",
+    "k_total_scale",
     "miss_shares",
+    "mup_agreement",
     "near_unit",
-    "rescaling_scale_sentence",
+    "qk_norm_scale",
     "search_takeaway",
-    "standard_init_sentence",
-    "weight_growth_sentence",
+    "standard_init_readings",
+    "weight_growth",
 ]
-
-MISS_DECADES = Threshold(
-    0.1,
-    "miss_decades",
-    "a search that ends more than 0.1 decade (26 % in β) from the optimum has missed it: the "
-    "exact objective's own search lands far closer",
-)
-"""A search misses when it ends more than this many decades (26 % in beta) from the optimum."""
-
-MISS_SHARE = Threshold(
-    0.05,
-    "miss_share",
-    "a search used in practice may miss one time in twenty, the usual 5 % of a test",
-)
-"""The share of misses a working search may have; more is a caveat only when a one-sided
-binomial test rejects this share at :data:`SIGNIFICANCE`."""
-
-SIGNIFICANCE = Threshold(
-    0.05, "significance", "the 5 % level of the one-sided binomial test", scale="fixed"
-)
-"""Level of the one-sided binomial test of a miss share against :data:`MISS_SHARE`."""
-
-EXPONENT_TOLERANCE = 0.3
-"""How closely a fitted growth exponent must be pinned down (its clear margin, in the
-exponent's units) to be called the formula's: 0.3 tells 2 (the square of the weight scale)
-from 1 (linear) with room to spare."""
-
-UNIT_TOLERANCE = Threshold(
-    0.1,
-    "unit_tolerance",
-    "a variance within 10 % of 1 is 'unit': it moves a logit spread by 5 %, less than any "
-    "threshold downstream of it resolves",
-)
-"""How far from 1 (beyond sampling error) a variance may be and still count as "unit"."""
-
-Z_LIMIT = Threshold(
-    4.0,
-    "z_limit",
-    "4 standard errors rather than 2, since every table makes many comparisons",
-    scale="fixed",
-)
-"""Standard errors beyond which a mean, covariance or variance differs from its target (4
-rather than 2: every table makes many such comparisons)."""
-
-SMALL_CORRELATION = Threshold(
-    0.05,
-    "small_correlation",
-    "a correlation of at most 0.05 between entries changes the variance of q·k by a few "
-    "percent at most",
-)
-"""A significant correlation no larger than this counts as small (a caveat, not a failure)."""
 
 
 class Fit(Protocol):
@@ -132,149 +99,130 @@ def exponent_call(fit: Fit, expected: float) -> str:
     return "matches" if asked <= EXPONENT_TOLERANCE else "unclear"
 
 
-def _power(fit: Fit) -> str:
-    """A fitted exponent with its spread, or how many points fixed it."""
-    if math.isnan(fit.se):
-        return f"{fit.slope:.2f} (a line through {number(fit.points)} growth factors, no spread)"
-    return (
-        f"{fit.slope:.2f} ± {fit.se:.2f} (least-squares slope ± its standard error over "
-        f"{number(fit.points)} growth factors)"
-    )
+def _fit(fit: Fit) -> dict[str, Any]:
+    """A fitted exponent's values: its ``slope``, the ``points`` that fixed it and its ``se``
+    where it has one (a line through two points has none)."""
+    values: dict[str, Any] = {"slope": float(fit.slope), "points": int(fit.points)}
+    if not math.isnan(fit.se):
+        values["se"] = float(fit.se)
+    return values
 
 
-def weight_growth_sentence(fit: Fit, sd_end: float, saturated_end: float, max_growth: float) -> str:
+def weight_growth(fit: Fit, sd_end: float, saturated_end: float, max_growth: float) -> Reading:
     """The result of the weight-growth experiment for ``1/sqrt(d)``: the log-log slope of
-    the logit sd against the weight growth, and the sd and share of saturated rows at the
-    largest growth.
+    the logit sd against the weight growth (branch: :func:`exponent_call` against the relaxed
+    formula's 2, ``matches``, ``differs`` or ``unclear``; ``line`` where the fit has no
+    spread), the sd (``sd``) and the percentage of saturated rows (``saturated``) at the
+    largest growth (``growth``).
 
     >>> from attncore.simulate.weights import Slope
-    >>> weight_growth_sentence(Slope(1.4, 0.05, 6), 2.0, 0.0, 3.0)[:89]
-    'With 1/√d the spread of the logits grows like σ_W to the power 1.40 ± 0.05 (least-squares'
+    >>> weight_growth(Slope(1.4, 0.05, 6), 2.0, 0.0, 3.0).branch
+    'differs'
+    >>> weight_growth(Slope(1.4, float("nan"), 2), 2.0, 0.0, 3.0).branch
+    'line'
     """
-    agreement = {
-        "matches": "as the relaxed formula says (2)",
-        "differs": "not the 2 of the relaxed formula",
-        "unclear": "too loosely fixed to tell whether it is the relaxed formula's 2",
-    }[exponent_call(fit, 2.0)]
-    return (
-        f"With 1/√d the spread of the logits grows like σ_W to the power {_power(fit)}, "
-        f"{agreement}: at {max_growth:g} times the initial weights it is {sd_end:.1f} and "
-        f"{100 * saturated_end:.0f} % of the rows are saturated."
-    )
+    branch = "line" if math.isnan(fit.se) else exponent_call(fit, 2.0)
+    values = {
+        **_fit(fit),
+        "sd": float(sd_end),
+        "saturated": 100 * float(saturated_end),
+        "growth": float(max_growth),
+    }
+    return Reading(branch, values)
 
 
-def rescaling_scale_sentence(
-    qk_entropy: Sequence[float], k_total_entropy_end: float, k_total_fit: Fit
-) -> str:
-    """How QK-norm and ``1/k_total`` respond to the weight scale, from the entropy ratio of
-    QK-norm at every growth factor and that of ``1/k_total`` at the largest one.
+def qk_norm_scale(qk_entropy: Sequence[float]) -> Reading:
+    """How QK-norm responds to the weight scale, from its entropy ratio at every growth
+    factor: ``flat`` where it moves by at most 0.05 (sampling noise), ``moving`` otherwise;
+    values the ``low`` and ``high`` ratio.
+
+    >>> qk_norm_scale([0.80, 0.81]).branch, qk_norm_scale([0.6, 0.8]).branch
+    ('flat', 'moving')
+    """
+    low, high = float(min(qk_entropy)), float(max(qk_entropy))
+    return Reading("flat" if high - low <= 0.05 else "moving", {"low": low, "high": high})
+
+
+def k_total_scale(k_total_entropy_end: float, k_total_fit: Fit) -> Reading:
+    """How ``1/k_total`` responds to the weight scale: ``linear`` where its logits grow
+    linearly with the weight scale (:func:`exponent_call` against 1), else ``power`` with the
+    fitted exponent (``line`` where the fit has no spread); values the entropy ratio at the
+    largest growth (``entropy``) and whether it is at least 0.95 (``uniform``).
 
     >>> from attncore.simulate.weights import Slope
-    >>> linear = Slope(1.0, 0.02, 6)
-    >>> rescaling_scale_sentence([0.80, 0.81], 0.99, linear).startswith("QK-norm does not see")
-    True
-    >>> rescaling_scale_sentence([0.6, 0.8], 0.5, linear).startswith("QK-norm’s entropy ratio")
-    True
+    >>> k_total_scale(0.99, Slope(1.0, 0.02, 6)).branch
+    'linear'
+    >>> k_total_scale(0.5, Slope(1.6, 0.02, 6)).values["uniform"]
+    False
     """
-    low, high = min(qk_entropy), max(qk_entropy)
-    if high - low <= 0.05:
-        qk = (
-            f"QK-norm does not see the weight scale: its entropy ratio stays between "
-            f"{low:.2f} and {high:.2f} over the whole range (its logits are cosines times a "
-            "fixed gain; what moves is sampling noise)."
-        )
-    else:
-        qk = f"QK-norm’s entropy ratio moves from {low:.2f} to {high:.2f} over the range."
-    linear = (
-        "linearly with σ_W"
-        if exponent_call(k_total_fit, 1.0) == "matches"
-        else f"like σ_W to the power {_power(k_total_fit)}"
-    )
-    uniform = (
-        "attention stays almost uniform"
-        if k_total_entropy_end >= 0.95
-        else "attention moves away from uniform"
-    )
-    return (
-        f"{qk} With 1/k_total the logits grow {linear} (it removes the scale of the "
-        f"keys, not of the query), and {uniform}: entropy ratio {k_total_entropy_end:.3f} at "
-        "the largest growth."
-    )
+    values: dict[str, Any] = {
+        "entropy": float(k_total_entropy_end),
+        "uniform": bool(k_total_entropy_end >= 0.95),
+    }
+    if exponent_call(k_total_fit, 1.0) == "matches":
+        return Reading("linear", values)
+    branch = "line" if math.isnan(k_total_fit.se) else "power"
+    return Reading(branch, {**values, **_fit(k_total_fit)})
 
 
-def fixed_weights_sentence(
-    low: float, high: float, rank_one: float, disjoint: float, d_k: int
-) -> str:
+def fixed_weights(low: float, high: float, rank_one: float, disjoint: float, d_k: int) -> Reading:
     """The conditional variance of the scaled logit for fixed weights: the 5-95 % range over
-    random draws, and the values of the rank-one and disjoint pairs of the same entry sd.
+    random draws (``low``, ``high``; ``around``: whether it brackets Chuang's 1), and the
+    values of the rank-one and disjoint pairs of the same entry sd (``rank_one``,
+    ``disjoint``); branch ``outside`` where either lies outside the range, else ``inside``.
 
-    >>> fixed_weights_sentence(0.9, 1.1, 16.0, 0.0, 16).endswith("do not determine the "
-    ...                                                           "spread of the logits.")
-    True
-    >>> fixed_weights_sentence(0.9, 1.1, 1.0, 0.95, 16).endswith("determines the spread here.")
-    True
+    >>> fixed_weights(0.9, 1.1, 16.0, 0.0, 16).branch, fixed_weights(0.9, 1.1, 1.0, 0.95, 16).branch
+    ('outside', 'inside')
     """
-    around = "scatters around" if low <= 1.0 <= high else "does not bracket"
     outside = [v for v in (rank_one, disjoint) if not low <= v <= high]
-    start = (
-        f"Over random weight draws the conditional variance {around} Chuang's value 1 (5 to 95 % "
-        f"range {low:.2f} to {high:.2f}). With the same entry standard deviation, "
-        f"W_q = W_k of rank one gives {rank_one:.1f} (at most d = {d_k}) and weights writing "
-        f"to disjoint coordinates of q and k give {disjoint:.1f}"
-    )
-    if outside:
-        return (
-            f"{start}: structured weights land outside the range of random ones, so σ_Wq "
-            "and σ_Wk alone do not determine the spread of the logits."
-        )
-    return (
-        f"{start}: both land inside the range of random ones, so the entry sd determines the "
-        "spread here."
-    )
+    values = {
+        "low": float(low),
+        "high": float(high),
+        "around": bool(low <= 1.0 <= high),
+        "rank_one": float(rank_one),
+        "disjoint": float(disjoint),
+        "d": int(d_k),
+    }
+    return Reading("outside" if outside else "inside", values)
 
 
-def aligned_sentence(
+def aligned_weights(
     sqrt_first: Sequence[float],
     sqrt_last: Sequence[float],
     rho_values: Sequence[float],
     max_width: int,
-    mup_z: float,
-) -> str:
-    """The aligned-key experiment: the ``1/sqrt(d)`` weight on the aligned key at the smallest
-    and largest widths (per correlation), and the largest distance of the ``1/d`` weight
-    from its limit at the largest width, in standard errors.
+) -> Reading:
+    """The aligned-key experiment with ``1/sqrt(d)``: whether the weight on the aligned key
+    grows from the smallest to the largest width for every correlation (``grows``, or
+    ``one-hot`` where it also ends above 0.9 for each), for some (``some``) or for none
+    (``none``); values the ``width`` and per correlation its ``weights`` at that width
+    (records of ``rho`` and ``weight``).
 
-    >>> "grows with the width" in aligned_sentence([0.2], [0.99], [0.5], 4096, 1.0)
-    True
-    >>> "still 5.0 standard errors" in aligned_sentence([0.2], [0.19], [0.5], 4096, 5.0)
-    True
+    >>> aligned_weights([0.2], [0.99], [0.5], 4096).branch
+    'one-hot'
+    >>> aligned_weights([0.2, 0.3], [0.19, 0.4], [0.2, 0.5], 4096).branch
+    'some'
     """
     growing = [b > a for a, b in zip(sqrt_first, sqrt_last, strict=True)]
-    grows = all(growing)
-    weights = ", ".join(f"{w:.3f}" for w in sqrt_last)
-    rhos = ", ".join(f"{r:g}" for r in rho_values)
-    if grows:
-        head = "grows with the width"
-    elif any(growing):
-        head = "grows with the width only for some ρ"
+    if all(growing):
+        branch = "one-hot" if min(sqrt_last) > 0.9 else "grows"
     else:
-        head = "does not grow with the width"
-    toward = ", heading to one-hot attention" if grows and min(sqrt_last) > 0.9 else ""
-    first = (
-        f"With 1/√d the weight on the aligned key {head}: at d = {max_width:,} it is {weights} "
-        f"for ρ = {rhos}{toward}."
-    )
-    if mup_z <= 3.0:
-        second = (
-            f"With 1/d it agrees with its width-independent limit: at the largest width the "
-            f"largest deviation from it is {mup_z:.1f} standard errors."
-        )
-    else:
-        second = (
-            f"With 1/d the weight at the largest width is still {mup_z:.1f} standard errors "
-            "from its width-independent limit."
-        )
-    return f"{first} {second}"
+        branch = "some" if any(growing) else "none"
+    weights = [
+        {"rho": float(r), "weight": float(w)} for r, w in zip(rho_values, sqrt_last, strict=True)
+    ]
+    return Reading(branch, {"width": int(max_width), "weights": weights})
+
+
+def mup_agreement(mup_z: float) -> Reading:
+    """The aligned-key experiment with ``1/d``: ``at-limit`` where the weight at the largest
+    width is within 3 standard errors of its width-independent limit, ``off-limit``
+    otherwise; value ``z``, the largest distance in standard errors.
+
+    >>> mup_agreement(1.0).branch, mup_agreement(5.0).branch
+    ('at-limit', 'off-limit')
+    """
+    return Reading("at-limit" if mup_z <= 3.0 else "off-limit", {"z": float(mup_z)})
 
 
 def miss_shares(
@@ -296,6 +244,35 @@ def miss_shares(
         p_value = float(binom.sf(misses - 1, e.size, miss_share))
         out[items] = (misses / e.size, p_value < SIGNIFICANCE)
     return out
+
+
+def _misses(shares: Mapping[int, tuple[float, bool]]) -> list[dict[str, Any]]:
+    """The miss shares as records: the ``percent`` of searches that miss with ``items``
+    items per evaluation."""
+    return [{"percent": 100 * share, "items": int(i)} for i, (share, _) in shares.items()]
+
+
+def _exact_search(
+    betas: np.ndarray, values: np.ndarray, found_beta: float, found_value: float, tolerance: float
+) -> tuple[bool, dict[str, Any]]:
+    """Whether the search on the exact objective ends at the grid's optimum (within
+    ``tolerance`` decades plus one grid step, or with an objective within the objective's own
+    change over ``tolerance`` decades around it), and the values that say it."""
+    best = int(np.argmax(values))
+    beta_hat, value_hat = float(betas[best]), float(values[best])
+    step = float(np.log10(betas[1] / betas[0]))
+    near = np.abs(np.log10(betas / beta_hat)) <= tolerance
+    value_tolerance = value_hat - float(values[near].min())
+    decades = abs(math.log10(found_beta / beta_hat))
+    exact_ok = decades <= tolerance + step or found_value >= value_hat - value_tolerance
+    said = {
+        "found": float(found_beta),
+        "optimum": beta_hat,
+        "decades": decades,
+        "found_value": float(found_value),
+        "optimum_value": value_hat,
+    }
+    return exact_ok, said
 
 
 @decided_by(MISS_DECADES, MISS_SHARE, SIGNIFICANCE)
@@ -325,58 +302,33 @@ def beta_search_finding(
       objective's own change over ``tolerance`` decades around it;
     - holds with a caveat: it does, but for some subsample size the share of noisy searches
       that miss by more than ``miss_decades`` is significantly above ``miss_share``;
-    - holds: otherwise.
+    - holds: otherwise (branch ``exact-only`` where no noisy search ran).
 
     >>> b = np.geomspace(0.1, 100, 301); v = -np.log10(b / 5.0) ** 2
     >>> beta_search_finding(b, v, 5.0, 0.0, 19, 0.01, {100: [0.0] * 10}).verdict.value
     'holds'
     """
+    claim = "chuang-beta-search"
     betas = np.asarray(grid_betas, dtype=float)
     values = np.asarray(grid_values, dtype=float)
     best = int(np.argmax(values))
-    beta_hat, value_hat = float(betas[best]), float(values[best])
-    check = (
-        "decade scan then golden-section search (the book's reading of the binary search) on "
-        f"a calibration problem whose optimum a grid of {betas.size} values of β locates; noisy "
-        "version: every evaluation on a fresh subsample of the items, the book's stand-in for "
-        f"one evaluation during training; a miss (> {miss_decades:.3g} decade) share counts when "
-        f"a binomial test rejects {miss_share:.0%} at the {SIGNIFICANCE:.0%} level"
-    )
     if best in (0, betas.size - 1):
-        return Finding(
-            "chuang-beta-search",
-            Verdict.UNTESTABLE,
-            f"the grid's best β {beta_hat:.3g} lies at the edge of the grid "
-            f"[{betas[0]:.3g}, {betas[-1]:.3g}], so the grid does not locate the optimum",
-            check,
-        )
-    step = float(np.log10(betas[1] / betas[0]))
-    near = np.abs(np.log10(betas / beta_hat)) <= tolerance
-    value_tolerance = value_hat - float(values[near].min())
-    decades = abs(math.log10(found_beta / beta_hat))
-    exact_ok = decades <= tolerance + step or found_value >= value_hat - value_tolerance
+        edge = {"grid": betas.size, "best": float(betas[best])}
+        edge["edges"] = (float(betas[0]), float(betas[-1]))
+        return Finding(claim, Verdict.UNTESTABLE, values=edge)
+    exact_ok, said = _exact_search(betas, values, found_beta, found_value, tolerance)
+    said = {"grid": betas.size, **said, "evaluations": int(evaluations)}
     shares = miss_shares(noisy_errors, miss_decades, miss_share)
-    measured = (
-        f"exact objective: found β {found_beta:.3f} vs grid optimum {beta_hat:.3f} "
-        f"({decades:.4f} decades, objective {found_value:.4f} vs {value_hat:.4f}) in "
-        f"{evaluations} evaluations"
-    )
-    if shares:
-        measured += "; noisy objective: " + ", ".join(
-            f"{100 * share:.0f} % of searches miss by > {miss_decades:.3g} decade with "
-            f"{items} items"
-            for items, (share, _) in shares.items()
-        )
     if not exact_ok:
-        verdict = Verdict.FAILS
-    elif any(significant for _, significant in shares.values()):
-        verdict = Verdict.CAVEAT
-    else:
-        verdict = Verdict.HOLDS
-    return Finding("chuang-beta-search", verdict, measured, check)
+        return Finding(claim, Verdict.FAILS, values=said)
+    if not shares:
+        return Finding(claim, Verdict.HOLDS, values=said, branch="exact-only")
+    significant = any(flagged for _, flagged in shares.values())
+    verdict = Verdict.CAVEAT if significant else Verdict.HOLDS
+    return Finding(claim, verdict, values={**said, "misses": _misses(shares)})
 
 
-def beta_search_sentence(
+def beta_search_result(
     found_beta: float,
     grid_beta: float,
     tolerance: float,
@@ -384,45 +336,36 @@ def beta_search_sentence(
     evaluations: int,
     noisy_errors: Mapping[int, Sequence[float]],
     median_evaluations: float,
-) -> str:
-    """The result of the search, on the exact objective and on the noisy one.
+) -> Reading:
+    """The result of the search, on the exact objective (values ``found``, ``optimum``,
+    ``within`` its ``tolerance``, ``scan`` and all ``evaluations``) and on the noisy one
+    (``misses``, records of :func:`_misses`, and the ``median`` number of evaluations).
+    Branch ``exact-only`` where no noisy search ran; else ``reliable`` where no share of
+    misses is significantly above :data:`MISS_SHARE`, ``unreliable`` where every one is,
+    ``unreliable-some`` where some are (``flagged``, their numbers of items).
 
-    >>> beta_search_sentence(4.77, 4.78, 0.01, 5, 19, {100: [0.0] * 10}, 18)[:49]
-    'On the exact objective the search finds β = 4.770'
+    >>> beta_search_result(4.77, 4.78, 0.01, 5, 19, {100: [0.0] * 10}, 18).branch
+    'reliable'
     """
     decades = abs(math.log10(found_beta / grid_beta))
-    within = "within" if decades <= tolerance else "outside"
-    exact = (
-        f"On the exact objective the search finds β = {found_beta:.3f} against the grid "
-        f"optimum {grid_beta:.3f}, {within} its tolerance of {tolerance:g} decades, with "
-        f"{scan_evaluations} evaluations in the decade scan and {evaluations} in all."
-    )
+    values: dict[str, Any] = {
+        "found": float(found_beta),
+        "optimum": float(grid_beta),
+        "within": bool(decades <= tolerance),
+        "tolerance": float(tolerance),
+        "scan": int(scan_evaluations),
+        "evaluations": int(evaluations),
+    }
     shares = miss_shares(noisy_errors)
     if not shares:
-        return exact
-    parts = [f"{100 * s:.0f} % with {i} items per evaluation" for i, (s, _) in shares.items()]
-    noisy = (
-        f" On the noisy objective the share of searches that end more than {MISS_DECADES:g} "
-        f"decade from the optimum is {listing(parts)} (median {median_evaluations:.0f} "
-        "evaluations)"
-    )
+        return Reading("exact-only", values)
+    values.update(misses=_misses(shares), median=float(median_evaluations))
     flagged = [str(i) for i, (_, significant) in shares.items() if significant]
-    if flagged:
-        which = (
-            "that is"
-            if len(flagged) == len(shares)
-            else f"with {listing(flagged)} items per evaluation that is"
-        )
-        return (
-            f"{exact}{noisy}: {which} significantly more than the {100 * MISS_SHARE:.0f} % a "
-            "reliable search may miss, because a binary search trusts the sign of each "
-            "comparison and noise flips it; with noisy outcomes it needs repeated evaluations "
-            "or a method that averages them."
-        )
-    return (
-        f"{exact}{noisy}: no more than the {100 * MISS_SHARE:.0f} % a reliable search may "
-        "miss, within sampling error, at these noise levels."
-    )
+    if not flagged:
+        return Reading("reliable", values)
+    if len(flagged) == len(shares):
+        return Reading("unreliable", values)
+    return Reading("unreliable-some", {**values, "flagged": flagged})
 
 
 def near_unit(variance: float, se: float, tolerance: float = UNIT_TOLERANCE) -> bool:
@@ -439,8 +382,23 @@ def _defaults(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["default"].astype(bool)]
 
 
-def _listing(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _unit_weights(rows: pd.DataFrame, tolerance: float = UNIT_TOLERANCE) -> list[bool]:
+    """Per default: whether it draws weights of unit variance (:func:`near_unit`) and zero
+    mean (within :data:`Z_LIMIT` standard errors)."""
+    return [
+        near_unit(r["weight variance"], r["weight variance SE"], tolerance)
+        and abs(r["weight mean z"]) <= Z_LIMIT
+        for _, r in rows.iterrows()
+    ]
+
+
+def _unit_qk(rows: pd.DataFrame, tolerance: float = UNIT_TOLERANCE) -> list[bool]:
+    """Per default: whether the entries of Q and K have unit variance (:func:`near_unit`)."""
+    return [
+        near_unit(r["Q variance"], r["Q variance SE"], tolerance)
+        and near_unit(r["K variance"], r["K variance SE"], tolerance)
+        for _, r in rows.iterrows()
+    ]
 
 
 @decided_by(UNIT_TOLERANCE, Z_LIMIT)
@@ -460,43 +418,35 @@ def blog_unit_variance_finding(
     - holds with a caveat: some do, others do not ("typically" is then doubtful);
     - does not hold: none does.
 
+    Values: ``defaults``, records of each one's ``label``, ``weight`` variance and the
+    variance of its Q entries (``q``) on unit-variance tokens.
+
     >>> t = pd.DataFrame({"label": ["a"], "default": [True], "weight mean z": [0.3],
     ...                   "weight variance": [0.02], "weight variance SE": [0.001],
     ...                   "Q variance": [0.5], "K variance": [0.5]})
     >>> blog_unit_variance_finding(t).verdict.value
     'does not hold'
     """
-    check = (
-        "weights drawn as each library default does (its documented formula, re-implemented "
-        "in numpy); a weight variance counts as unit within "
-        f"{unit_tolerance:.3g} plus {Z_LIMIT:g} standard errors over initializations"
-    )
+    claim = "blog-init-unit-variance"
     rows = _defaults(table)
     if rows.empty:
-        return Finding(
-            "blog-init-unit-variance",
-            Verdict.UNTESTABLE,
-            "no library default was measured",
-            check,
-        )
-    unit = [
-        near_unit(r["weight variance"], r["weight variance SE"], unit_tolerance)
-        and abs(r["weight mean z"]) <= Z_LIMIT
+        return Finding(claim, Verdict.UNTESTABLE)
+    unit = _unit_weights(rows, unit_tolerance)
+    defaults = [
+        {
+            "label": str(r["label"]),
+            "weight": float(r["weight variance"]),
+            "q": float(r["Q variance"]),
+        }
         for _, r in rows.iterrows()
     ]
-    measured = "weight variance " + _listing(
-        [f"{r['weight variance']:.3g} ({r['label']})" for _, r in rows.iterrows()]
-    )
-    measured += "; on unit-variance tokens the entries of Q have variance " + _listing(
-        [f"{r['Q variance']:.2f}" for _, r in rows.iterrows()]
-    )
     if all(unit):
         verdict = Verdict.HOLDS
     elif any(unit):
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.FAILS
-    return Finding("blog-init-unit-variance", verdict, measured, check)
+    return Finding(claim, verdict, values={"defaults": defaults})
 
 
 def _covariance_state(row: pd.Series, small: float = SMALL_CORRELATION) -> str:
@@ -528,54 +478,51 @@ def chuang_standard_init_finding(
       covariance is small but significant;
     - holds: every default meets all four conditions.
 
+    Values: ``defaults``, records of each one's ``label`` and ``q`` and ``k`` variance; the
+    largest ``mean_z`` and ``cov_z`` over the defaults and the largest correlation
+    (``corr``).
+
     >>> t = pd.DataFrame({"label": ["a"], "default": [True], "Q variance": [1.0],
     ...     "Q variance SE": [0.01], "K variance": [1.0], "K variance SE": [0.01],
     ...     "largest |mean z|": [1.0], "largest |cov z|": [1.0], "largest |corr|": [0.001]})
     >>> chuang_standard_init_finding(t).verdict.value
     'holds'
     """
-    check = (
-        "Q = X W_q + b_q and K = X W_k + b_k for standard normal tokens X with weights and "
-        "biases drawn as each library default does (documented formulas, re-implemented in "
-        "numpy); standard errors over initializations; unit variance within "
-        f"{unit_tolerance:.3g} plus {Z_LIMIT:g} standard errors; means and covariances zero "
-        f"within {Z_LIMIT:g} standard errors"
-    )
+    claim = "chuang-standard-init-conditions"
     rows = _defaults(table)
     if rows.empty:
-        return Finding(
-            "chuang-standard-init-conditions",
-            Verdict.UNTESTABLE,
-            "no library default was measured",
-            check,
-        )
-    unit = [
-        near_unit(r["Q variance"], r["Q variance SE"], unit_tolerance)
-        and near_unit(r["K variance"], r["K variance SE"], unit_tolerance)
-        for _, r in rows.iterrows()
-    ]
+        return Finding(claim, Verdict.UNTESTABLE)
+    unit = _unit_qk(rows, unit_tolerance)
     zero_mean = [r["largest |mean z|"] <= Z_LIMIT for _, r in rows.iterrows()]
     covariance = [_covariance_state(r, small_correlation) for _, r in rows.iterrows()]
-    measured = "variance of the Q, K entries " + _listing(
-        [f"{r['Q variance']:.3f}, {r['K variance']:.3f} ({r['label']})" for _, r in rows.iterrows()]
-    )
-    measured += (
-        f"; largest |z| of a mean {rows['largest |mean z|'].max():.1f}, of a covariance "
-        f"{rows['largest |cov z|'].max():.1f} (largest |correlation| "
-        f"{rows['largest |corr|'].max():.3f})"
-    )
+    values = {
+        "defaults": [
+            {"label": str(r["label"]), "q": float(r["Q variance"]), "k": float(r["K variance"])}
+            for _, r in rows.iterrows()
+        ],
+        "mean_z": float(rows["largest |mean z|"].max()),
+        "cov_z": float(rows["largest |cov z|"].max()),
+        "corr": float(rows["largest |corr|"].max()),
+    }
     if not any(unit) or not all(zero_mean) or "large" in covariance:
         verdict = Verdict.FAILS
     elif not all(unit) or "small" in covariance:
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.HOLDS
-    return Finding("chuang-standard-init-conditions", verdict, measured, check)
+    return Finding(claim, verdict, values=values)
 
 
-def standard_init_sentence(table: pd.DataFrame) -> str:
-    """What the measured defaults show: their weight variances against the blog's 1, and
-    the variance, means and covariances of the Q and K entries against Chuang's conditions.
+def standard_init_readings(table: pd.DataFrame) -> list[Reading]:
+    """What the measured defaults show, as three readings: their weight variances against
+    the blog's 1 (branch ``weights-all``, ``weights-some`` or ``weights-none``: how many
+    draw weights of unit variance and zero mean; values ``variances``, records of ``label``
+    and ``variance``, and ``unit``, the labels of those that do), the variance of the Q
+    entries against Chuang's (ii) (``qk-all``, ``qk-some``, ``qk-none``; the same values),
+    and the means and covariances (``moments``, or ``moments-correlated`` with
+    ``correlated``, records of ``label`` and ``corr`` of each default whose covariances are
+    not 0 within :data:`Z_LIMIT` standard errors; ``means_zero`` whether every mean is 0
+    within them). A table without defaults gives the one reading ``no-defaults``.
 
     >>> t = pd.DataFrame({"label": ["a", "b"], "default": [True, True],
     ...     "weight variance": [0.005, 0.008], "weight variance SE": [1e-5, 1e-5],
@@ -583,69 +530,40 @@ def standard_init_sentence(table: pd.DataFrame) -> str:
     ...     "K variance": [0.34, 1.0], "K variance SE": [0.01] * 2,
     ...     "largest |mean z|": [1.0, 1.0], "largest |cov z|": [8.0, 1.0],
     ...     "largest |corr|": [0.015, 0.002]})
-    >>> print(standard_init_sentence(t))
-    No library default measured here draws weights of unit variance: their variances are \
-0.005 (a) and 0.008 (b). On unit-variance tokens the entries of Q and K have variance 0.34 \
-(a) and 1.00 (b), so Chuang's unit variance holds for b only. Their means are 0 within \
-sampling error; the covariances of condition (iv) are 0 within sampling error except for a, \
-whose entries are correlated by at most 0.015.
+    >>> [r.branch for r in standard_init_readings(t)]
+    ['weights-none', 'qk-some', 'moments-correlated']
     """
     rows = _defaults(table)
     if rows.empty:
-        return "No library default was measured."
-    labels = rows["label"].tolist()
-    unit_w = [
-        near_unit(r["weight variance"], r["weight variance SE"])
-        and abs(r["weight mean z"]) <= Z_LIMIT
-        for _, r in rows.iterrows()
-    ]
-    variances = _listing([f"{r['weight variance']:.3g} ({r['label']})" for _, r in rows.iterrows()])
-    if all(unit_w):
-        first = f"Every library default measured here draws weights of unit variance: {variances}."
-    elif any(unit_w):
-        first = (
-            "Only "
-            + _listing([lab for lab, u in zip(labels, unit_w, strict=True) if u])
-            + f" of the library defaults draws weights of unit variance: {variances}."
-        )
-    else:
-        first = (
-            "No library default measured here draws weights of unit variance: their "
-            f"variances are {variances}."
-        )
-    unit = [
-        near_unit(r["Q variance"], r["Q variance SE"])
-        and near_unit(r["K variance"], r["K variance SE"])
-        for _, r in rows.iterrows()
-    ]
-    qk = _listing([f"{r['Q variance']:.2f} ({r['label']})" for _, r in rows.iterrows()])
-    if all(unit):
-        which = "so Chuang's unit variance holds for every one"
-    elif any(unit):
-        which = (
-            "so Chuang's unit variance holds for "
-            + _listing([lab for lab, u in zip(labels, unit, strict=True) if u])
-            + " only"
-        )
-    else:
-        which = "so Chuang's unit variance holds for none"
-    second = f"On unit-variance tokens the entries of Q and K have variance {qk}, {which}."
-    means = (
-        "Their means are 0 within sampling error"
-        if (rows["largest |mean z|"] <= Z_LIMIT).all()
-        else "Some means differ from 0 beyond sampling error"
-    )
-    off = [
-        (r["label"], r["largest |corr|"])
+        return [Reading("no-defaults")]
+    labels = [str(lab) for lab in rows["label"]]
+    readings = []
+    for (
+        name,
+        unit,
+        column,
+    ) in (
+        ("weights", _unit_weights(rows), "weight variance"),
+        ("qk", _unit_qk(rows), "Q variance"),
+    ):
+        which = "all" if all(unit) else "some" if any(unit) else "none"
+        variances = [
+            {"label": lab, "variance": float(v)}
+            for lab, v in zip(labels, rows[column], strict=True)
+        ]
+        kept = [lab for lab, u in zip(labels, unit, strict=True) if u]
+        readings.append(Reading(f"{name}-{which}", {"variances": variances, "unit": kept}))
+    correlated = [
+        {"label": str(r["label"]), "corr": float(r["largest |corr|"])}
         for _, r in rows.iterrows()
         if r["largest |cov z|"] > Z_LIMIT
     ]
-    cov = "the covariances of condition (iv) are 0 within sampling error"
-    if off:
-        cov += " except for " + _listing(
-            [f"{lab}, whose entries are correlated by at most {c:.3f}" for lab, c in off]
-        )
-    return f"{first} {second} {means}; {cov}."
+    moments: dict[str, Any] = {"means_zero": bool((rows["largest |mean z|"] <= Z_LIMIT).all())}
+    if correlated:
+        readings.append(Reading("moments-correlated", {**moments, "correlated": correlated}))
+    else:
+        readings.append(Reading("moments", moments))
+    return readings
 
 
 def _assumptions(table: pd.DataFrame, unit_tolerance: float) -> pd.DataFrame:
@@ -664,6 +582,22 @@ def _assumptions(table: pd.DataFrame, unit_tolerance: float) -> pd.DataFrame:
             "iv": table["largest |cov z|"] <= Z_LIMIT,
         }
     )
+
+
+def _without_ii(claim: str, unmet: pd.DataFrame) -> Finding:
+    """The verdict on ``chuang-without-ii-invalid`` from the initializers that miss (ii):
+    ``kept``, those whose (iv) still holds, and ``lost``, those whose (iv) fails (named
+    only: the verdict line on "based on (ii)" beside it gives each one's numbers)."""
+    if unmet.empty:
+        return Finding(claim, Verdict.UNTESTABLE)
+    kept, lost = (
+        [str(lab) for lab in unmet.loc[unmet["iv"] == keeps, "label"]] for keeps in (True, False)
+    )
+    if not kept:
+        return Finding(claim, Verdict.HOLDS, values={"lost": lost})
+    if not lost:
+        return Finding(claim, Verdict.FAILS, values={"kept": kept})
+    return Finding(claim, Verdict.FAILS, values={"kept": kept, "lost": lost}, branch="fails-mixed")
 
 
 @decided_by(UNIT_TOLERANCE, Z_LIMIT)
@@ -692,142 +626,92 @@ def assumption_ii_dependence(
     'does not hold'
     """
     if claim not in ("chuang-iii-iv-based-on-ii", "chuang-without-ii-invalid"):
-        raise ParameterError(f"claim must be one of the two claims on (ii), got {claim!r}")
+        raise ParameterError(f"{claim!r}: not about (ii)")
     met = _assumptions(table, unit_tolerance)
-    unmet = met[~met["ii"]]
-    measured = "; ".join(
-        f"{r.label}: (ii) {'met' if r.ii else 'unmet'} (Q variance "
-        f"{table.loc[i, 'Q variance']:.3g}), zero means {'met' if r.means else 'unmet'}, (iv) "
-        f"{'met' if r.iv else 'unmet'} (largest covariance z {table.loc[i, 'largest |cov z|']:.2f})"
-        for i, r in met.iterrows()
-    )
-    check = (
-        "library initializers and the two references of the chapter's table, on unit-variance "
-        f"tokens; (ii) met = Q and K variance 1 within {unit_tolerance:g} plus {Z_LIMIT:g} "
-        f"standard errors; zero means and (iv) met = every mean and covariance within "
-        f"{Z_LIMIT:g} standard errors of 0; (iii)'s unit variance is (ii) itself"
-    )
     if claim == "chuang-without-ii-invalid":
-        if unmet.empty:
-            verdict = Verdict.UNTESTABLE
-            measured = "every initializer meets (ii), so none shows what happens without it"
-        else:
-            # the initializers without (ii) only, by name: the verdict line on "based on (ii)"
-            # beside it gives each one's numbers
-            kept, lost = (list(unmet.loc[unmet["iv"] == keeps, "label"]) for keeps in (True, False))
-            measured = "; ".join(
-                f"without (ii), (iv) {words} for {_listing(labels)}"
-                for words, labels in (("still holds", kept), ("fails", lost))
-                if labels
-            )
-            verdict = Verdict.FAILS if unmet["iv"].any() else Verdict.HOLDS
-        return Finding(claim, verdict, measured, check)
+        return _without_ii(claim, met[~met["ii"]])
+    initializers = [
+        {
+            "label": str(r.label),
+            "ii": bool(r.ii),
+            "q": float(table.loc[i, "Q variance"]),
+            "means": bool(r.means),
+            "iv": bool(r.iv),
+            "cov_z": float(table.loc[i, "largest |cov z|"]),
+        }
+        for i, r in met.iterrows()
+    ]
     if met["ii"].all() or not met["ii"].any():
-        verdict = Verdict.UNTESTABLE
-        measured += "; (ii) is met by all or by none, so nothing shows whether the rest follows"
-    else:
-        apart = met[(met["iv"] != met["ii"]) | (met["means"] != met["ii"])]
-        verdict = Verdict.FAILS if len(apart) else Verdict.HOLDS
-        if len(apart):
-            measured += (
-                f"; (iv) or the zero means do not go with (ii) for {_listing(list(apart['label']))}"
-            )
-    return Finding(claim, verdict, measured, check)
+        values = {"initializers": initializers, "all_met": bool(met["ii"].all())}
+        return Finding(claim, Verdict.UNTESTABLE, values=values)
+    apart = met[(met["iv"] != met["ii"]) | (met["means"] != met["ii"])]
+    if not len(apart):
+        return Finding(claim, Verdict.HOLDS, values={"initializers": initializers})
+    values = {"initializers": initializers, "apart": [str(lab) for lab in apart["label"]]}
+    return Finding(claim, Verdict.FAILS, values=values)
 
 
 # ---- the takeaways at the top of the chapter ------------------------------------------------
 
 
-def _share_of(flags: Sequence[bool]) -> str:
-    return "every one" if all(flags) else ("some" if any(flags) else "none")
-
-
-def init_takeaway(table: pd.DataFrame) -> str:
+def init_takeaway(table: pd.DataFrame) -> Reading:
     """The standard initializations in one sentence: the range of the defaults' weight
-    variances and of the variances of their Q and K entries, and for how many each is unit.
+    variances (``weights``) and of the variances of their Q and K entries (``qk``), and
+    how many of the ``n`` defaults each is unit for (``unit_weights``, ``unit_qk``: pairs
+    of that count and ``n``). Branch ``unit`` where every default draws weights of unit
+    variance, ``not-unit`` otherwise, ``no-defaults`` where none was measured.
 
     >>> t = pd.DataFrame({"label": ["a", "b"], "default": [True, True],
     ...     "weight variance": [0.005, 0.025], "weight variance SE": [1e-5, 1e-5],
     ...     "weight mean z": [0.1, 0.2], "Q variance": [0.34, 1.6], "Q variance SE": [0.01] * 2,
     ...     "K variance": [0.34, 1.6], "K variance SE": [0.01] * 2})
-    >>> text = init_takeaway(t)
-    >>> text[:40]
-    'Library defaults do not draw weights of '
-    >>> text[-40:]
-    've variance 0.34 to 1.60, unit for none.'
+    >>> found = init_takeaway(t)
+    >>> found.branch, found.values["unit_qk"], found.values["qk"]
+    ('not-unit', (0, 2), (0.34, 1.6))
     """
     rows = _defaults(table)
     if rows.empty:
-        return "No library default was measured."
-    unit_w = [
-        near_unit(r["weight variance"], r["weight variance SE"])
-        and abs(r["weight mean z"]) <= Z_LIMIT
-        for _, r in rows.iterrows()
-    ]
-    unit_qk = [
-        near_unit(r["Q variance"], r["Q variance SE"])
-        and near_unit(r["K variance"], r["K variance SE"])
-        for _, r in rows.iterrows()
-    ]
+        return Reading("no-defaults")
+    unit_w, unit_qk = _unit_weights(rows), _unit_qk(rows)
     w, qk = rows["weight variance"], rows[["Q variance", "K variance"]]
-    head = (
-        "draw weights of unit variance" if all(unit_w) else "do not draw weights of unit variance"
-    )
-    return (
-        f"Library defaults {head} ({_share_of(unit_w)} of {len(rows)} measured does: "
-        f"{w.min():.3g} to {w.max():.3g}), and on unit-variance tokens the entries of Q and K "
-        f"they give have variance {qk.min().min():.2f} to {qk.max().max():.2f}, unit for "
-        f"{_share_of(unit_qk)}."
-    )
+    values = {
+        "weights": (float(w.min()), float(w.max())),
+        "unit_weights": (sum(unit_w), len(rows)),
+        "qk": (float(qk.min().min()), float(qk.max().max())),
+        "unit_qk": (sum(unit_qk), len(rows)),
+    }
+    return Reading("unit" if all(unit_w) else "not-unit", values)
 
 
-def fixed_weights_takeaway(low: float, high: float, rank_one: float, disjoint: float) -> str:
-    """The fixed-weight result in one sentence: whether structured weights with the initial
-    entry sd leave the 5-95 % range of random ones.
+def fixed_weights_takeaway(low: float, high: float, rank_one: float, disjoint: float) -> Reading:
+    """The fixed-weight result in one sentence: branch ``structure`` where structured weights
+    with the initial entry sd (their range, ``structured``) leave the 5-95 % range of random
+    ones (``random``), ``entry-sd`` where they do not.
 
-    >>> fixed_weights_takeaway(0.9, 1.1, 16.0, 0.0)[:48]
-    'The entry standard deviations do not fix the spr'
-    >>> "sets the spread" in fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95)
-    True
+    >>> fixed_weights_takeaway(0.9, 1.1, 16.0, 0.0).branch
+    'structure'
+    >>> fixed_weights_takeaway(0.9, 1.1, 1.0, 0.95).branch
+    'entry-sd'
     """
     lo, hi = min(rank_one, disjoint), max(rank_one, disjoint)
-    numbers = (
-        f"structured weights with the initial entry sd give a variance of the scaled logit "
-        f"from {lo:.1f} to {hi:.1f}, random ones {low:.2f} to {high:.2f} (5 to 95 %)"
-    )
-    if lo < low or hi > high:
-        return (
-            "The entry standard deviations do not fix the spread of the logits, the weights' "
-            f"structure does: {numbers}."
-        )
-    return f"Here the entry standard deviation sets the spread of the logits: {numbers}."
+    values = {"structured": (float(lo), float(hi)), "random": (float(low), float(high))}
+    return Reading("structure" if lo < low or hi > high else "entry-sd", values)
 
 
 def aligned_takeaway(
     sqrt_first: Sequence[float], sqrt_last: Sequence[float], max_width: int, mup_z: float
-) -> str:
+) -> Reading:
     """The aligned-key result in one sentence of words (the section's sentence and figure
     give the weights per correlation): whether ``1/sqrt(d)`` raises the weight on the aligned
-    key at every correlation as the width grows, and whether ``1/d`` stays at its limit
-    (within 3 standard errors).
+    key at every correlation as the width grows to ``width`` (``grows``), and whether ``1/d``
+    stays at its limit, within 3 standard errors (``at_limit``). One branch, ``aligned``.
 
-    >>> aligned_takeaway([0.2], [0.99], 4096, 1.0)[:61]
-    'With queries aligned to their keys, 1/√d puts more of the wei'
-    >>> "does not stay" in aligned_takeaway([0.2], [0.19], 4096, 5.0)
-    True
+    >>> aligned_takeaway([0.2], [0.99], 4096, 1.0).values
+    {'width': 4096, 'grows': True, 'at_limit': True}
     """
     grows = all(b > a for a, b in zip(sqrt_first, sqrt_last, strict=True))
-    head = (
-        "puts more of the weight on the aligned key, at every alignment measured,"
-        if grows
-        else "does not put more of the weight on the aligned key at every alignment measured"
-    )
-    sqrt = f"{head} as the width grows to d = {max_width:,}"
-    if mup_z <= 3.0:
-        mup = "1/d keeps it at its width-independent limit (within three standard errors)"
-    else:
-        mup = "1/d does not stay at its width-independent limit at the largest width"
-    return f"With queries aligned to their keys, 1/√d {sqrt}, while {mup}."
+    values = {"width": int(max_width), "grows": bool(grows), "at_limit": bool(mup_z <= 3.0)}
+    return Reading("aligned", values)
 
 
 def search_takeaway(
@@ -837,30 +721,25 @@ def search_takeaway(
     noisy_errors: Mapping[int, Sequence[float]],
     *,
     planted: float,
-) -> str:
+) -> Reading:
     """Chuang's search in one sentence: on the toy problem whose labels were drawn with
-    ``planted``, what it finds on the exact objective, the largest share of noisy searches
-    that miss, and the verdict.
+    ``planted``, what it finds on the exact objective (``found``, against the grid's
+    ``optimum``), the largest percentage of noisy searches that miss (``worst``) and the
+    ``verdict``. Branch ``unreliable`` where some share of misses is significantly above
+    :data:`MISS_SHARE`, ``reliable`` where none is, ``exact-only`` where no noisy search ran.
 
-    >>> search_takeaway(Verdict.HOLDS, 5.1, 5.1, {100: [0.0] * 10}, planted=5.0)[:61]
-    'On a toy problem with labels drawn at β* = 5, Chuang’s search'
+    >>> search_takeaway(Verdict.HOLDS, 5.1, 5.1, {100: [0.0] * 10}, planted=5.0).branch
+    'reliable'
     """
-    exact = (
-        f"On a toy problem with labels drawn at β* = {planted:g}, Chuang’s search finds "
-        f"β = {found_beta:.3f} on the exact objective (grid optimum {grid_beta:.3f})"
-    )
+    values: dict[str, Any] = {
+        "planted": float(planted),
+        "found": float(found_beta),
+        "optimum": float(grid_beta),
+        "verdict": verdict.value,
+    }
     shares = miss_shares(noisy_errors)
     if not shares:
-        return f"{exact}; verdict: {verdict.value}."
-    worst = max(share for share, _ in shares.values())
-    if any(significant for _, significant in shares.values()):
-        noisy = (
-            f"with noisy evaluations up to {100 * worst:.0f} % of searches miss by more than "
-            f"{MISS_DECADES:g} decade"
-        )
-    else:
-        noisy = (
-            f"noisy evaluations rarely mislead it (at most {100 * worst:.0f} % of searches "
-            f"miss by more than {MISS_DECADES:g} decade)"
-        )
-    return f"{exact}; {noisy}; verdict: {verdict.value}."
+        return Reading("exact-only", values)
+    values["worst"] = 100 * max(share for share, _ in shares.values())
+    significant = any(flagged for _, flagged in shares.values())
+    return Reading("unreliable" if significant else "reliable", values)

@@ -7,6 +7,8 @@ method, seed and test length (in bits), with the exact accuracy over all strings
 the last layer's factor on ``q . k``. Every comparison of two methods is paired by seed (one
 seed gives both the same initial draw and the same batches); intervals are Student-t over the
 seeds, at :data:`CONFIDENCE` simultaneous over the comparisons a rule makes (Bonferroni).
+The rules return data (a :class:`~attncore.claims.Finding`'s values and branch); the claims'
+templates say it, and the chapter templates its own conclusions (:class:`Reading`).
 
 >>> table = pd.DataFrame({"method": "sqrt_d", "seed": [0, 1, 0, 1], "length": [10, 10, 99, 99],
 ...                       "accuracy": [1.0, 1.0, 0.6, 0.8]})
@@ -18,15 +20,17 @@ seeds, at :data:`CONFIDENCE` simultaneous over the comparisons a rule makes (Bon
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from attncore.claims.catalogue import Verdict
-from attncore.claims.finding import Finding
-from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import count, listing
+from attncore.claims.finding import Finding, Reading
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.length_generalization import CONFIDENCE, SOLVED
+from attncore.claims.words import count
 
 __all__ = [
     "CHANCE",
@@ -36,43 +40,18 @@ __all__ = [
     "accuracy_text",
     "chiang_log_n",
     "k_total_long",
-    "longest_sentence",
+    "longest_outcomes",
     "paired",
     "solved_at_longest",
     "ssmax_flattening",
     "summary",
     "temperature_differences",
-    "temperature_sentence",
+    "temperature_reading",
     "temperature_table",
 ]
 
-CONFIDENCE = Threshold(
-    0.95,
-    "confidence",
-    "the intervals' level, simultaneous over the comparisons of one rule: the seeds and the "
-    "Bonferroni correction control its errors, so no band applies",
-    scale="fixed",
-)
-"""Confidence of the intervals over the seeds."""
-
-SOLVED = Threshold(
-    0.95,
-    "solved",
-    "FIRST counts as solved at a length when the lower end of the accuracy's interval is at "
-    "least 0.95: the published replication's 0.98 with log-n scaling would pass, its 0.53, "
-    "0.73 and 0.88 with standard attention would not",
-    scale="share",
-)
-"""Smallest accuracy (lower interval end) read as "generalizes" at a length."""
-
 CHANCE = 0.5
 """The accuracy of guessing FIRST's label, a fair coin's bit."""
-
-_CHECK = (
-    "FIRST trained at the chapter's length and scored exactly over all strings of each test "
-    "length, paired by seed, with Student-t intervals over the seeds in brackets "
-    "(simultaneous over the rule's comparisons)"
-)
 
 
 def _interval(values: np.ndarray, comparisons: int, confidence: float) -> tuple[float, float]:
@@ -124,44 +103,72 @@ def _longest(table: pd.DataFrame) -> int:
     return int(table["length"].max())
 
 
-def _untestable(table: pd.DataFrame, train_length: int, methods: tuple[str, ...]) -> str:
-    """Why the table cannot decide a rule on ``methods`` (empty if it can)."""
+_NAMES = {"sqrt_d": "1/√d", "log_n": "ln n/√d", "k_total": "1/k_total", "ssmax_learned": "SSMax"}
+"""How the findings name the methods the rules compare."""
+
+
+def _untestable(
+    claim: str, table: pd.DataFrame, train_length: int, methods: tuple[str, ...]
+) -> Finding | None:
+    """The finding of a rule on ``methods`` that the table cannot decide (None if it can):
+    branch ``no-models`` (the methods it lacks, ``missing``), ``one-seed`` or
+    ``no-longer-length`` (``train_length``)."""
     missing = [m for m in methods if m not in set(table["method"])]
     if missing:
-        return f"the run trained no models of {', '.join(missing)}"
+        values = {"missing": [_NAMES.get(m, m) for m in missing]}
+        return Finding(claim, Verdict.UNTESTABLE, values=values, branch="no-models")
     if table["seed"].nunique() < 2:
-        return "one seed: too few seeds to tell (no interval over the seeds)"
+        return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
     if _longest(table) <= train_length:
-        return f"no test length beyond the training length {train_length}"
-    return ""
-
-
-_NAMES = {"sqrt_d": "1/√d", "log_n": "ln n/√d", "k_total": "1/k_total"}
-"""How the measured texts name the methods the rules compare."""
+        values = {"train_length": train_length}
+        return Finding(claim, Verdict.UNTESTABLE, values=values, branch="no-longer-length")
+    return None
 
 
 def _unlearned(
+    claim: str,
     table: pd.DataFrame,
     train_length: int,
     methods: tuple[str, ...],
     solved: float,
     confidence: float,
-) -> str:
-    """Why ``methods`` cannot speak to length generalization (empty if they can): a method
-    that did not solve FIRST at the training length has nothing to generalize."""
+) -> Finding | None:
+    """The finding of a rule on ``methods`` one of which did not solve FIRST at the training
+    length, so has nothing to generalize (None if all did): branch ``not-learned``, with each
+    such method's accuracy there (``unlearned``, records of :func:`_accuracy`)."""
     rows = summary(table, confidence)
     lost = [
-        f"{_NAMES.get(m, m)} ({accuracy_text(rows.loc[(m, train_length)])})"
+        {"method": _NAMES.get(m, m), **_accuracy(rows.loc[(m, train_length)])}
         for m in methods
         if (m, train_length) in rows.index and not rows.loc[(m, train_length), "low"] >= solved
     ]
     if not lost:
-        return ""
-    return (
-        f"not solved at the training length {train_length} (accuracy interval below {solved:g}): "
-        + ", ".join(lost)
-        + "; a model that did not learn FIRST has no length generalization to measure"
-    )
+        return None
+    values = {"train_length": train_length, "unlearned": lost}
+    return Finding(claim, Verdict.UNTESTABLE, values=values, branch="not-learned")
+
+
+def _accuracy(row: pd.Series, name: str = "accuracy") -> dict[str, float]:
+    """A mean accuracy (a row of :func:`summary`) as ``name``, and its interval cut to the
+    range an accuracy can take as ``name_low`` and ``name_high``.
+
+    >>> _accuracy(pd.Series({"accuracy": 0.9, "low": 0.8, "high": 1.1}), "a")
+    {'a': 0.9, 'a_low': 0.8, 'a_high': 1.0}
+    """
+    low, high = max(row["low"], 0.0), min(row["high"], 1.0)
+    return {name: float(row["accuracy"]), f"{name}_low": float(low), f"{name}_high": float(high)}
+
+
+def _change(mean: float, half: float, name: str) -> dict[str, float]:
+    """A paired difference of two shares (accuracies, weights, entropies over ln n) as
+    ``name``, and its interval cut to the range such a difference can take, -1 to 1, as
+    ``name_low`` and ``name_high``.
+
+    >>> _change(0.25, 1.273, "d")
+    {'d': 0.25, 'd_low': -1.0, 'd_high': 1.0}
+    """
+    low, high = max(mean - half, -1.0), min(mean + half, 1.0)
+    return {name: float(mean), f"{name}_low": float(low), f"{name}_high": float(high)}
 
 
 _NO_INTERVAL = "one seed, no interval"
@@ -169,8 +176,8 @@ _NO_INTERVAL = "one seed, no interval"
 
 
 def accuracy_text(row: pd.Series) -> str:
-    """A mean accuracy (a row of :func:`summary`) and its interval, cut to the range an
-    accuracy can take; the mean alone where one seed gives no interval.
+    """A table's cell: a mean accuracy (a row of :func:`summary`) and its interval, cut to the
+    range an accuracy can take; the mean alone where one seed gives no interval.
 
     >>> accuracy_text(pd.Series({"accuracy": 0.9, "low": 0.8, "high": 1.1, "seeds": 3}))
     '0.900 [0.800, 1.000]'
@@ -183,9 +190,8 @@ def accuracy_text(row: pd.Series) -> str:
 
 
 def _difference(mean: float, half: float) -> str:
-    """A paired difference of two shares (accuracies, weights, entropies over ln n) and its
-    interval, cut to the range such a difference can take, -1 to 1; the mean alone where one
-    seed gives no interval.
+    """A table's cell: a paired difference of two shares and its interval, cut to -1 to 1
+    (:func:`_change`); the mean alone where one seed gives no interval.
 
     >>> _difference(0.25, 1.273), _difference(-0.05, 0.01), _difference(0.5, math.nan)
     ('+0.250 [-1.000, +1.000]', '-0.050 [-0.060, -0.040]', '+0.500 (one seed, no interval)')
@@ -206,18 +212,21 @@ def chiang_log_n(
     """Chiang and Cholak's FIRST: trained at ``train_length``, standard attention (1/√d) can
     fail at longer strings and ln n/√d remedies it. At the longest length: holds if 1/√d is
     not solved there and ln n/√d is solved and clearly above it (paired); holds with a caveat
-    if ln n/√d is solved and 1/√d is solved too (nothing to remedy at these lengths: the
-    claim says "can fail"), or ln n/√d is clearly above 1/√d without being solved; does not
-    hold if ln n/√d is clearly not solved (its whole interval below ``solved``) and clearly
-    not above 1/√d (the difference's interval at or below 0); not testable with one seed, no
-    length beyond training, either method unsolved at the training length, or intervals too
-    wide to tell."""
-    check = _CHECK + "; two comparisons at the longest length"
-    why = _untestable(table, train_length, ("sqrt_d", "log_n")) or _unlearned(
-        table, train_length, ("sqrt_d", "log_n"), solved, confidence
+    if ln n/√d is solved and 1/√d is solved too (branch ``both-solved``: nothing to remedy at
+    these lengths, the claim says "can fail"), ln n/√d is solved and 1/√d not but ln n/√d is
+    not clearly above it (``not-clearly-above``), or ln n/√d is clearly above 1/√d without
+    being solved (``above-unsolved``); does not hold if ln n/√d is clearly not solved (its
+    whole interval below ``solved``) and clearly not above 1/√d (the difference's interval at
+    or below 0); not testable with one seed, no length beyond training, either method
+    unsolved at the training length (:func:`_untestable`, :func:`_unlearned`), or intervals
+    too wide to tell (``untestable``). Values: the lengths, the accuracies of 1/√d
+    (``standard``) and ln n/√d (``scaled``) and their difference (``gain``), with intervals."""
+    claim, methods = "chiang-first-log-n", ("sqrt_d", "log_n")
+    why = _untestable(claim, table, train_length, methods) or _unlearned(
+        claim, table, train_length, methods, solved, confidence
     )
     if why:
-        return Finding("chiang-first-log-n", Verdict.UNTESTABLE, why, check)
+        return why
     longest = _longest(table)
     rows = summary(table, confidence)
     standard, scaled = rows.loc[("sqrt_d", longest)], rows.loc[("log_n", longest)]
@@ -225,22 +234,23 @@ def chiang_log_n(
     standard_solved = standard["low"] >= solved
     scaled_solved = scaled["low"] >= solved
     above = gain - half > 0
-    measured = (
-        f"trained at {train_length:,} bits, at {longest:,} bits 1/√d scores "
-        f"{accuracy_text(standard)} and ln n/√d {accuracy_text(scaled)} "
-        f"({int(scaled['seeds'])} seeds; difference {_difference(gain, half)}; solved: lower "
-        f"end ≥ {solved:g})"
-    )
+    values = {"train_length": train_length, "longest": longest, "seeds": int(scaled["seeds"])}
+    values |= _accuracy(standard, "standard") | _accuracy(scaled, "scaled")
+    values |= _change(gain, half, "gain")
     if scaled_solved and above and not standard_solved:
-        verdict = Verdict.HOLDS
-    elif scaled_solved or above:
-        verdict = Verdict.CAVEAT
-    elif scaled["high"] < solved and gain + half <= 0:
-        verdict = Verdict.FAILS
-    else:
-        verdict = Verdict.UNTESTABLE
-        measured += "; the seeds cannot tell whether ln n/√d is solved or above 1/√d"
-    return Finding("chiang-first-log-n", verdict, measured, check)
+        return Finding(claim, Verdict.HOLDS, values=values)
+    if scaled_solved or above:
+        branch = (
+            "both-solved"
+            if scaled_solved and standard_solved
+            else "not-clearly-above"
+            if scaled_solved
+            else "above-unsolved"
+        )
+        return Finding(claim, Verdict.CAVEAT, values=values, branch=branch)
+    if scaled["high"] < solved and gain + half <= 0:
+        return Finding(claim, Verdict.FAILS, values=values)
+    return Finding(claim, Verdict.UNTESTABLE, values=values)
 
 
 def ssmax_flattening(
@@ -254,12 +264,15 @@ def ssmax_flattening(
     measure or SSMax is clearly more focused but not both parts hold; does not hold if none is
     clear, 1/√d clearly did not flatten (its entropy's interval at or below no change and
     its largest weight's at or above) and SSMax is clearly not more focused (the difference's
-    interval at or below 0); not testable with one seed, no length beyond training, or when
-    the seeds can tell neither."""
-    check = _CHECK + "; the last layer's [CLS] row, three comparisons"
-    why = _untestable(table, train_length, ("sqrt_d", "ssmax_learned"))
+    interval at or below 0); not testable with one seed, no length beyond training
+    (:func:`_untestable`), or when the seeds can tell neither (``untestable``). Values: the
+    lengths, 1/√d's changes of ``entropy`` and ``largest`` weight, SSMax's largest weight
+    minus 1/√d's (``focus``), each with its interval, and which of the three are clear
+    (``rises``, ``falls``, ``focused``)."""
+    claim = "nakanishi-ssmax-flattening"
+    why = _untestable(claim, table, train_length, ("sqrt_d", "ssmax_learned"))
     if why:
-        return Finding("nakanishi-ssmax-flattening", Verdict.UNTESTABLE, why, check)
+        return why
     longest = _longest(table)
     standard = table[table["method"] == "sqrt_d"].set_index(["length", "seed"])
     change = {
@@ -274,12 +287,10 @@ def ssmax_flattening(
     falls = change["largest"][0] + change["largest"][1] < 0
     focus, half = paired(table, "ssmax_learned", "sqrt_d", longest, "largest", 3, confidence)
     focused = focus - half > 0
-    measured = (
-        f"under 1/√d, from {train_length} to {longest:,} bits the [CLS] row's entropy/ln n "
-        f"changes by {_difference(*change['entropy'])} and its largest weight by "
-        f"{_difference(*change['largest'])}; at {longest:,} bits SSMax's largest weight exceeds "
-        f"1/√d's by {_difference(focus, half)}"
-    )
+    values: dict[str, Any] = {"train_length": train_length, "longest": longest}
+    values |= _change(*change["entropy"], "entropy") | _change(*change["largest"], "largest")
+    values |= _change(focus, half, "focus")
+    values |= {"rises": bool(rises), "falls": bool(falls), "focused": bool(focused)}
     steady = (
         change["entropy"][0] + change["entropy"][1] <= 0
         and change["largest"][0] - change["largest"][1] >= 0
@@ -292,8 +303,7 @@ def ssmax_flattening(
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
-        measured += "; the seeds can tell neither a flattening nor its absence"
-    return Finding("nakanishi-ssmax-flattening", verdict, measured, check)
+    return Finding(claim, verdict, values=values)
 
 
 @decided_by(SOLVED)
@@ -307,44 +317,50 @@ def k_total_long(
     """Bernhard's 1/k_total, a rescaling that depends on the keys and so on their number, read
     at a number of keys it was not trained at: at the longest length, holds if 1/k_total is
     solved and not clearly below 1/√d (paired); holds with a caveat if it is solved but
-    clearly below 1/√d, or clearly unsolved but clearly above :data:`CHANCE` (it carries over
-    in part); does not hold if it is clearly below 1/√d, or clearly no better than chance (its
-    whole interval at or below it); not testable where the seeds cannot tell whether it is
-    solved or better than chance, with one seed, no length beyond training, or either method
-    unsolved at the training length. The measured text gives how its factor changed with the
-    length."""
-    check = _CHECK + "; one comparison at the longest length"
-    why = _untestable(table, train_length, ("sqrt_d", "k_total")) or _unlearned(
-        table, train_length, ("sqrt_d", "k_total"), solved, confidence
+    clearly below 1/√d (branch ``below``), or clearly unsolved but clearly above
+    :data:`CHANCE` (``caveat``: it carries over in part); does not hold if it is clearly below
+    1/√d (``fails``), or clearly no better than chance (``chance``: its whole interval at or
+    below it); not testable where the seeds cannot tell whether it is solved
+    (``untestable``) or better than chance (``guessing``), with one seed, no length beyond
+    training, or either method unsolved at the training length (:func:`_untestable`,
+    :func:`_unlearned`). Values: its accuracy and its difference to 1/√d (``gap``) with their
+    intervals, and how its factor on q·k changed with the length and the number of keys."""
+    claim, methods = "bernhard-k-total-long-strings", ("sqrt_d", "k_total")
+    why = _untestable(claim, table, train_length, methods) or _unlearned(
+        claim, table, train_length, methods, solved, confidence
     )
     if why:
-        return Finding("bernhard-k-total-long-strings", Verdict.UNTESTABLE, why, check)
+        return why
     longest = _longest(table)
     rows = summary(table, confidence)
     k_total = rows.loc[("k_total", longest)]
     gap, half = paired(table, "k_total", "sqrt_d", longest, confidence=confidence)
     below = gap + half < 0
-    short = rows.loc[("k_total", train_length), "scale"]
-    measured = (
-        f"at {longest:,} bits 1/k_total scores {accuracy_text(k_total)}, {_difference(gap, half)} "
-        f"against 1/√d; its factor on q·k fell from {short:.3g} at {train_length:,} bits to "
-        f"{k_total['scale']:.3g}, {short / k_total['scale']:.0f} times, as the keys went from "
-        f"{train_length + 1} to {longest + 1} ({(longest + 1) / (train_length + 1):.0f} times)"
-    )
+    values = _k_total_values(rows, train_length, longest) | _change(gap, half, "gap")
     if k_total["low"] >= solved:
-        verdict = Verdict.CAVEAT if below else Verdict.HOLDS
+        verdict, branch = (Verdict.CAVEAT, "below") if below else (Verdict.HOLDS, "holds")
     elif below or k_total["high"] <= CHANCE:
-        verdict = Verdict.FAILS
+        verdict, branch = Verdict.FAILS, "fails" if below else "chance"
     elif k_total["high"] < solved and k_total["low"] > CHANCE:
-        verdict = Verdict.CAVEAT
+        verdict, branch = Verdict.CAVEAT, "caveat"
     else:
         verdict = Verdict.UNTESTABLE
-        measured += (
-            "; the seeds cannot tell whether 1/k_total is solved"
-            if k_total["high"] >= solved
-            else "; the seeds cannot tell whether 1/k_total is better than guessing"
-        )
-    return Finding("bernhard-k-total-long-strings", verdict, measured, check)
+        branch = "untestable" if k_total["high"] >= solved else "guessing"
+    return Finding(claim, verdict, values=values, branch=branch)
+
+
+def _k_total_values(rows: pd.DataFrame, train_length: int, longest: int) -> dict[str, Any]:
+    """1/k_total's accuracy at ``longest`` with its interval (:func:`_accuracy`), and its
+    factor on q·k there and at ``train_length`` (``factor_short``, ``factor_long``, ``fall``
+    the ratio), beside the number of keys at each (``keys_short``, ``keys_long``,
+    ``key_growth`` the ratio)."""
+    short, long = rows.loc[("k_total", train_length), "scale"], rows.loc[("k_total", longest)]
+    values: dict[str, Any] = {"train_length": train_length, "longest": longest}
+    values |= _accuracy(long, "k_total")
+    values |= {"factor_short": float(short), "factor_long": float(long["scale"])}
+    values |= {"fall": float(short / long["scale"]), "keys_short": train_length + 1}
+    values |= {"keys_long": longest + 1, "key_growth": (longest + 1) / (train_length + 1)}
+    return values
 
 
 OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
@@ -395,68 +411,43 @@ def solved_at_longest(
     return {str(method): outcome(method, low) for method, low in at.items()}
 
 
-def longest_sentence(
+_SAID = ("solved", "not solved", "one seed", "undecided", "not learned")
+"""The order in which :func:`longest_outcomes` gives the groups of :data:`OUTCOMES`."""
+
+
+def longest_outcomes(
     table: pd.DataFrame,
     labels: dict[str, str],
     train_length: int | None = None,
     named: tuple[str, ...] = ("sqrt_d", "log_n"),
-) -> str:
-    """Which methods are solved at the longest length (:func:`solved_at_longest`), which are
-    clearly not (their whole accuracy interval below :data:`SOLVED`) and which the seeds
-    cannot tell (an interval across it), by their labels; a group of more than
-    :data:`LISTED` names only the ``named`` methods in it and counts the others (the
-    chapter's table lists them).
+) -> list[Reading]:
+    """The methods at the longest length grouped by their outcome of
+    :func:`solved_at_longest`: one :class:`Reading` per outcome that some method has, its
+    branch the outcome (solved, not solved, one seed, undecided, not learned, in that order),
+    its values the ``methods`` by their labels, whether they are ``many`` (more than one) and
+    the ``solved`` threshold. A group of more than :data:`LISTED` names only the ``named``
+    methods in it and counts the others (the chapter's table lists them).
 
     >>> table = pd.DataFrame({"method": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
-    ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.5]})
-    >>> longest_sentence(table, {"a": "A", "b": "B"})
-    'At 50 bits, A is solved (accuracy interval at or above 0.95); B is not.'
-    >>> longest_sentence(table.assign(accuracy=[1.0, 1.0, 0.5, 0.9]), {"a": "A", "b": "B"})
-    'At 50 bits, A is solved (accuracy interval at or above 0.95); the seeds cannot tell \
-whether B is solved (its interval reaches across 0.95).'
-    >>> longest_sentence(table[table["seed"] == 0], {"a": "A", "b": "B"})
-    'At 50 bits, one seed gives no interval, so whether A and B are solved is not measured.'
+    ...                       "length": 50, "accuracy": [1.0, 1.0, 0.5, 0.9]})
+    >>> [(r.branch, r.values["methods"]) for r in longest_outcomes(table, {"a": "A", "b": "B"})]
+    [('solved', ['A']), ('undecided', ['B'])]
     >>> many = pd.concat([table[table["method"] == m].assign(method=f"{m}{i}")
     ...                   for m in "ab" for i in range(5)])
-    >>> longest_sentence(many, {f"{m}{i}": f"{m.upper()}{i}" for m in "ab" for i in range(5)},
-    ...                  named=("a0",))
-    'At 50 bits, A0 and four other methods are solved (accuracy interval at or above 0.95); \
-five methods are not.'
+    >>> labels = {f"{m}{i}": f"{m.upper()}{i}" for m in "ab" for i in range(5)}
+    >>> found = longest_outcomes(many, labels, named=("a0",))
+    >>> [(r.values["methods"], r.values["many"]) for r in found]
+    [(['A0', 'four other methods'], True), (['five methods'], True)]
     """
     outcomes = solved_at_longest(table, train_length)
-    groups = {o: [m for m, found in outcomes.items() if found == o] for o in OUTCOMES}
-    (
-        (good, many_good),
-        (bad, many_bad),
-        (single, many_single),
-        (unlearned, many_unlearned),
-        (undecided, many_undecided),
-    ) = (_few(groups[outcome], labels, named) for outcome in OUTCOMES)
-    parts = []
-    if good:
-        verb = "are" if many_good else "is"
-        parts.append(f"{listing(good)} {verb} solved (accuracy interval at or above {SOLVED:g})")
-    if bad:
-        verb = "are not" if many_bad else "is not"
-        parts.append(f"{listing(bad)} {verb}" if good else f"{listing(bad)} {verb} solved")
-    if single:
-        verb = "are" if many_single else "is"
-        parts.append(
-            f"one seed gives no interval, so whether {listing(single)} {verb} solved is not "
-            "measured"
-        )
-    if undecided:
-        verb, its = (
-            ("are", "their intervals reach") if many_undecided else ("is", "its interval reaches")
-        )
-        parts.append(
-            f"the seeds cannot tell whether {listing(undecided)} {verb} solved ({its} across "
-            f"{SOLVED:g})"
-        )
-    if unlearned:
-        verb = "are" if many_unlearned else "is"
-        parts.append(f"{listing(unlearned)} {verb} not solved even at the training length")
-    return f"At {_longest(table):,} bits, {'; '.join(parts)}."
+    readings = []
+    for outcome in _SAID:
+        methods = [m for m, found in outcomes.items() if found == outcome]
+        if methods:
+            names, many = _few(methods, labels, named)
+            values = {"methods": names, "many": many, "solved": float(SOLVED)}
+            readings.append(Reading(outcome, values))
+    return readings
 
 
 LISTED = 4
@@ -499,59 +490,55 @@ def temperature_differences(table: pd.DataFrame, names: dict[str, str]) -> pd.Da
 
 
 def temperature_table(table: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
-    """The page's table of :func:`temperature_differences`: each difference with its interval
-    in brackets, cut to -1 to 1."""
+    """The page's table of :func:`temperature_differences`: each difference (columns
+    ``change`` and ``gap``, the chapter titles them) with its interval in brackets, cut to -1
+    to 1."""
     found = temperature_differences(table, names)
-    columns = {
-        "against the 1/√d models as trained": "change",
-        "against the models trained with ln n/√d": "gap",
-    }
     return pd.DataFrame(
         {
-            title: [_difference(m, h) for m, h in zip(found[c], found[f"{c}_half"], strict=True)]
-            for title, c in columns.items()
+            c: [_difference(m, h) for m, h in zip(found[c], found[f"{c}_half"], strict=True)]
+            for c in ("change", "gap")
         },
         index=found.index.rename("temperature at test time"),
     )
 
 
-_CHANGE = {
-    "above": "clearly raises",
-    "below": "clearly lowers",
-    "unclear": "does not clearly change",
-}
-_GAP = {"above": "clearly above", "below": "clearly below", "unclear": "not clearly different from"}
+_CHANGE = {"above": "raises", "below": "lowers", "unclear": "unchanged"}
+_GAP = {"above": "above", "below": "below", "unclear": "level"}
+"""The keys a temperature's record gives for the direction of its change (against the 1/√d
+models as trained) and of its gap (against training with ln n/√d)."""
 
 
-def temperature_sentence(table: pd.DataFrame, names: dict[str, str]) -> str:
+def temperature_reading(table: pd.DataFrame, names: dict[str, str]) -> Reading:
     """Whether each inference-time temperature on the 1/√d models (``names``: method ->
     label) changes their accuracy at the longest length clearly (paired), and how it compares
-    with training under ln n/√d, in words (:func:`temperature_table` gives the numbers).
+    with training under ln n/√d (:func:`temperature_table` gives the numbers). Branch
+    ``paired``: per temperature a record of its ``label``, the ``change`` (a one-key list,
+    ``raises``, ``lowers`` or ``unchanged``) and the ``gap`` (``above``, ``below`` or
+    ``level``); ``one-seed`` where a single seed gives no interval, with the ``labels`` and
+    whether there are ``many``. Both give the ``longest`` length.
 
     >>> table = pd.DataFrame({"method": ["sqrt_d"] * 2 + ["sqrt_d + q"] * 2 + ["log_n"] * 2,
     ...                       "seed": [0, 1] * 3, "length": 50,
     ...                       "accuracy": [0.6, 0.8, 0.9, 1.0, 1.0, 1.0]})
-    >>> temperature_sentence(table, {"sqrt_d + q": "Q"})
-    'At 50 bits, Q does not clearly change the accuracy of the 1/√d models and leaves it not \
-clearly different from training with ln n/√d.'
-    >>> temperature_sentence(table[table["seed"] == 0], {"sqrt_d + q": "Q"})[:48]
-    'At 50 bits, one seed gives no interval, so wheth'
+    >>> temperature_reading(table, {"sqrt_d + q": "Q"}).values["temperatures"]
+    [{'label': 'Q', 'change': ['unchanged'], 'gap': ['level']}]
+    >>> temperature_reading(table[table["seed"] == 0], {"sqrt_d + q": "Q"}).branch
+    'one-seed'
     """
     longest = _longest(table)
     if table["seed"].nunique() < 2:
         labels = list(names.values())
-        verb = "changes" if len(labels) == 1 else "change"
-        return (
-            f"At {longest:,} bits, one seed gives no interval, so whether {listing(labels)} "
-            f"{verb} the accuracy of the 1/√d models is not measured."
-        )
-    parts = [
-        f"{label} {_CHANGE[_direction(row['change'], row['change_half'])]} the accuracy of the "
-        f"1/√d models and leaves it {_GAP[_direction(row['gap'], row['gap_half'])]} training "
-        "with ln n/√d"
+        return Reading("one-seed", {"longest": longest, "labels": labels, "many": len(labels) > 1})
+    records = [
+        {
+            "label": str(label),
+            "change": [_CHANGE[_direction(row["change"], row["change_half"])]],
+            "gap": [_GAP[_direction(row["gap"], row["gap_half"])]],
+        }
         for label, row in temperature_differences(table, names).iterrows()
     ]
-    return f"At {longest:,} bits, {'; '.join(parts)}."
+    return Reading("paired", {"longest": longest, "temperatures": records})
 
 
 def _direction(mean: float, half: float) -> str:

@@ -1,5 +1,6 @@
 """Verdict rules of the chapters *Every rescaling, measured* and *1/k_total against the
-alternatives*, and the sentences that state their results.
+alternatives*, and the readings the chapters state their results from (as data: the words
+are the catalogue's templates and the chapters').
 
 Every rule takes a table of paired comparisons of two rescalings on the same draws (one row
 per configuration ``family, d, n``; columns ``<metric>_a``, ``<metric>_b``, the mean paired
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,18 +36,23 @@ import sympy as sp
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
-from attncore.claims.finding import Finding
-from attncore.claims.statistics import (
-    FAMILY_LEVEL,
-    MIN_DRAWS,
-    clear,
-    clear_side,
-    level,
-    margin,
-    single,
+from attncore.claims.finding import Finding, Reading
+from attncore.claims.statistics import MIN_DRAWS, clear, clear_side, single
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.rescalings import (
+    CLEAR,
+    FALLS_TO,
+    FLAT,
+    LEVEL,
+    MANY,
+    MARGIN,
+    MODERATE,
+    PRICE,
+    ROUNDING,
+    SAME_ORDER,
+    STEADY,
+    UNIFORM_SHARE,
 )
-from attncore.claims.thresholds import Threshold, decided_by
-from attncore.claims.words import listing, number, share
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
@@ -77,101 +85,23 @@ __all__ = [
     "clearly_above",
     "clearly_below",
     "comparison_findings",
-    "comparison_takeaways",
-    "curve_sentence",
+    "curve_reading",
     "even_more_so",
-    "few_draws_sentence",
-    "heavy_tails_sentence",
+    "few_draws",
+    "heavy_tails_reading",
     "lower_distortion",
-    "lowest_sentence",
+    "lowest_reading",
     "n_sqrt_d_by_family",
     "n_sqrt_d_calls",
-    "n_sqrt_d_sentence",
+    "n_sqrt_d_reading",
     "review_findings",
     "section5_complexity",
     "section5_table",
-    "summary_bullets",
-    "takeaways",
+    "summary_readings",
     "vanishing_caveats",
     "vaswani_small_gradients",
     "vaswani_table",
 ]
-
-CLEAR = Threshold(
-    2.0,
-    "clear",
-    "two standard errors, the usual mark of a single comparison, where a rule compares a few "
-    "values along one curve or across d; with few draws a t test over them at the same level "
-    f"({100 * level(2.0):.1f} %) asks for more ({margin(2):.0f} with two draws, "
-    f"{margin(10):.1f} with ten)",
-    scale="fixed",
-)
-"""How many standard errors a single difference must exceed to count."""
-
-LEVEL = Threshold(
-    FAMILY_LEVEL,
-    "level",
-    "the family-wise 5 % of Holm's correction over the configurations a verdict counts",
-    scale="fixed",
-)
-"""The level of the corrected tests of a count over configurations."""
-
-UNIFORM_SHARE = Threshold(
-    0.95,
-    "uniform_share",
-    "attention that keeps more than 95 % of the keys effectively in play is nearly uniform "
-    "(the book's convention, reported beside distortion, never held against it)",
-    scale="share",
-)
-"""Effective keys over ``n`` above which attention counts as nearly uniform."""
-
-
-MANY = Threshold(
-    0.5,
-    "many",
-    "'in many situations' read as in at least half of the configurations measured",
-)
-"""Share of configurations from which "in many situations" counts as borne out."""
-
-STEADY = Threshold(
-    1.25,
-    "steady",
-    "a quantity that moves by less than a quarter across d is steady (the book's reading of "
-    "'stable' and of 'counteract')",
-    scale="factor",
-)
-"""Largest over smallest value across d within which a quantity counts as steady."""
-
-SAME_ORDER = Threshold(
-    2.0,
-    "same_order",
-    "two values within a factor 2 of each other are of the same order",
-    scale="factor",
-)
-"""Largest over smallest value within which a gradient counts as "of the same order"."""
-
-FLAT = Threshold(
-    0.05,
-    "flat",
-    "entropy / ln n and a share range from 0 to 1, and a change of 0.05 (a twentieth of that "
-    "range) is the smallest a reader would call a change",
-)
-"""Absolute change of entropy / ln n or of a share within which it counts as flat."""
-
-FALLS_TO = Threshold(
-    0.5,
-    "falls_to",
-    "'extremely small gradients' read as a Jacobian norm that falls to below half between the "
-    "smallest and the largest d",
-)
-"""The share of its value at the smallest d below which the unscaled Jacobian norm must fall."""
-
-PRICE = Threshold(
-    0.5,
-    "price",
-    "a median gradient reaching the query below half of 1/√d's is a price paid for less saturation",
-)
-"""Gradient ratio (to 1/√d's, median) below which a rescaling's lower saturation has a price."""
 
 
 def _wins(
@@ -186,31 +116,25 @@ def _wins(
     return clear(diff, se, pairs["draws"], side, level)
 
 
-def _draws_note(pairs: pd.DataFrame) -> str:
-    """How many draws each configuration had, and whether that is fewer than
-    :data:`~attncore.claims.statistics.MIN_DRAWS` (what that means, a page says once:
-    :func:`few_draws_sentence`)."""
+def _draws(pairs: pd.DataFrame) -> dict[str, Any]:
+    """How many draws each configuration had (``draws``, the fewest) and whether that is fewer
+    than :data:`~attncore.claims.statistics.MIN_DRAWS` (``few``; what that means, a page says
+    once: :func:`few_draws`)."""
     fewest = int(pairs["draws"].min())
-    if fewest >= MIN_DRAWS:
-        return f"{fewest} draws per configuration"
-    return f"{fewest} draws per configuration (fewer than {MIN_DRAWS})"
+    return {"draws": fewest, "few": fewest < MIN_DRAWS}
 
 
-def few_draws_sentence(draws: int) -> str:
+def few_draws(draws: int) -> Reading:
     """What few draws mean for the corrected counts, for a page whose configurations have
-    ``draws`` draws each; empty with :data:`~attncore.claims.statistics.MIN_DRAWS` or more.
+    ``draws`` draws each: branch ``few`` below :data:`~attncore.claims.statistics.MIN_DRAWS`
+    (values ``draws`` and ``needed``, that number), ``enough`` otherwise (nothing to say).
 
-    >>> few_draws_sentence(2)[:46]
-    'With 2 draws per configuration, fewer than the'
-    >>> few_draws_sentence(10)
-    ''
+    >>> few_draws(2)
+    Reading(branch='few', values={'draws': 2, 'needed': 10})
+    >>> few_draws(10).branch
+    'enough'
     """
-    if draws >= MIN_DRAWS:
-        return ""
-    return (
-        f"With {draws} draws per configuration, fewer than the {MIN_DRAWS} a stable count "
-        "needs, the corrected tests find little, and the counts may move from build to build."
-    )
+    return Reading("few" if draws < MIN_DRAWS else "enough", {"draws": draws, "needed": MIN_DRAWS})
 
 
 def _se(se: pd.Series) -> pd.Series:
@@ -241,22 +165,9 @@ def _beyond(diff: float, se: float, draws: int) -> bool:
     return clear_side(diff, se, draws, CLEAR) == "above"
 
 
-def _clearly_note(draws: int) -> str:
-    """What "clearly" asked of a single difference over ``draws`` draws, in standard errors."""
-    asked = margin(draws, CLEAR)
-    if draws >= MIN_DRAWS:
-        return f"{asked:.2g} se"
-    return f"{asked:.3g} se: a t test over {number(draws)} draws"
-
-
-def _span(values: pd.Series, fmt: str = ".3g") -> str:
-    low, high = f"{values.min():{fmt}}", f"{values.max():{fmt}}"
-    return low if low == high else f"{low} to {high}"
-
-
-def _between(values: pd.Series, fmt: str = ".3g") -> str:
-    low, high = f"{values.min():{fmt}}", f"{values.max():{fmt}}"
-    return low if low == high else f"between {low} and {high}"
+def _range(values: pd.Series) -> tuple[float, float]:
+    """The smallest and the largest of ``values``, a pair a template's ``range`` says."""
+    return float(values.min()), float(values.max())
 
 
 def _label(name: str) -> str:
@@ -264,12 +175,12 @@ def _label(name: str) -> str:
     return RESCALINGS[name].label if name in RESCALINGS else name
 
 
-def _where(index: pd.Index, most: int = 3) -> str:
-    """The configurations of ``index`` by name; empty beyond ``most`` of them (a count says
-    how many)."""
+def _where(index: pd.Index, most: int = 3) -> list[dict[str, Any]]:
+    """The configurations of ``index``, each a record of its ``family``, ``d`` and ``n``; none
+    beyond ``most`` of them (a count says how many)."""
     if len(index) > most:
-        return ""
-    return ", ".join(f"{f} (d = {d}, n = {n})" for f, d, n in index)
+        return []
+    return [{"family": str(f), "d": int(d), "n": int(n)} for f, d, n in index]
 
 
 def _need(table: pd.DataFrame, columns: list[str]) -> None:
@@ -305,23 +216,31 @@ def _distortion_verdict(wins: pd.Series, losses: pd.Series, clean: bool = True) 
     return Verdict.FAILS if losses.any() else Verdict.UNTESTABLE
 
 
-def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> str:
+def _optional(key: str, items: list[Any]) -> list[dict[str, Any]]:
+    """``items`` as an optional clause of a template: one record holding them under ``key``
+    (its ``items`` words say the clause), none where there are none (nothing is said)."""
+    return [{key: items}] if items else []
+
+
+def _describe(pairs: pd.DataFrame, better: str, worse: str, wins: pd.Series) -> dict[str, Any]:
+    """The values a distortion claim says: W₁ of both, the selectivity ratio, how often
+    ``better``'s attention is nearly uniform, the draws, and the configurations ``better``
+    did not clearly win (``missed``, optional: a few only, a count says the rest)."""
     ratio = pairs["selectivity_a"] / pairs["selectivity_b"]
-    losses = _where(pairs.index[~wins.to_numpy()])
+    missed = _where(pairs.index[~wins.to_numpy()])
     uniform = pairs["effective_share_a"] > UNIFORM_SHARE
-    return (
-        f"{_label(better)} clearly below {_label(worse)} (one-sided t tests over the draws, "
-        f"Holm-corrected over the configurations, family-wise {LEVEL:.0%}) "
-        f"in {share(int(wins.sum()), len(pairs), 'configuration')}"
-        + (f" (not in: {losses})" if losses else "")
-        + f"; W₁ {pairs['wasserstein_a'].min():.3f} to {pairs['wasserstein_a'].max():.3f} against "
-        f"{pairs['wasserstein_b'].min():.3f} to {pairs['wasserstein_b'].max():.3f}; selectivity "
-        f"of {_label(better)} {ratio.min():.2g} to {ratio.max():.2g} times that of "
-        f"{_label(worse)}; effective keys / n of {_label(better)} "
-        f"{pairs['effective_share_a'].min():.3f} or more (nearly uniform, above "
-        f"{UNIFORM_SHARE:.0%}, in {number(int(uniform.sum()), zero='none')}, reported beside "
-        f"the claim, not against it); {_draws_note(pairs)}"
-    )
+    return {
+        "better": _label(better),
+        "worse": _label(worse),
+        "wins": (int(wins.sum()), len(pairs)),
+        "w_a": _range(pairs["wasserstein_a"]),
+        "w_b": _range(pairs["wasserstein_b"]),
+        "ratio": _range(ratio),
+        "share_min": float(pairs["effective_share_a"].min()),
+        "uniform": int(uniform.sum()),
+        "missed": _optional("places", missed),
+        **_draws(pairs),
+    }
 
 
 @decided_by(LEVEL)
@@ -332,7 +251,6 @@ def lower_distortion(
     worse: str,
     *,
     check: str,
-    note: str = "",
     level: float = LEVEL,
 ) -> Finding:
     """The claim "``better`` distorts the shape less than ``worse``" (``a`` = ``better``), read
@@ -342,14 +260,12 @@ def lower_distortion(
     with a caveat** if in at least half; **does not hold** if it is clearly above somewhere
     and below in fewer than half; **not testable here** if it is below in fewer than half and
     above nowhere (the draws cannot tell). How often ``better``'s attention is nearly uniform
-    (:data:`UNIFORM_SHARE`) is reported, not held against a claim about distortion. ``note``
-    is appended to the measured text.
+    (:data:`UNIFORM_SHARE`) is reported, not held against a claim about distortion.
     """
     _need(pairs, _DISTORTION)
     wins = _wins(pairs, level=level)
     verdict = _distortion_verdict(wins, _wins(pairs, side="above", level=level))
-    measured = _describe(pairs, better, worse, wins) + (f"; {note}" if note else "")
-    return Finding(claim, verdict, measured, check)
+    return Finding(claim, verdict, check=check, values=_describe(pairs, better, worse, wins))
 
 
 def even_more_so(pairs: pd.DataFrame, reference: pd.DataFrame, level: float = LEVEL) -> pd.Series:
@@ -385,29 +301,19 @@ def bernhard_other_families(
 
     As :func:`lower_distortion`, and "even more so" (:func:`even_more_so`, against the
     standard normal ``reference``) must hold in every configuration for a plain **holds**;
-    where it does not, the verdict is at best **holds with a caveat**.
+    where it does not, the verdict is at best **holds with a caveat** (the values name the
+    families where it does not: ``not_more``, optional).
     """
     _need(pairs, _DISTORTION)
     wins = _wins(pairs, level=level)
     more = even_more_so(pairs, reference, level)
     by_family = more.groupby(level="family", sort=False).all()
-    not_more = [f for f, ok in by_family.items() if not ok]
+    not_more = [str(f) for f, ok in by_family.items() if not ok]
     verdict = _distortion_verdict(wins, _wins(pairs, side="above", level=level), not not_more)
-    measured = (
-        _describe(pairs, "k_total", "sqrt_d", wins) + f"; gap clearly larger than for N(0, 1) in "
-        f"{share(int(more.sum()), len(more), 'configuration')}"
-        + (f" (not everywhere for: {', '.join(not_more)})" if not_more else "")
-    )
-    return Finding("bernhard-other-families", verdict, measured, check)
-
-
-MARGIN = Threshold(
-    0.1,
-    "margin",
-    "near the uniform end both distortions sit on the floor of the curve, where a difference "
-    "below a tenth of 1/k_total's W₁ is the floor's, not a rescaling's",
-)
-"""The share of 1/k_total's W₁ a difference must exceed to call 1/(n√d) worse or better."""
+    values = _describe(pairs, "k_total", "sqrt_d", wins)
+    values["more"] = (int(more.sum()), len(more))
+    values["not_more"] = _optional("families", not_more)
+    return Finding("bernhard-other-families", verdict, check=check, values=values)
 
 
 @decided_by(MARGIN, LEVEL)
@@ -445,23 +351,21 @@ def bernhard_section5_worse(
     verdict = _distortion_verdict(wins, _wins(every, side="above", level=level) & large)
     parts = []
     for label, p in alternatives.items():
-        won = wins[label]
-        w_ratio = float((p["wasserstein_b"] / p["wasserstein_a"]).median())
-        s_ratio = float((p["selectivity_b"] / p["selectivity_a"]).median())
         parts.append(
-            f"{label}: W₁ clearly above 1/k_total's (by more than {margin:.0%} of it) in "
-            f"{int(won.sum())} of {len(p)} "
-            f"configurations, median W₁ ratio {w_ratio:.1f}, median selectivity ratio "
-            f"{s_ratio:.0f}"
+            {
+                "label": label,
+                "won": int(wins[label].sum()),
+                "configurations": len(p),
+                "w_ratio": float((p["wasserstein_b"] / p["wasserstein_a"]).median()),
+                "s_ratio": float((p["selectivity_b"] / p["selectivity_a"]).median()),
+            }
         )
-    measured = "; ".join(parts)
-    measured += (
-        f"; clearly more selective than 1/k_total in {int(selective.sum())} of {len(selective)}: "
-        "each alternative is a larger factor (a norm of the key lengths below their sum), a "
-        "point further along the same curve (Holm-corrected over all "
-        f"{len(every)} comparisons; {_draws_note(every)})"
-    )
-    return Finding("bernhard-section5-worse", verdict, measured, check)
+    values = {
+        "alternatives": parts,
+        "selective": (int(selective.sum()), len(selective)),
+        **_draws(every),
+    }
+    return Finding("bernhard-section5-worse", verdict, check=check, values=values)
 
 
 def _section5_divisors(n: int, p: float) -> dict[str, sp.Expr]:
@@ -508,27 +412,17 @@ def section5_complexity(n_values: tuple[int, int] = (4, 8), p: float = 3) -> Fin
     alike: dict[tuple[int, int], list[str]] = {}
     for name, counts in extra.items():
         alike.setdefault(counts, []).append(name)
-    measured = "; ".join(
-        f"{' and '.join(names)}: {a} more operation{'s' if a != 1 else ''} than k_total at "
-        f"n = {small}, {b} at n = {large}"
+    groups = [
+        {"names": names, "at_small": a, "at_large": b, "small": small, "large": large}
         for (a, b), names in alike.items()
-    )
+    ]
     same = [name for name in extra if name not in growing]
-    if same:
-        measured += (
-            f"; no more complicated: {', '.join(same)} (a fixed number of operations more, "
-            "whatever n; the mean key length is k_total/n)"
-        )
     if len(growing) == len(extra):
         verdict = Verdict.HOLDS
     else:
         verdict = Verdict.CAVEAT if growing else Verdict.FAILS
-    check = (
-        "arithmetic operations of each divisor on the n key lengths, counted by sympy, at "
-        f"n = {small} and {large}; more complicated = more operations by an amount that grows "
-        "with n"
-    )
-    return Finding("bernhard-section5-more-complicated", verdict, measured, check)
+    values = {"groups": groups, "same": _optional("names", same), "small": small, "large": large}
+    return Finding("bernhard-section5-more-complicated", verdict, values=values)
 
 
 CALLS = ("worse", "same", "better", "unclear")
@@ -590,14 +484,12 @@ def bernhard_n_sqrt_d_other(
     else:
         verdict = Verdict.UNTESTABLE if (others == "unclear").any() else Verdict.FAILS
     ratio = (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
-    measured = "; ".join(
-        f"{f}: factor ratio {ratio[f]:.2f}, worse/same/better/unclear in "
-        + "/".join(str(int((c == k).sum())) for k in CALLS)
-        + " settings"
+    families = [
+        {"family": str(f), "ratio": float(ratio[f])} | {k: int((c == k).sum()) for k in CALLS}
         for f, c in calls.groupby(family, sort=False)
-    )
-    measured += f" ({_draws_note(pairs)})"
-    return Finding("bernhard-n-sqrt-d-other", verdict, measured, check)
+    ]
+    values = {"families": families, **_draws(pairs)}
+    return Finding("bernhard-n-sqrt-d-other", verdict, check=check, values=values)
 
 
 def vaswani_table(
@@ -698,19 +590,19 @@ def vaswani_small_gradients(
     else:
         verdict = Verdict.UNTESTABLE
     d = sorted(summary["d"].unique())
-    measured = (
-        f"standard normal, d {d[0]} to {d[-1]}: without scaling the mean softmax Jacobian norm "
-        f"falls to {table['none: J last d / first d'].min():.3f} to "
-        f"{table['none: J last d / first d'].max():.3f} of its value at d = {d[0]}, clearly "
-        f"(> {_clearly_note(int(summary['draws'].min()))}) for {int(falls.sum())} of "
-        f"{len(table)} n; the share of rows with largest probability > {threshold:g} rises from "
-        f"{_between(table['none: saturated, first d'])} at d = {d[0]} to "
-        f"{_between(table['none: saturated, last d'])} at d = {d[-1]}, clearly for "
-        f"{int(rises.sum())} of {len(table)} n; with 1/√d the Jacobian norm varies "
-        f"by a factor {table['sqrt_d: J max / min over d'].max():.2f} at most across d "
-        f"(clearly within ×{steady:g} for {int(stable.sum())} of {len(table)} n)"
-    )
-    return Finding("vaswani-small-gradients", verdict, measured, check)
+    values = {
+        "d": (int(d[0]), int(d[-1])),
+        "ns": len(table),
+        "ratio": _range(table["none: J last d / first d"]),
+        "falls": int(falls.sum()),
+        "threshold": threshold,
+        "sat_first": _range(table["none: saturated, first d"]),
+        "sat_last": _range(table["none: saturated, last d"]),
+        "rises": int(rises.sum()),
+        "spread": float(table["sqrt_d: J max / min over d"].max()),
+        "stable": int(stable.sum()),
+    }
+    return Finding("vaswani-small-gradients", verdict, check=check, values=values)
 
 
 _VANISHING = ["saturated_share_diff", "saturated_share_diff_se", "wasserstein_diff"]
@@ -719,11 +611,11 @@ _VANISHING += ["draws"]
 
 
 def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
-    """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d), each in
-    words (the numbers are the verdict's): more saturation elsewhere, a W₁ not clearly lower
-    everywhere (Holm-corrected counts), a median gradient ``||ds/dq||`` below ``price`` times
-    that of sqrt_d ("about 1/n" of it only where the ratio times n has a median within a
-    factor 3 of 1).
+    """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d), as keys a
+    page words (the numbers are the verdict's): ``more saturated`` elsewhere, a W₁ not clearly
+    lower everywhere (``higher W₁``; Holm-corrected counts), a median gradient ``||ds/dq||``
+    below ``price`` times that of sqrt_d (``price``; ``price 1/n`` where it is "about 1/n" of
+    it: the ratio times n has a median within a factor 3 of 1).
 
     >>> index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["f", "d", "n"])
     >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1, -0.3],
@@ -731,21 +623,18 @@ def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
     ...     "wasserstein_diff_se": [0.01, 0.01], "effective_share_a": [0.99, 0.6],
     ...     "gradient_norm_a": [0.1, 0.01], "gradient_norm_b": [1.0, 1.0], "draws": [10, 10]},
     ...     index=index)
-    >>> vanishing_caveats(pairs)  # doctest: +NORMALIZE_WHITESPACE
-    ['a gradient reaching the query below 0.5 times that under 1/√d (median), about 1/n of it']
+    >>> vanishing_caveats(pairs)
+    ['price 1/n']
     """
     _need(pairs, _VANISHING)
     more = _wins(pairs, "saturated_share", "above")
     lower_w = _wins(pairs)
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
-    caveats = ["clearly more saturated in some configurations"] if more.any() else []
+    caveats = ["more saturated"] if more.any() else []
     if not lower_w.all():
-        caveats.append("a W₁ not clearly below that of 1/√d in some configurations")
+        caveats.append("higher W₁")
     if float(ratio.median()) < price:
-        about = ", about 1/n of it" if _about_one_over_n(pairs) else ""
-        caveats.append(
-            f"a gradient reaching the query below {price:g} times that under 1/√d (median){about}"
-        )
+        caveats.append("price 1/n" if _about_one_over_n(pairs) else "price")
     return caveats
 
 
@@ -794,231 +683,124 @@ def bernhard_vanishing_gradients(
         verdict = Verdict.CAVEAT if vanishing_caveats(pairs, price) else Verdict.HOLDS
     else:
         verdict = Verdict.FAILS if more.any() else Verdict.UNTESTABLE
-    measured = (
-        f"share of rows with largest probability > {threshold:g}: 1/k_total "
-        f"{_span(pairs['saturated_share_a'])}, 1/√d "
-        f"{_span(pairs['saturated_share_b'])}; 1/k_total "
-        f"clearly less saturated in {share(int(less.sum()), len(pairs), 'configuration')} "
-        f"and clearly more in {number(int(more.sum()), zero='none')} (Holm-corrected); W₁ "
-        f"clearly lower in {number(int(lower_w.sum()), zero='none')}; the price: the gradient "
-        f"reaching q, ‖ds/dq‖ with the factor, is {ratio.min():.2g} to {ratio.max():.2g} "
-        "times that of 1/√d (median "
-        f"{ratio.median():.2g}; times n: median {_ratio_times_n(pairs):.2g}); effective keys / n "
-        f"under 1/k_total {pairs['effective_share_a'].min():.3f} or more (nearly uniform in "
-        f"{int(uniform.sum())}); {_draws_note(pairs)}"
-    )
-    return Finding("bernhard-vanishing-gradients", verdict, measured, check)
+    values = {
+        "threshold": threshold,
+        "sat_a": _range(pairs["saturated_share_a"]),
+        "sat_b": _range(pairs["saturated_share_b"]),
+        "less": (int(less.sum()), len(pairs)),
+        "more": int(more.sum()),
+        "lower_w": int(lower_w.sum()),
+        "ratio": _range(ratio),
+        "median": float(ratio.median()),
+        "times_n": _ratio_times_n(pairs),
+        "share_min": float(pairs["effective_share_a"].min()),
+        "uniform": int(uniform.sum()),
+        **_draws(pairs),
+    }
+    return Finding("bernhard-vanishing-gradients", verdict, check=check, values=values)
 
 
-def curve_sentence(largest_off_curve: float, tolerance: float = 0.02) -> str:
-    """The sentence on how far the factor rescalings lie from the curve of constant factors.
+def curve_reading(largest_off_curve: float, tolerance: float = 0.02) -> Reading:
+    """How far the factor rescalings lie from the curve of constant factors: branch ``on``
+    (within ``tolerance``, what averaging over draws leaves), ``off`` (beyond it) or
+    ``unmeasured`` (some rescaling outside the curve's range: a NaN distance); values ``off``,
+    the largest distance, and ``tolerance``.
 
-    >>> curve_sentence(0.004)[:40]
-    'Every rescaling that multiplies the logi'
-    >>> "off the curve" in curve_sentence(0.3)
-    True
+    >>> curve_reading(0.004).branch, curve_reading(0.3).branch
+    ('on', 'off')
+    >>> curve_reading(float("nan")).branch
+    'unmeasured'
     """
     if math.isnan(largest_off_curve):
-        return (
-            "Some rescaling lies outside the selectivity range of the grey curve here, so its "
-            "distance from the curve is not measured; widen the range of constant factors."
-        )
-    if largest_off_curve <= tolerance:
-        return (
-            "Every rescaling that multiplies the logits by one factor sits on the grey curve: "
-            "the largest distance of such a point from the curve, in W₁, is "
-            f"{largest_off_curve:.3f} over all families, a difference left by averaging over "
-            "draws whose factors differ slightly."
-        )
-    return (
-        f"Some factor rescaling lies off the curve by up to {largest_off_curve:.3f} in W₁ over "
-        "all families (the standard normal's distances are in the section's table), more than "
-        f"the {tolerance:g} that averaging over draws with slightly different factors leaves: "
-        "the curve is too coarse here (few constant factors, or few draws)."
-    )
-
-
-_PREDICATE = {v: "is not testable here" if v is Verdict.UNTESTABLE else v.value for v in Verdict}
-"""A verdict as the predicate of "the claim …"."""
-
-_SUMMARY = {
-    "distortion": {
-        Verdict.HOLDS: "1/k_total distorts the shape less than 1/√d in every configuration "
-        "measured (under changed moments, other families and over the grid); {uniform}.",
-        Verdict.CAVEAT: "1/k_total distorts the shape less than 1/√d, though not without "
-        "qualification: the claim {verdicts}; {uniform}.",
-        "where told": "Where the draws of this run can tell, 1/k_total distorts the shape "
-        "less than 1/√d: the claim {verdicts}; {uniform}.",
-        Verdict.FAILS: "1/k_total does not always distort the shape less than 1/√d: the claim "
-        "{verdicts}.",
-        Verdict.UNTESTABLE: "Whether 1/k_total distorts the shape less than 1/√d, the draws "
-        "of this run cannot tell: the claim {verdicts}.",
-    },
-    "section5": {
-        Verdict.HOLDS: "The section 5 alternatives distort more than 1/k_total everywhere: "
-        "each is a larger factor, a point further along the same curve.",
-        Verdict.CAVEAT: "The section 5 alternatives distort more than 1/k_total in at least "
-        "half of the configurations ({verdict}): each is a larger factor, a point further "
-        "along the same curve.",
-        Verdict.FAILS: "The section 5 alternatives do not distort more than 1/k_total in most "
-        "configurations measured.",
-        Verdict.UNTESTABLE: "Whether the section 5 alternatives distort more than 1/k_total, "
-        "the draws of this run cannot tell in most configurations.",
-    },
-    "n_sqrt_d": {
-        Verdict.HOLDS: "1/(n√d) distorts more than 1/k_total for every family other than the "
-        "standard normal.",
-        Verdict.CAVEAT: "1/(n√d) distorts more than 1/k_total only for some families and "
-        "settings ({verdict}): it differs from 1/k_total by √E[k_j²], so it is worse where the "
-        "components have a larger second moment and the keys are few.",
-        Verdict.FAILS: "1/(n√d) distorts no more than 1/k_total for any family other than the "
-        "standard normal.",
-        Verdict.UNTESTABLE: "Whether 1/(n√d) distorts more than 1/k_total for other families, "
-        "the draws of this run cannot tell: it is clearly worse nowhere, and some differences "
-        "beyond the margin are not clear to the tests.",
-    },
-    "vaswani": {
-        Verdict.HOLDS: "The unscaled softmax saturates as d grows and its Jacobian shrinks, "
-        "while 1/√d holds the Jacobian steady, as Vaswani et al. suspect.",
-        Verdict.CAVEAT: "Vaswani et al.'s suspicion is borne out only in part ({verdict}): see "
-        "the measured column of the ledger.",
-        Verdict.FAILS: "Over the grid measured, the draws tell against Vaswani et al.'s "
-        "suspicion: the unscaled softmax's Jacobian clearly does not shrink as far as the reading "
-        "asks, or 1/√d does not hold it steady.",
-        Verdict.UNTESTABLE: "The draws are too few to tell whether the unscaled softmax's "
-        "Jacobian shrinks with d as Vaswani et al. suspect.",
-    },
-    "vanishing": {
-        Verdict.HOLDS: "1/k_total saturates less than 1/√d, at no price in the gradient that "
-        "reaches the query.",
-        Verdict.CAVEAT: "In Bernhard's own sense (components near 0 or 1) 1/k_total saturates "
-        "less than 1/√d, with a caveat: {caveats}.",
-        Verdict.FAILS: "1/k_total does not saturate less than 1/√d where 1/√d saturates.",
-        Verdict.UNTESTABLE: "Whether 1/k_total helps avoid saturation cannot be told from this "
-        "run; its verdict line says why.",
-    },
-}
-
-
-def summary_bullets(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str:
-    """The results of *1/k_total against the alternatives* as Markdown bullets, one per topic
-    (distortion, section 5, ``n sqrt(d)``, vanishing gradients), chosen by the verdicts.
-
-    ``findings`` maps claim keys to the findings of the chapter's rules; ``pairs`` are
-    1/k_total (``a``) against 1/√d (``b``) in every configuration compared, for how often
-    its attention is nearly uniform and the caveats of its lower saturation
-    (:func:`vanishing_caveats`).
-
-    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
-    ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
-    ...      "bernhard-n-sqrt-d-other", "bernhard-vanishing-gradients"]}
-    >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
-    >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
-    ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
-    ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0], "draws": [10]}, index=index)
-    >>> summary_bullets(f, pairs).count("- ")
-    4
-    """
-    return "\n".join(f"- {line}" for line in _summary_lines(findings, pairs))
-
-
-def _summary_lines(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> list[str]:
-    """The sentences of :func:`summary_bullets`: distortion, section 5, ``n sqrt(d)`` and
-    vanishing gradients, in that order."""
-    keys = {
-        "section5": "bernhard-section5-worse",
-        "n_sqrt_d": "bernhard-n-sqrt-d-other",
-        "vanishing": "bernhard-vanishing-gradients",
-    }
-    distortion = [
-        findings[c]
-        for c in ("bernhard-other-moments", "bernhard-other-families", "bernhard-d-n-range")
-    ]
-    verdicts = {f.verdict for f in distortion}
-    if len(verdicts) == 1 and Verdict.CAVEAT not in verdicts:
-        topic = next(iter(verdicts))
-    elif Verdict.FAILS in verdicts:
-        topic = Verdict.FAILS
-    elif Verdict.UNTESTABLE in verdicts:
-        topic = "where told"
+        branch = "unmeasured"
     else:
-        topic = Verdict.CAVEAT
-    places = ("under changed moments", "for other families", "over the grid of d and n")
-    words = ", ".join(
-        f"{_PREDICATE[verdict]} "
-        f"{listing([p for p, f in zip(places, distortion, strict=True) if f.verdict is verdict])}"
+        branch = "on" if largest_off_curve <= tolerance else "off"
+    return Reading(branch, {"off": largest_off_curve, "tolerance": tolerance})
+
+
+_PLACES = {
+    "bernhard-other-moments": "moments",
+    "bernhard-other-families": "families",
+    "bernhard-d-n-range": "grid",
+}
+"""The distortion claims, each with the key of where it compares (a page words it)."""
+
+_TOPICS = {
+    "section5": "bernhard-section5-worse",
+    "n_sqrt_d": "bernhard-n-sqrt-d-other",
+    "vanishing": "bernhard-vanishing-gradients",
+}
+"""The topics of :func:`summary_readings` that one claim's verdict decides."""
+
+
+def _distortion_reading(findings: Mapping[str, Finding]) -> Reading:
+    """What the three distortion claims say together: branch ``holds``, ``fails`` or
+    ``untestable`` where all agree, ``fails`` where one fails, ``where-told`` where one is
+    undecided and none fails, ``caveat`` otherwise; value ``verdicts``, a record per verdict
+    reached (in the order of :class:`Verdict`): its ``verdict`` and the ``places`` of
+    :data:`_PLACES` that reached it, as word keys."""
+    verdicts = {findings[c].verdict for c in _PLACES}
+    if len(verdicts) == 1 and Verdict.CAVEAT not in verdicts:
+        topic = next(iter(verdicts)).key
+    elif Verdict.FAILS in verdicts:
+        topic = "fails"
+    elif Verdict.UNTESTABLE in verdicts:
+        topic = "where-told"
+    else:
+        topic = "caveat"
+    records = [
+        {
+            "verdict": [verdict.key],
+            "places": [p for c, p in _PLACES.items() if findings[c].verdict is verdict],
+        }
         for verdict in Verdict
         if verdict in verdicts
-    )
+    ]
+    return Reading(topic, {"verdicts": records})
+
+
+def _uniform_reading(pairs: pd.DataFrame) -> Reading:
+    """How often 1/k_total's attention is nearly uniform over ``pairs``: branch ``every`` or
+    ``most`` (at least half), ``few`` (fewer than half), ``none``; values ``uniform`` and
+    ``configurations``."""
     uniform = int((pairs["effective_share_a"] > UNIFORM_SHARE).sum())
-    most = "every configuration" if uniform == len(pairs) else "most configurations"
-    where = (
-        f"in {most} it does so at the uniform end of the curve, where its lower "
-        "distortion is that of a softmax that does almost nothing"
-        if 2 * uniform >= len(pairs)
-        else "its attention is nearly uniform in fewer than half of the configurations"
-        if uniform
-        else "its attention is nearly uniform in none of them"
-    )
-    lines = [_SUMMARY["distortion"][topic].format(verdicts=words, uniform=where)]
-    caveats = "; ".join(vanishing_caveats(pairs)) or "see the ledger"
-    for topic_name, claim in keys.items():
-        verdict = findings[claim].verdict
-        lines.append(_SUMMARY[topic_name][verdict].format(verdict=verdict.value, caveats=caveats))
-    return lines
-
-
-def takeaways(
-    findings: Mapping[str, Finding], largest_off_curve: float, tolerance: float = 0.02
-) -> str:
-    """The takeaways of *Every rescaling, measured* as Markdown bullets: where the factor
-    rescalings lie (from the largest distance of such a point from the curve of constant
-    factors) and what the grid says of Vaswani et al.'s suspicion.
-
-    >>> f = {"vaswani-small-gradients": Finding("vaswani-small-gradients", Verdict.HOLDS, "", "")}
-    >>> text = takeaways(f, 0.004)
-    >>> text.count("- "), "lies on one curve" in text
-    (2, True)
-    """
-    if math.isnan(largest_off_curve):
-        curve = (
-            "Some rescaling lies outside the range of the curve of constant factors here, so "
-            "where the rescalings lie on it is not measured."
-        )
-    elif largest_off_curve <= tolerance:
-        curve = (
-            "Every rescaling that multiplies the logits by one factor lies on one curve of "
-            "distortion against selectivity ({ref}`sec-frontier`): a rescaling only chooses how "
-            "close to uniform the attention is."
-        )
+    if 2 * uniform >= len(pairs):
+        branch = "every" if uniform == len(pairs) else "most"
     else:
-        curve = (
-            "The factor rescalings lie off the curve of constant factors by more than averaging "
-            "over draws leaves ({ref}`sec-frontier`): the curve is too coarse here (few factors "
-            "or draws) to read their positions on it."
-        )
-    verdict = findings["vaswani-small-gradients"].verdict
-    vaswani = _SUMMARY["vaswani"][verdict].format(verdict=verdict.value)
-    return "\n".join(f"- {line}" for line in (curve, vaswani))
+        branch = "few" if uniform else "none"
+    return Reading(branch, {"uniform": uniform, "configurations": len(pairs)})
 
 
-def comparison_takeaways(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> str:
-    """The takeaways of *1/k_total against the alternatives*: the topics of
-    :func:`summary_bullets` (with its ``pairs``), Bernhard's section 5 and ``n sqrt(d)`` in
-    one bullet.
+def summary_readings(findings: Mapping[str, Finding], pairs: pd.DataFrame) -> dict[str, Reading]:
+    """The results of *1/k_total against the alternatives*, one reading per topic, chosen by
+    the verdicts: ``distortion`` (:func:`_distortion_reading`), ``uniform`` (how often
+    1/k_total's attention is nearly uniform over ``pairs``, 1/k_total (``a``) against 1/√d
+    (``b``) in every configuration compared), and ``section5``, ``n_sqrt_d`` and
+    ``vanishing``, each its claim's verdict key as branch (value ``verdict``, its words);
+    ``vanishing`` has the ``caveats`` of :func:`vanishing_caveats` over ``pairs`` too (branch
+    ``caveat-unnamed`` for a caveat with none of them).
 
-    >>> f = {c: Finding(c, Verdict.CAVEAT, "", "") for c in ["bernhard-other-moments",
+    >>> f = {c: Finding(c, Verdict.CAVEAT) for c in ["bernhard-other-moments",
     ...      "bernhard-other-families", "bernhard-d-n-range", "bernhard-section5-worse",
     ...      "bernhard-n-sqrt-d-other", "bernhard-vanishing-gradients"]}
     >>> index = pd.MultiIndex.from_tuples([("N", 16, 8)], names=["f", "d", "n"])
     >>> pairs = pd.DataFrame({"saturated_share_diff": [-0.1], "saturated_share_diff_se": [0.01],
     ...     "wasserstein_diff": [-0.2], "wasserstein_diff_se": [0.01], "effective_share_a": [0.99],
     ...     "gradient_norm_a": [0.1], "gradient_norm_b": [1.0], "draws": [10]}, index=index)
-    >>> comparison_takeaways(f, pairs).count("- ")
-    3
+    >>> {topic: r.branch for topic, r in summary_readings(f, pairs).items()}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'distortion': 'caveat', 'uniform': 'every', 'section5': 'caveat', 'n_sqrt_d': 'caveat',
+     'vanishing': 'caveat'}
     """
-    distortion, section5, n_sqrt_d, vanishing = _summary_lines(findings, pairs)
-    return "\n".join(f"- {line}" for line in (distortion, vanishing, f"{section5} {n_sqrt_d}"))
+    readings = {"distortion": _distortion_reading(findings), "uniform": _uniform_reading(pairs)}
+    for topic, claim in _TOPICS.items():
+        verdict = findings[claim].verdict
+        readings[topic] = Reading(verdict.key, {"verdict": verdict.value})
+    caveats = vanishing_caveats(pairs)
+    vanishing = readings["vanishing"]
+    branch = "caveat-unnamed" if vanishing.branch == "caveat" and not caveats else vanishing.branch
+    readings["vanishing"] = Reading(branch, {**vanishing.values, "caveats": caveats})
+    return readings
 
 
 def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -1059,68 +841,71 @@ def n_sqrt_d_by_family(pairs: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def n_sqrt_d_sentence(pairs: pd.DataFrame, normal: str) -> str:
+def n_sqrt_d_reading(pairs: pd.DataFrame, normal: str) -> Reading:
     """Which families other than ``normal`` 1/(n√d) distorts more than 1/k_total for, and in
-    how many settings at each n, in words ("in every setting for g and in no setting for h";
-    the table of :func:`n_sqrt_d_by_family` gives the counts)."""
+    how many settings at each n (the table of :func:`n_sqrt_d_by_family` gives the counts).
+    Value ``groups``: a record per non-empty group, its ``how`` (a word key: ``every``,
+    ``some`` or ``no`` setting) and its ``families``; branch ``by-n`` where it is worse in
+    some settings but not all, with ``by_n`` (a record per n: the ``worse`` settings of all,
+    a pair, and ``n``), ``whole`` otherwise, ``none`` where no other family was compared."""
     table = n_sqrt_d_by_family(pairs)
     others = table.drop(index=normal, errors="ignore")
     worse = others["worse"]
     every = worse == others[list(CALLS)].sum(axis=1)
     groups = [
-        ("in every setting for", others.index[every]),
-        ("in some settings for", others.index[~every & (worse > 0)]),
-        ("in no setting for", others.index[worse == 0]),
+        {"how": [how], "families": [str(f) for f in names]}
+        for how, names in [
+            ("every", others.index[every]),
+            ("some", others.index[~every & (worse > 0)]),
+            ("no", others.index[worse == 0]),
+        ]
+        if len(names)
     ]
-    where = [f"{words} {listing(list(names))}" for words, names in groups if len(names)]
-    if not where:
-        return "No family other than the standard normal was compared."
-    head = f"1/(n√d) distorts more than 1/k_total {listing(where)}."
+    if not groups:
+        return Reading("none", {})
     if worse.sum() in (0, others[list(CALLS)].to_numpy().sum()):
-        return head
+        return Reading("whole", {"groups": groups})
     pairs = pairs[pairs.index.get_level_values("family") != normal]
     is_worse = (n_sqrt_d_calls(pairs) == "worse").groupby(pairs.index.get_level_values("n"))
     by_n = [
-        f"{share(int(k), int(m), 'setting')} at n = {n}"
+        {"worse": (int(k), int(m)), "n": int(n)}
         for n, k, m in zip(is_worse.sum().index, is_worse.sum(), is_worse.size(), strict=True)
     ]
-    return f"{head} By the number of keys it does in {listing(by_n)}."
+    return Reading("by-n", {"groups": groups, "by_n": by_n})
 
 
-def lowest_sentence(
+def lowest_reading(
     w_matrix: pd.DataFrame, s_matrix: pd.DataFrame, labels: Mapping[str, str]
-) -> str:
-    """How often k_total has the lowest distortion and the lowest selectivity of all
-    rescalings (rows) across the families (columns), and which others are lowest elsewhere.
+) -> Reading:
+    """How often k_total has the lowest distortion (``w_lowest``) and the lowest selectivity
+    (``s_lowest``) of all rescalings (rows) across the families (columns), each a pair of
+    families; branch ``others`` with the ``others`` lowest elsewhere (their labels), ``alone``
+    where no other is.
 
     >>> w = pd.DataFrame({"f": [0.1, 0.5], "g": [0.3, 0.2]}, index=["k_total", "sqrt_d"])
-    >>> lowest_sentence(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})[:64]
-    '1/k_total has the lowest W₁ of all rescalings in one of the two '
+    >>> lowest_reading(w, w, {"k_total": "1/k_total", "sqrt_d": "1/√d"})
+    Reading(branch='others', values={'w_lowest': (1, 2), 's_lowest': (1, 2), 'others': ['1/√d']})
     """
     w_low, s_low = w_matrix.idxmin(axis=0), s_matrix.idxmin(axis=0)
     others = sorted({labels[r] for r in pd.concat([w_low, s_low]) if r != "k_total"})
-    where = (
-        f"where another rescaling is lower, it is {', '.join(others)}"
-        if others
-        else "no other rescaling is lower in any family"
-    )
     families = w_matrix.shape[1]
-    return (
-        f"1/k_total has the lowest W₁ of all rescalings in "
-        f"{share(int((w_low == 'k_total').sum()), families, 'family')} and the lowest "
-        f"selectivity in {share(int((s_low == 'k_total').sum()), families, 'family')}; "
-        f"{where}."
-    )
+    values = {
+        "w_lowest": (int((w_low == "k_total").sum()), families),
+        "s_lowest": (int((s_low == "k_total").sum()), families),
+    }
+    return Reading("others", {**values, "others": others}) if others else Reading("alone", values)
 
 
-def heavy_tails_sentence(heavy: pd.Series, normal: pd.Series, df: float) -> str:
+def heavy_tails_reading(heavy: pd.Series, normal: pd.Series, df: float) -> Reading:
     """Whether 1/k_total distorts more with Student t components of ``df`` degrees of freedom
     (W₁ per draw, ``heavy``) than with standard normal ones (``normal``): a single
     difference of the means over the draws, clear by
-    :func:`~attncore.claims.statistics.clear_side`.
+    :func:`~attncore.claims.statistics.clear_side`. Branch ``costs`` (clearly more),
+    ``lowers`` (clearly less) or ``unclear``; values ``df``, ``heavy`` (the mean), ``heavy_range``
+    (the draws' smallest and largest), ``normal`` (the mean) and ``draws``.
 
-    >>> heavy_tails_sentence(pd.Series([0.08, 0.084]), pd.Series([0.04, 0.041]), 5)[:60]
-    'With Student t components of 5 degrees of freedom, 1/k_total'
+    >>> heavy_tails_reading(pd.Series([0.08, 0.084]), pd.Series([0.04, 0.041]), 5).branch
+    'costs'
     """
     heavy, normal = heavy.dropna(), normal.dropna()
     if heavy.empty or normal.empty:
@@ -1128,16 +913,14 @@ def heavy_tails_sentence(heavy: pd.Series, normal: pd.Series, df: float) -> str:
     se = math.hypot(heavy.sem(ddof=1), normal.sem(ddof=1))
     draws = min(len(heavy), len(normal))
     side = clear_side(heavy.mean() - normal.mean(), se, draws, CLEAR)
-    head = (
-        f"With Student t components of {df:g} degrees of freedom, 1/k_total has "
-        f"W₁ = {heavy.mean():.3f} (draws from {heavy.min():.3f} to {heavy.max():.3f}), against "
-        f"{normal.mean():.3f} with standard normal components"
-    )
-    if side == "above":
-        return f"{head}: here the heavy tails do cost it distortion."
-    if side == "below":
-        return f"{head}: here the heavy tails cost it no distortion; they lower it."
-    return f"{head}; {number(draws)} draws cannot tell whether the heavy tails cost it any."
+    values = {
+        "df": float(df),
+        "heavy": float(heavy.mean()),
+        "heavy_range": _range(heavy),
+        "normal": float(normal.mean()),
+        "draws": draws,
+    }
+    return Reading({"above": "costs", "below": "lowers", None: "unclear"}[side], values)
 
 
 # ---- the claims added from the claim-by-claim review --------------------------------------
@@ -1159,19 +942,17 @@ def _spread(part: pd.DataFrame, metric: str, ratio: float | None, flat: float = 
     return {"above": "beyond", "below": "within", None: "unclear"}[side]
 
 
-def _calls_note(calls: Mapping[int, str], summary: pd.DataFrame) -> str:
-    """Where :func:`_spreads` found a quantity clearly within its bound across d, clearly
-    beyond it, or could not tell, per ``n``, and what "clearly" asked of the draws."""
+def _calls(calls: Mapping[int, str]) -> dict[str, Any]:
+    """Where :func:`_spreads` found a quantity clearly within its bound across d (``within``
+    of ``ns`` values of n), clearly beyond it (``beyond``) or could not tell (``unclear``),
+    the last two optional clauses naming the n."""
     at = {c: [n for n, call in calls.items() if call == c] for c in ("within", "beyond", "unclear")}
-    note = (
-        f"clearly at {len(at['within'])} of {len(calls)} n "
-        f"(> {_clearly_note(int(summary['draws'].min()))})"
-    )
-    if at["beyond"]:
-        note += f"; clearly beyond it at n = {', '.join(map(str, at['beyond']))}"
-    if at["unclear"]:
-        note += f"; the draws cannot tell at n = {', '.join(map(str, at['unclear']))}"
-    return note
+    return {
+        "within": len(at["within"]),
+        "ns": len(calls),
+        "beyond": _optional("ns", [int(n) for n in at["beyond"]]),
+        "unclear": _optional("ns", [int(n) for n in at["unclear"]]),
+    }
 
 
 def _spreads(
@@ -1234,16 +1015,15 @@ def blog_stable_region(
         verdict = Verdict.UNTESTABLE
     else:
         verdict = Verdict.CAVEAT if (moving_n or leaving) else Verdict.HOLDS
-    h = summary["normalized_entropy"]
-    measured = (
-        f"under 1/√d, compared across d at each n: Jacobian norm within {steady:g}× and "
-        f"entropy / ln n and saturated share within {flat:g} {_calls_note(across_d, summary)}"
-        f"; across n, entropy / ln n spans {h.min():.2f} to {h.max():.2f} and the saturated "
-        f"share {_span(summary['saturated_share'])} (moves clearly at "
-        f"{len(moving_n)} of {summary['d'].nunique()} d); other families whose entropy / ln n "
-        f"differs clearly from the standard normal's: {', '.join(leaving) or 'none'}"
-    )
-    return Finding("blog-stable-responsive-region", verdict, measured, check)
+    values = {
+        **_calls(across_d),
+        "entropy": _range(summary["normalized_entropy"]),
+        "saturation": _range(summary["saturated_share"]),
+        "moving_n": len(moving_n),
+        "ds": int(summary["d"].nunique()),
+        "leaving": _optional("families", leaving),
+    }
+    return Finding("blog-stable-responsive-region", verdict, check=check, values=values)
 
 
 @decided_by(SAME_ORDER, CLEAR)
@@ -1290,15 +1070,16 @@ def blog_gradient_flow(
     else:
         verdict = Verdict.CAVEAT if (moving_n or not all(falls)) else Verdict.HOLDS
     ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
-    measured = (
-        f"median ‖ds/dq‖ under 1/√d, largest over smallest across d: "
-        f"{_span(ratio_d)} over the n measured (same order, within {same_order:g}× "
-        f"{_calls_note(across_d, root)}); unscaled median falls clearly from the smallest to "
-        f"the largest d at {sum(falls)} of "
-        f"{len(falls)} n; under 1/√d the gradient moves beyond {same_order:g}× across n "
-        f"at {len(moving_n)} of {root['d'].nunique()} d (mean {_span(root['gradient_norm'])})"
-    )
-    return Finding("blog-gradient-flow-preserved", verdict, measured, check)
+    values = {
+        "ratio": _range(ratio_d),
+        **_calls(across_d),
+        "falls": sum(falls),
+        "fall_ns": len(falls),
+        "moving_n": len(moving_n),
+        "ds": int(root["d"].nunique()),
+        "mean": _range(root["gradient_norm"]),
+    }
+    return Finding("blog-gradient-flow-preserved", verdict, check=check, values=values)
 
 
 @decided_by(LEVEL)
@@ -1329,25 +1110,19 @@ def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str, level: float 
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.FAILS if more.any() else Verdict.UNTESTABLE
-    measured = (
-        f"1/√d against no scaling, paired over draws (Holm-corrected): clearly fewer first "
-        f"components near 0 or 1 in {int(fewer.sum())} (clearly more in {int(more.sum())}) and "
-        f"a clearly larger Jacobian norm in {int(larger.sum())} of {len(pairs)} configurations "
-        f"(both in {int(both.sum())}); share near 0 or 1 {_span(pairs['extreme_share_a'])} "
-        f"against {_span(pairs['extreme_share_b'])}; Jacobian norm "
-        f"{_span(pairs['jacobian_norm_a'])} against {_span(pairs['jacobian_norm_b'])}; "
-        f"{_draws_note(pairs)}"
-    )
-    return Finding("bernhard-sqrt-d-alleviates-vanishing", verdict, measured, check)
-
-
-MODERATE = Threshold(
-    4.0,
-    "moderate",
-    "'too large' is not defined: queries up to 4 times longer than drawn are the book's "
-    "'moderate' (a query of norm about 4√d instead of √d)",
-)
-"""Query scale up to which reaching 1/√d's distortion counts against Bernhard's section 3."""
+    values = {
+        "fewer": int(fewer.sum()),
+        "more": int(more.sum()),
+        "larger": int(larger.sum()),
+        "configurations": len(pairs),
+        "both": int(both.sum()),
+        "extreme_a": _range(pairs["extreme_share_a"]),
+        "extreme_b": _range(pairs["extreme_share_b"]),
+        "jacobian_a": _range(pairs["jacobian_norm_a"]),
+        "jacobian_b": _range(pairs["jacobian_norm_b"]),
+        **_draws(pairs),
+    }
+    return Finding("bernhard-sqrt-d-alleviates-vanishing", verdict, check=check, values=values)
 
 
 @decided_by(MODERATE, CLEAR)
@@ -1390,34 +1165,21 @@ def bernhard_small_logits(
         verdict = Verdict.UNTESTABLE
     else:
         verdict = Verdict.HOLDS
+    values: dict[str, Any] = {
+        "scales": (float(s.index.min()), float(s.index.max())),
+        "w": (float(s["wasserstein"].iloc[0]), float(s["wasserstein"].iloc[-1])),
+        "rises": rises,
+        "down": int(down.sum()),
+    }
     if not reached.any():
-        where = f"at no scale up to {s.index.max():g}"
+        branch = "too-small" if verdict is Verdict.UNTESTABLE else "never"
     elif at == 0:
-        where = f"already at the smallest scale, {crossing:g}"
+        branch = "at-once"
     else:
-        where = f"between queries {before:g} and {crossing:g} times longer"
-    measured = (
-        f"1/k_total with every query multiplied by {s.index.min():g} to {s.index.max():g} (keys "
-        f"fixed): W₁ {s['wasserstein'].iloc[0]:.3f} to {s['wasserstein'].iloc[-1]:.3f} (clear "
-        f"rise: {'yes' if rises else 'no'}; steps clearly down: {int(down.sum())}); it reaches "
-        f"the W₁ of 1/√d on the same draws {where} (the book's 'moderate': {moderate:g})"
-    )
-    if verdict is Verdict.UNTESTABLE:
-        measured += (
-            "; the scales measured stay too small for the distortion to rise"
-            if not rises
-            else "; the grid cannot tell whether that is within the book's 'moderate'"
-        )
-    return Finding("bernhard-small-logits-little-distortion", verdict, measured, check)
-
-
-ROUNDING = Threshold(
-    1e-12,
-    "tolerance",
-    "two float64 computations of the same softmax differ by rounding, a few units of 1e-16 "
-    "per operation, far below 1e-12",
-)
-"""The largest difference of two computations of one attention that counts as rounding."""
+        branch = "coarse" if verdict is Verdict.UNTESTABLE else "between"
+        values |= {"before": before, "crossing": crossing}
+    claim = "bernhard-small-logits-little-distortion"
+    return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
 @decided_by(ROUNDING)
@@ -1433,11 +1195,7 @@ def bernhard_prescaled_same(gap: float, *, check: str, tolerance: float = ROUNDI
     if not math.isfinite(gap) or gap < 0:
         raise ParameterError(f"gap must be a finite number >= 0, got {gap!r}")
     verdict = Verdict.HOLDS if gap <= tolerance else Verdict.FAILS
-    measured = (
-        f"largest difference between softmax(QKᵀ/√d) on the raw dot products and the "
-        f"engine's 1/√d attention: {gap:.1e} (tolerance {tolerance:.0e})"
-    )
-    return Finding("bernhard-prescaled-softmax-same", verdict, measured, check)
+    return Finding("bernhard-prescaled-softmax-same", verdict, check=check, values={"gap": gap})
 
 
 @decided_by(CLEAR)
@@ -1476,17 +1234,16 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     else:
         verdict = Verdict.FAILS
     late = int((j_bad.to_numpy() & ~before_peak).sum())
-    measured = (
-        f"along {len(steps) + 1} constant factors, smallest to largest, W₁ changes clearly on "
-        f"{share(int((w_up | w_down).sum()), len(steps), 'step')} between them; on "
-        f"{number(int(e_bad.sum()), zero='none')} of these the share of first components near 0 "
-        f"or 1 moves the other way, and on {number(int(j_bad.sum()), zero='none')} the softmax "
-        "Jacobian norm moves the same way as W₁ (more distortion with a larger gradient), "
-        f"{number(late, zero='none')} of them after the Jacobian's peak "
-        f"({levels.max():.3f} at factor {peak + 1} of {len(steps) + 1}); before the peak the "
-        "attention is near uniform and no gradient vanishes"
-    )
-    return Finding("bernhard-distortion-signals-vanishing", verdict, measured, check)
+    values = {
+        "factors": len(steps) + 1,
+        "moved": (int((w_up | w_down).sum()), len(steps)),
+        "against": int(e_bad.sum()),
+        "with_w": int(j_bad.sum()),
+        "late": late,
+        "peak": float(levels.max()),
+        "peak_at": peak + 1,
+    }
+    return Finding("bernhard-distortion-signals-vanishing", verdict, check=check, values=values)
 
 
 @decided_by(MANY, LEVEL)
@@ -1522,15 +1279,17 @@ def bernhard_conclusion(
         verdict = Verdict.CAVEAT
     else:
         verdict = Verdict.FAILS if any(refuted) else Verdict.UNTESTABLE
-    measured = (
-        f"W₁ clearly lower (paired one-sided t tests, Holm-corrected): 1/√d than no scaling "
-        f"in {int(first.sum())} of {len(first)} configurations, 1/k_total than 1/√d in "
-        f"{int(second.sum())} of {len(second)} ('many' read as at least {many:.0%}); clearly "
-        f"higher in {int(lost[0].sum())} and {int(lost[1].sum())}; where 1/k_total wins, its "
-        f"attention is nearly uniform (effective keys above {UNIFORM_SHARE:.0%} of n) in "
-        f"{int(uniform[second].sum())}; {_draws_note(k_vs_sqrt)}"
-    )
-    return Finding("bernhard-conclusion-k-total-better", verdict, measured, check)
+    values = {
+        "sqrt_wins": int(first.sum()),
+        "sqrt_of": len(first),
+        "k_wins": int(second.sum()),
+        "k_of": len(second),
+        "sqrt_losses": int(lost[0].sum()),
+        "k_losses": int(lost[1].sum()),
+        "uniform": int(uniform[second].sum()),
+        **_draws(k_vs_sqrt),
+    }
+    return Finding("bernhard-conclusion-k-total-better", verdict, check=check, values=values)
 
 
 @decided_by(MANY, PRICE, LEVEL)
@@ -1574,15 +1333,15 @@ def bernhard_abstract_more_effective(
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
-    measured = (
-        f"1/k_total against 1/√d, paired (Holm-corrected): clearly fewer saturated rows or "
-        f"first components near 0 or 1 (and clearly more of neither) in "
-        f"{int(better[present].sum())} of {int(present.sum())} configurations where 1/√d has "
-        f"any ({share:.0%}; 'many' read as at least {many:.0%}), clearly more in "
-        f"{int(worse.sum())}; the price: the median gradient reaching the query under "
-        f"1/k_total is {ratio:.2g} times that under 1/√d; {_draws_note(pairs)}"
-    )
-    return Finding("bernhard-abstract-more-effective", verdict, measured, check)
+    values = {
+        "better": int(better[present].sum()),
+        "present": int(present.sum()),
+        "share": share,
+        "worse": int(worse.sum()),
+        "ratio": ratio,
+        **_draws(pairs),
+    }
+    return Finding("bernhard-abstract-more-effective", verdict, check=check, values=values)
 
 
 REVIEW_EVIDENCE: dict[str, str] = {
@@ -1604,6 +1363,13 @@ COMPARISON_EVIDENCE: dict[str, str] = {
 the alternatives* that shows each."""
 
 
+def _set(finding: Finding, **setting: str) -> Finding:
+    """``finding`` with the ``setting`` its claim's ``check`` template says (the main setting,
+    the grid, every configuration: data strings of the chapter's tables), in place of a
+    chapter's own check text."""
+    return replace(finding, check="", values={**finding.values, **setting})
+
+
 def review_findings(
     *,
     prescaled_gap: float,
@@ -1617,26 +1383,24 @@ def review_findings(
 ) -> dict[str, Finding]:
     """The findings of :data:`REVIEW_EVIDENCE`'s claims from the tables of
     :func:`attncore.simulate.study.review_tables` (passed by name). ``main`` and
-    ``grid_setting`` describe the main setting and the standard normal grid, for the check
-    texts."""
+    ``grid_setting`` describe the main setting and the standard normal grid, which the
+    claims' check templates say (values ``main`` and ``setting``)."""
+    stable = blog_stable_region(
+        grid[grid["rescaling"] == "sqrt_d"], family_sqrt_d, normal=normal, check=""
+    )
     return {
-        "bernhard-prescaled-softmax-same": bernhard_prescaled_same(
-            prescaled_gap, check=f"one draw at the main setting ({main})"
+        "bernhard-prescaled-softmax-same": _set(
+            bernhard_prescaled_same(prescaled_gap, check=""), main=main
         ),
-        "bernhard-distortion-signals-vanishing": bernhard_distortion_signals(
-            curve_steps, check=f"consecutive constant factors f/√d, paired over draws ({main})"
+        "bernhard-distortion-signals-vanishing": _set(
+            bernhard_distortion_signals(curve_steps, check=""), main=main
         ),
-        "blog-stable-responsive-region": blog_stable_region(
-            grid[grid["rescaling"] == "sqrt_d"],
-            family_sqrt_d,
-            normal=normal,
-            check=f"{grid_setting}; every family at the main setting ({main})",
+        "blog-stable-responsive-region": _set(stable, setting=grid_setting, main=main),
+        "blog-gradient-flow-preserved": _set(
+            blog_gradient_flow(grid, check=""), setting=grid_setting
         ),
-        "blog-gradient-flow-preserved": blog_gradient_flow(grid, check=grid_setting),
-        "bernhard-sqrt-d-alleviates-vanishing": bernhard_sqrt_d_alleviates(
-            sqrt_vs_none_grid,
-            check=f"{grid_setting}; 'demonstrated time and again in its widespread use' is not "
-            "testable here",
+        "bernhard-sqrt-d-alleviates-vanishing": _set(
+            bernhard_sqrt_d_alleviates(sqrt_vs_none_grid, check=""), setting=grid_setting
         ),
     }
 
@@ -1651,15 +1415,16 @@ def comparison_findings(
 ) -> dict[str, Finding]:
     """The findings of :data:`COMPARISON_EVIDENCE`'s claims from the tables of
     :func:`attncore.simulate.study.comparison_tables` (passed by name). ``main`` and
-    ``every`` describe the main setting and every configuration, for the check texts."""
+    ``every`` describe the main setting and every configuration, which the claims' check
+    templates say (values ``main`` and ``every``)."""
     return {
-        "bernhard-small-logits-little-distortion": bernhard_small_logits(
-            query_scales, check=f"queries scaled, keys of the same draws fixed ({main})"
+        "bernhard-small-logits-little-distortion": _set(
+            bernhard_small_logits(query_scales, check=""), main=main
         ),
-        "bernhard-abstract-more-effective": bernhard_abstract_more_effective(
-            k_vs_sqrt, check=every
+        "bernhard-abstract-more-effective": _set(
+            bernhard_abstract_more_effective(k_vs_sqrt, check=""), every=every
         ),
-        "bernhard-conclusion-k-total-better": bernhard_conclusion(
-            sqrt_vs_none, k_vs_sqrt, check=every
+        "bernhard-conclusion-k-total-better": _set(
+            bernhard_conclusion(sqrt_vs_none, k_vs_sqrt, check=""), every=every
         ),
     }

@@ -1,13 +1,15 @@
 """Verdict rules and conclusions of the softmax-saturation chapter.
 
 Rules take what the chapter measured (plain numbers, mappings and tables) and return a
-:class:`~attncore.claims.Finding`; the ``*_sentence`` functions turn the same numbers into
-the sentences the chapter glues into its prose, so that no result is typed by hand.
+:class:`~attncore.claims.Finding` with the values that decided it; the ``*_reading``
+functions return the chapter's own conclusions from the same numbers as a
+:class:`~attncore.claims.finding.Reading` (the branch and its values), which the chapter
+says in its own templates, so that no result is typed by hand.
 
 >>> worked_example_findings(None)
 []
->>> worked_example_sentence(None)[:40]
-'This run uses other inputs than the post'
+>>> worked_example_reading(None).branch
+'other-inputs'
 """
 
 from __future__ import annotations
@@ -16,42 +18,52 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Claim, Verdict
-from attncore.claims.finding import Finding
-from attncore.claims.thresholds import Threshold, decided_by
+from attncore.claims.finding import Finding, Reading
+from attncore.claims.thresholds import decided_by
+from attncore.claims.thresholds.saturation import (
+    BLOG_PEAK,
+    JACOBIAN_ROUNDINGS,
+    MATERIAL_FACTOR,
+    PEAKED,
+    SHIFT_ROUNDINGS,
+)
 from attncore.softmax import softmax
 
 __all__ = [
+    "BLOG_PEAK",
+    "JACOBIAN_ROUNDINGS",
     "MATERIAL_FACTOR",
     "PEAKED",
+    "SHIFT_ROUNDINGS",
     "CurveLandmarks",
-    "decline_sentence",
+    "decline_readings",
     "depends_on_n",
     "jacobian_formula",
-    "jacobian_formula_sentence",
-    "n_dependence_sentence",
+    "jacobian_formula_reading",
+    "n_dependence_reading",
     "overflow_finding",
-    "overflow_sentence",
-    "peak_sentence",
+    "overflow_reading",
+    "peak_reading",
     "peaked_small_derivatives",
     "quotation_finding",
-    "scaling_sentence",
+    "scaling_reading",
     "shift_finding",
-    "shift_sentence",
-    "skew_sentence",
+    "shift_readings",
+    "skew_reading",
     "softmax_axis_finding",
-    "unscaled_sentence",
+    "unscaled_reading",
     "variance_factor",
-    "variance_factor_sentence",
+    "variance_factor_reading",
     "variance_skews_softmax",
     "worked_example_findings",
-    "worked_example_sentence",
+    "worked_example_reading",
 ]
 
 EXAMPLE_CLAIMS = {
@@ -60,23 +72,14 @@ EXAMPLE_CLAIMS = {
 }
 """Which of the post's printed outputs each worked-example claim covers."""
 
-SHIFT_ROUNDINGS = Threshold(
-    4,
-    "roundings",
-    "adding the shift rounds each logit once, and the maximum subtraction and exp carry that "
-    "error into each probability: a few roundings, four",
-)
-"""Shift invariance holds numerically when the softmax moves by at most this many roundings
-of the shifted logits (adding the shift rounds each logit once; the maximum subtraction
-and ``exp`` carry that error into the probabilities, relative to each of them)."""
-
 
 def worked_example_findings(matches: Mapping[str, bool] | None) -> list[Finding]:
     """The findings on the post's printed digits, from
     :func:`attncore.sources.blog.digit_matches` (``None``: this run used other inputs).
 
     A run with other inputs checks nothing, so it returns no finding at all and the ledger
-    keeps the claims pending.
+    keeps the claims pending. Values: whether the ``unscaled`` output's digits match and
+    whether the ``scaled`` one's do.
 
     >>> ok = dict.fromkeys(["softmax(y)", "softmax(8y)"], True)
     >>> ok |= {"Jacobian of softmax(y)": True, "Jacobian of softmax(8y)": False}
@@ -86,64 +89,54 @@ def worked_example_findings(matches: Mapping[str, bool] | None) -> list[Finding]
     if matches is None:
         return []
     findings = []
-    for claim, keys in EXAMPLE_CLAIMS.items():
-        findings.append(
-            Finding(
-                claim,
-                Verdict.HOLDS if all(matches[k] for k in keys) else Verdict.FAILS,
-                measured="; ".join(
-                    f"{k}: {'all digits match' if matches[k] else 'mismatch'}" for k in keys
-                ),
-                check="recomputed with a max-subtracted softmax, rounded to the printed digits",
-            )
-        )
+    for claim, (unscaled, scaled) in EXAMPLE_CLAIMS.items():
+        values = {"unscaled": bool(matches[unscaled]), "scaled": bool(matches[scaled])}
+        verdict = Verdict.HOLDS if all(values.values()) else Verdict.FAILS
+        findings.append(Finding(claim, verdict, values=values))
     return findings
 
 
-def worked_example_sentence(matches: Mapping[str, bool] | None) -> str:
-    """The sentence that reports the comparison with the post's printed digits.
+def worked_example_reading(matches: Mapping[str, bool] | None) -> Reading:
+    """How this run compares with the post's printed digits: branch ``other-inputs`` (no
+    printed digits to compare with), ``all-match`` or ``mismatch`` (value ``mismatched``: the
+    outputs whose digits differ).
 
-    >>> worked_example_sentence({"softmax(y)": True, "softmax(8y)": False})
-    'Mismatch with the post in: softmax(8y).'
+    >>> worked_example_reading({"softmax(y)": True, "softmax(8y)": False})
+    Reading(branch='mismatch', values={'mismatched': ['softmax(8y)']})
     """
     if matches is None:
-        return (
-            "This run uses other inputs than the post, so there are no printed digits to "
-            "compare with: it records no verdict on the post's worked example."
-        )
+        return Reading("other-inputs")
     if all(matches.values()):
-        return "Every printed digit of the post is reproduced."
-    return "Mismatch with the post in: " + ", ".join(k for k, ok in matches.items() if not ok) + "."
+        return Reading("all-match")
+    return Reading("mismatch", {"mismatched": [k for k, ok in matches.items() if not ok]})
 
 
-def scaling_sentence(
+def scaling_reading(
     norm_y: float, norm_scaled: float, max_y: float, max_scaled: float, factor: float
-) -> str:
+) -> Reading:
     """What multiplying the logits by ``factor`` did to the largest probability and the
-    Frobenius norm of the Jacobian.
+    Frobenius norm of the Jacobian. Branch: ``shrinks``, ``grows`` or ``same`` (the norm);
+    values: the ``factor``, the largest probability before and after (``top``), the way it
+    moved (``direction``: ``["up"]``, ``["down"]`` or ``["level"]``), the norm before and
+    after (``norm``; one number for ``same``) and the ``ratio`` of the larger norm to the
+    smaller.
 
-    >>> scaling_sentence(0.431, 0.081, 0.368, 0.950, 8.0)
-    'Multiplying the logits by 8 raises the largest probability from 0.368 to 0.950 and \
-shrinks the Frobenius norm of the Jacobian from 0.431 to 0.081, by a factor of 5.3.'
-    >>> scaling_sentence(0.081, 0.431, 0.950, 0.368, 0.125)[:70]
-    'Multiplying the logits by 0.125 lowers the largest probability from 0.'
+    >>> r = scaling_reading(0.431, 0.081, 0.368, 0.950, 8.0)
+    >>> r.branch, r.values["direction"], round(r.values["ratio"], 1)
+    ('shrinks', ['up'], 5.3)
     """
-    top = "raises" if max_scaled > max_y else "lowers" if max_scaled < max_y else "keeps"
-    head = (
-        f"Multiplying the logits by {factor:g} {top} the largest probability from "
-        f"{max_y:.3f} to {max_scaled:.3f} and "
-    )
+    direction = "up" if max_scaled > max_y else "down" if max_scaled < max_y else "level"
+    values: dict[str, Any] = {
+        "factor": factor,
+        "top": (max_y, max_scaled),
+        "direction": [direction],
+        "norm": (norm_y, norm_scaled),
+    }
     if math.isclose(norm_y, norm_scaled, rel_tol=1e-9, abs_tol=1e-15):
-        return head + f"leaves the Frobenius norm of the Jacobian at {norm_y:.3f}."
-    verb, ratio = (
-        ("shrinks", norm_y / norm_scaled)
-        if norm_scaled < norm_y
-        else ("grows", norm_scaled / norm_y)
-    )
-    return (
-        head + f"{verb} the Frobenius norm of the Jacobian from {norm_y:.3f} to "
-        f"{norm_scaled:.3f}, by a factor of {ratio:.1f}."
-    )
+        return Reading("same", {**values, "norm": norm_y})
+    if norm_scaled < norm_y:
+        return Reading("shrinks", {**values, "ratio": norm_y / norm_scaled})
+    return Reading("grows", {**values, "ratio": norm_scaled / norm_y})
 
 
 def overflow_finding(bounds: Mapping[str, float]) -> Finding:
@@ -152,56 +145,52 @@ def overflow_finding(bounds: Mapping[str, float]) -> Finding:
     ``bounds`` maps a floating-point format to ``ln`` of its largest finite number
     (:func:`attncore.softmax.exp_overflow_bound`). Holds if 709 is the largest integer
     exponent in double precision and in every other format given; holds with a caveat if
-    it is so only in double precision; does not hold if not even there; not testable
-    without double precision.
+    it is so only in double precision (value ``others``: the formats where it is not); does
+    not hold if not even there; not testable without double precision. Value ``bounds``:
+    each ``format`` with its ``bound``.
 
     >>> overflow_finding({"float64": 709.78, "float16": 11.09}).verdict.value
     'holds with a caveat'
     """
-    measured = ", ".join(f"{name}: exp overflows above {b:.2f}" for name, b in bounds.items())
-    check = "ln of the largest finite number of each floating-point format"
+    values: dict[str, Any] = {
+        "bounds": [{"format": name, "bound": b} for name, b in bounds.items()]
+    }
     if "float64" not in bounds:
-        return Finding(
-            "chuang-overflow-709",
-            Verdict.UNTESTABLE,
-            measured + " (no double-precision bound measured)",
-            check,
-        )
+        return Finding("chuang-overflow-709", Verdict.UNTESTABLE, values=values)
     if math.floor(bounds["float64"]) != 709:
         verdict = Verdict.FAILS
     elif all(math.floor(b) == 709 for b in bounds.values()):
         verdict = Verdict.HOLDS
     else:
         verdict = Verdict.CAVEAT
-        others = [name for name, b in bounds.items() if math.floor(b) != 709]
-        measured += f"; 709 is the bound in double precision only, not in {', '.join(others)}"
-    return Finding("chuang-overflow-709", verdict, measured, check)
+        values["others"] = [name for name, b in bounds.items() if math.floor(b) != 709]
+    return Finding("chuang-overflow-709", verdict, values=values)
 
 
-def overflow_sentence(bounds: Mapping[str, float]) -> str:
-    """Which formats Chuang's 709 describes, from the measured bounds.
+def overflow_reading(bounds: Mapping[str, float]) -> Reading:
+    """Which formats Chuang's 709 describes, from the measured bounds. Branch: ``double``
+    (double precision alone), ``formats`` (value ``formats``: those it is the bound of) or
+    ``none``, each with ``-only`` where every measured format is one of them; value
+    ``groups``: the other formats (``formats``) by the bound they overflow above (``bound``),
+    with ``one``, whether a group holds a single format.
 
-    >>> overflow_sentence({"float64": 709.78, "float32": 88.72, "bfloat16": 88.72})
-    'His 709 is the bound of double precision; float32 and bfloat16 overflow above 88.72.'
+    >>> r = overflow_reading({"float64": 709.78, "float32": 88.72, "bfloat16": 88.72})
+    >>> r.branch, r.values["groups"]
+    ('double', [{'formats': ['float32', 'bfloat16'], 'bound': 88.72, 'one': False}])
     """
     at_709 = [name for name, b in bounds.items() if math.floor(b) == 709]
     groups: dict[str, list[str]] = {}
     for name, b in bounds.items():
         if math.floor(b) != 709:
             groups.setdefault(f"{b:.2f}", []).append(name)
-    if not at_709:
-        head = "His 709 is the bound of none of the measured formats"
-    elif at_709 == ["float64"]:
-        head = "His 709 is the bound of double precision"
-    else:
-        head = "His 709 is the bound of " + " and ".join(at_709)
-    if not groups:
-        return head + "."
-    rest = "; ".join(
-        f"{' and '.join(names)} overflow{'s' if len(names) == 1 else ''} above {b}"
-        for b, names in groups.items()
-    )
-    return f"{head}; {rest}."
+    records = [
+        {"formats": names, "bound": float(b), "one": len(names) == 1} for b, names in groups.items()
+    ]
+    branch = "none" if not at_709 else "double" if at_709 == ["float64"] else "formats"
+    values: dict[str, Any] = {"groups": records}
+    if branch == "formats":
+        values["formats"] = at_709
+    return Reading(branch if records else f"{branch}-only", values)
 
 
 @decided_by(SHIFT_ROUNDINGS)
@@ -213,59 +202,50 @@ def shift_finding(
 
     Holds if every shift moves the softmax by at most ``roundings`` roundings of
     the shifted logits (the identity is exact; floating point can only add rounding); does
-    not hold otherwise; not testable on an empty table.
+    not hold otherwise; not testable on an empty table. Values: the ``rows`` and ``keys``
+    of the check and, per ``shift``, the largest ``difference`` and the ``rounding``.
 
     >>> t = pd.DataFrame({"shift": [1.0], "largest_difference": [1e-16], "rounding": [4e-16]})
     >>> shift_finding(t, n_rows=10, n_keys=8).verdict.value
     'holds'
     """
-    check = (
-        f"{n_rows} random rows of {n_keys} logits, softmax with and without a shift; "
-        f"tolerance {roundings:.3g} roundings of the shifted logits"
-    )
+    values: dict[str, Any] = {"rows": n_rows, "keys": n_keys}
     if table.empty:
-        return Finding("chuang-shift-invariance", Verdict.UNTESTABLE, "no shift measured", check)
+        return Finding("chuang-shift-invariance", Verdict.UNTESTABLE, values=values)
     within = table["largest_difference"] <= roundings * table["rounding"]
-    measured = "; ".join(
-        f"shift {r.shift:g}: largest |difference| {r.largest_difference:.1e} "
-        f"(rounding {r.rounding:.1e})"
+    values["shifts"] = [
+        {"shift": r.shift, "difference": r.largest_difference, "rounding": r.rounding}
         for r in table.itertuples()
-    )
-    return Finding(
-        "chuang-shift-invariance", Verdict.HOLDS if within.all() else Verdict.FAILS, measured, check
-    )
+    ]
+    verdict = Verdict.HOLDS if within.all() else Verdict.FAILS
+    return Finding("chuang-shift-invariance", verdict, values=values)
 
 
-def shift_sentence(table: pd.DataFrame) -> str:
-    """What the shift table shows, for the prose under it.
+def shift_readings(table: pd.DataFrame) -> tuple[Reading, Reading]:
+    """What the shift table shows, for the prose under it: whether the shifted and unshifted
+    softmax agree (branch ``agree``, else ``differ`` or ``differs-once`` with the ``shifts``
+    where they do not), then whether the naive formula stays finite (``finite``, else
+    ``nan`` or ``nan-once`` with the ``shifts`` where it does not).
 
     >>> t = pd.DataFrame({"shift": [1.0, 750.0], "largest_difference": [0.0, 1e-13],
     ...                   "rounding": [1e-16, 1e-13], "naive_finite": [True, False]})
-    >>> shift_sentence(t)
-    'The shifted and unshifted softmax agree to within the rounding of the shifted logits \
-for every shift. The naive formula without the maximum subtracted returns NaN for the shift 750.'
+    >>> [r.branch for r in shift_readings(t)], shift_readings(t)[1].values
+    (['agree', 'nan-once'], {'shifts': [750.0]})
     """
     within = table["largest_difference"] <= SHIFT_ROUNDINGS * table["rounding"]
-    if within.all():
-        head = (
-            "The shifted and unshifted softmax agree to within the rounding of the shifted "
-            "logits for every shift."
-        )
-    else:
-        bad = ", ".join(f"{v:g}" for v in table.loc[~within, "shift"])
-        head = (
-            "The shifted and unshifted softmax differ by more than the rounding of the "
-            f"shifted logits for the shift{'s' if (~within).sum() > 1 else ''} {bad}."
-        )
-    failing = table.loc[~table["naive_finite"], "shift"]
-    if failing.empty:
-        return head + " The naive formula without the maximum subtracted stays finite here."
-    shifts = ", ".join(f"{v:g}" for v in failing)
-    plural = "s" if len(failing) > 1 else ""
-    return (
-        f"{head} The naive formula without the maximum subtracted returns NaN for the "
-        f"shift{plural} {shifts}."
+    bad = [float(v) for v in table.loc[~within, "shift"]]
+    failing = [float(v) for v in table.loc[~table["naive_finite"], "shift"]]
+    agreement = (
+        Reading("agree")
+        if within.all()
+        else Reading("differs-once" if len(bad) == 1 else "differ", {"shifts": bad})
     )
+    naive = (
+        Reading("finite")
+        if not failing
+        else Reading("nan-once" if len(failing) == 1 else "nan", {"shifts": failing})
+    )
+    return agreement, naive
 
 
 class CurveLandmarks(Protocol):
@@ -287,16 +267,6 @@ class CurveLandmarks(Protocol):
     tail_slope_se: float
 
 
-PEAKED = Threshold(
-    0.9,
-    "peaked_level",
-    "rows whose mean largest probability reaches the chapter's saturation threshold are peaked",
-    scale="share",
-)
-"""The mean largest probability from which rows count as peaked (the chapter passes its
-saturation threshold)."""
-
-
 @decided_by(PEAKED)
 def peaked_small_derivatives(
     marks: CurveLandmarks, example_ratio: float, peaked_level: float
@@ -316,6 +286,10 @@ def peaked_small_derivatives(
       ``example_ratio`` times its maximum: peaked, yet not as small as the blog's example;
     - holds: it falls at least as far as in the blog's example.
 
+    Values: the peak of the mean norm (``peak_norm`` at ``peak_spread``), the most peaked
+    rows' spread, mean largest probability and mean norm (``peaked_spread``, ``peaked_p``,
+    ``peaked_norm``), the ``share`` of the peak left there, and the ``example_ratio``.
+
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, peak_norm=0.30, peak_norm_se=0.001, peaked_spread=100.0,
     ...           peaked_max_probability=0.986, peaked_norm=0.02, peaked_norm_se=0.001,
@@ -323,164 +297,147 @@ def peaked_small_derivatives(
     >>> peaked_small_derivatives(m, example_ratio=0.19, peaked_level=0.9).verdict.value
     'holds'
     """
-    check = (
-        f"mean Jacobian Frobenius norm of random rows against their mean largest probability; "
-        f"peaked means a mean largest probability of at least {peaked_level:g}; 'very small' "
-        f"means a fall to at most {example_ratio:.2f} of the largest mean norm, as far as in "
-        "the blog's own example (book's reading); two standard errors"
-    )
-    measured = (
-        f"mean ‖J‖_F peaks at {marks.peak_norm:.3g} (spread {marks.peak_spread:.3g}); at the "
-        f"most peaked rows of the grid (spread {marks.peaked_spread:.3g}, mean largest "
-        f"probability {marks.peaked_max_probability:.3f}) it is {marks.peaked_norm:.3g}, "
-        f"{marks.peaked_norm / marks.peak_norm:.2g} of its peak"
-    )
+    values = {
+        "peak_norm": marks.peak_norm,
+        "peak_spread": marks.peak_spread,
+        "peaked_spread": marks.peaked_spread,
+        "peaked_p": marks.peaked_max_probability,
+        "peaked_norm": marks.peaked_norm,
+        "share": marks.peaked_norm / marks.peak_norm,
+        "example_ratio": example_ratio,
+    }
     if marks.peaked_max_probability < peaked_level:
-        return Finding(
-            "blog-peaked-small-derivatives",
-            Verdict.UNTESTABLE,
-            measured + f"; no spread of the grid makes rows peaked (≥ {peaked_level:g})",
-            check,
-        )
+        return Finding("blog-peaked-small-derivatives", Verdict.UNTESTABLE, values=values)
     se_fall = math.hypot(marks.peak_norm_se, marks.peaked_norm_se)
     if marks.peak_norm - marks.peaked_norm <= 2 * se_fall:
         verdict = Verdict.FAILS
     elif marks.peaked_norm - 2 * marks.peaked_norm_se > example_ratio * marks.peak_norm:
         verdict = Verdict.CAVEAT
-        measured += (
-            f"; peaked rows keep more of the norm than the blog's example ({example_ratio:.2f})"
-            " (the book's reading: rows whose two largest logits are close keep a sizeable "
-            "gradient)"
-        )
     else:
         verdict = Verdict.HOLDS
-    return Finding("blog-peaked-small-derivatives", verdict, measured, check)
+    return Finding("blog-peaked-small-derivatives", verdict, values=values)
 
 
-def peak_sentence(marks: CurveLandmarks, n_keys: int) -> str:
-    """Where the mean Jacobian norm is largest, against uniform attention.
+def peak_reading(marks: CurveLandmarks, n_keys: int) -> Reading:
+    """Where the mean Jacobian norm is largest, against uniform attention. Branch: ``edge``
+    (at the largest spread of the grid), ``above`` or ``not-above`` (clearly above the norm
+    of uniform attention, or not); values ``n_keys``, ``peak_spread``, ``peak_norm`` and
+    ``uniform_norm``.
 
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, peak_norm=0.304, peak_norm_se=0.001, uniform_norm=0.124,
     ...           smallest_spread=0.01, largest_spread=100.0)
-    >>> peak_sentence(m, 64)[:78]
-    'With n = 64 keys, the mean Jacobian norm is largest at a spread of about 2.5 ('
+    >>> peak_reading(m, 64).branch
+    'above'
     """
-    where = f"With n = {n_keys} keys, the mean Jacobian norm is largest"
+    values = {
+        "n_keys": n_keys,
+        "peak_spread": marks.peak_spread,
+        "peak_norm": marks.peak_norm,
+        "uniform_norm": marks.uniform_norm,
+    }
     if marks.peak_spread >= marks.largest_spread:
-        return (
-            f"{where} at the largest spread of the grid, {marks.peak_spread:.3g} (norm "
-            f"{marks.peak_norm:.3f}): the grid ends before the norm starts to fall."
-        )
+        return Reading("edge", values)
     if marks.peak_norm - 2 * marks.peak_norm_se > marks.uniform_norm:
-        return (
-            f"{where} at a spread of about {marks.peak_spread:.3g} (norm {marks.peak_norm:.3f}), "
-            f"above the value for uniform attention ({marks.uniform_norm:.3f}): a little spread "
-            "helps the gradient, since uniform attention is not where the softmax is most "
-            "responsive."
-        )
-    return (
-        f"{where} at a spread of about {marks.peak_spread:.3g} (norm {marks.peak_norm:.3f}), "
-        f"no higher than the value for uniform attention ({marks.uniform_norm:.3f}): here no "
-        "spread makes the softmax more responsive than uniform attention."
-    )
+        return Reading("above", values)
+    return Reading("not-above", values)
 
 
-def decline_sentence(marks: CurveLandmarks, slopes: Sequence[float] = ()) -> str:
-    """How the mean Jacobian norm falls past its peak, and the slope of the tail: with
+def decline_readings(
+    marks: CurveLandmarks, slopes: Sequence[float] = ()
+) -> tuple[Reading, Reading]:
+    """How the mean Jacobian norm falls past its peak, then the slope of the tail: with
     ``slopes`` (the tail slope once per seed, :func:`attncore.simulate.saturation.tail_slopes`)
     their mean and standard deviation over seeds, else the curve's own fit with its standard
     error.
 
+    The first reading: ``no-decline`` (the grid ends at the peak), ``above-half`` (value
+    ``largest_spread``) or ``half`` (value ``spread_at_half``). The second: ``too-few`` (no
+    slope), else ``falls``, ``rises`` or ``flat``, with ``-one-seed`` where one seed gives
+    the slope and its standard error; values ``slope``, ``error`` (the standard deviation
+    over the ``seeds``, or the fit's standard error) and ``steep`` (a slope below -2).
+
     >>> from types import SimpleNamespace as marks
     >>> m = marks(peak_spread=2.5, largest_spread=100.0, spread_at_half=15.8,
     ...           tail_slope=-0.95, tail_slope_se=0.01)
-    >>> decline_sentence(m, [-0.9, -0.92, -0.91])
-    'Past the peak the mean norm falls: it is below half its peak from a spread of about \
-15.8 on. Over the last decade of the grid it falls like a power of the spread, with log-log \
-slope -0.91 ± 0.01 (mean ± standard deviation over 3 seeds): a slow decline rather than a \
-cliff.'
+    >>> head, tail = decline_readings(m, [-0.9, -0.92, -0.91])
+    >>> head.branch, tail.branch, round(tail.values["slope"], 2), tail.values["seeds"]
+    ('half', 'falls', -0.91, 3)
     """
     if marks.peak_spread >= marks.largest_spread:
-        head = "The grid ends at the peak, so it shows no decline."
+        head = Reading("no-decline")
     elif math.isnan(marks.spread_at_half):
-        head = (
-            "Past the peak the mean norm falls, but stays above half its peak up to the "
-            f"largest spread of the grid, {marks.largest_spread:.3g}."
-        )
+        head = Reading("above-half", {"largest_spread": marks.largest_spread})
     else:
-        head = (
-            "Past the peak the mean norm falls: it is below half its peak from a spread of "
-            f"about {marks.spread_at_half:.3g} on."
-        )
+        head = Reading("half", {"spread_at_half": marks.spread_at_half})
+    return head, _tail_reading(marks, slopes)
+
+
+def _tail_reading(marks: CurveLandmarks, slopes: Sequence[float]) -> Reading:
+    """The second reading of :func:`decline_readings`: the slope of the tail."""
     values = np.asarray([v for v in slopes if not math.isnan(v)], dtype=float)
     if values.size >= 2:
         slope, sd = float(values.mean()), float(values.std(ddof=1))
         se = sd / math.sqrt(values.size)
-        text = f"{slope:.2f} ± {sd:.2f} (mean ± standard deviation over {values.size} seeds)"
+        said = {"slope": slope, "error": sd, "seeds": int(values.size)}
+        seeds = ""
     else:
         slope, se = marks.tail_slope, marks.tail_slope_se
-        text = f"{slope:.2f} ± {se:.2f} (one seed, ± its standard error)"
+        said = {"slope": slope, "error": se, "seeds": 1}
+        seeds = "-one-seed"
     if math.isnan(slope):
-        return head + " The last decade of the grid has too few spreads to fit a slope."
+        return Reading("too-few")
     if slope < -2 * se:
-        pace = "a slow decline rather than a cliff" if slope > -2 else "a steep decline"
-        tail = (
-            f"Over the last decade of the grid it falls like a power of the spread, with "
-            f"log-log slope {text}: {pace}."
-        )
-    elif slope > 2 * se:
-        tail = f"Over the last decade of the grid it rises (log-log slope {text})."
-    else:
-        tail = f"Over the last decade of the grid it is flat (log-log slope {text})."
-    return f"{head} {tail}"
+        return Reading("falls" + seeds, {**said, "steep": not slope > -2})
+    if slope > 2 * se:
+        return Reading("rises" + seeds, said)
+    return Reading("flat" + seeds, said)
 
 
-def unscaled_sentence(marked: pd.DataFrame, peak_norm: float) -> str:
+def unscaled_reading(marked: pd.DataFrame, peak_norm: float) -> Reading:
     """The mean norm and largest probability at the spreads of unscaled logits.
 
     ``marked`` has one row per dimension ``d`` (index), with columns ``jacobian_norm``,
-    ``jacobian_norm_se`` and ``max_probability``, in increasing ``d``.
+    ``jacobian_norm_se`` and ``max_probability``, in increasing ``d``. Branch: ``smaller``
+    (the larger d, the clearly smaller the norm), ``larger`` or ``inconsistent``; value
+    ``rows``: per ``d`` the norm as a ``share`` of its peak, in per cent, and the mean
+    largest probability (``top``).
 
     >>> marked = pd.DataFrame({"jacobian_norm": [0.24, 0.09], "jacobian_norm_se": [0.002] * 2,
     ...                        "max_probability": [0.74, 0.93]}, index=[64, 512])
-    >>> unscaled_sentence(marked, 0.30)
-    'At the spread of unscaled logits the mean norm is 80 % of its peak for d = 64 and 30 % \
-for d = 512, while the mean largest probability is 0.74 and 0.93: the larger d, the smaller \
-the gradient, as the quote says.'
+    >>> r = unscaled_reading(marked, 0.30)
+    >>> r.branch, [round(row["share"]) for row in r.values["rows"]]
+    ('smaller', [80, 30])
     """
-    shares = " and ".join(
-        f"{100 * r.jacobian_norm / peak_norm:.0f} % of its peak for d = {d}"
-        if i == 0
-        else f"{100 * r.jacobian_norm / peak_norm:.0f} % for d = {d}"
-        for i, (d, r) in enumerate(marked.iterrows())
-    )
-    tops = " and ".join(f"{p:.2f}" for p in marked["max_probability"])
+    rows = [
+        {"d": int(d), "share": 100 * r.jacobian_norm / peak_norm, "top": r.max_probability}
+        for d, r in marked.iterrows()
+    ]
     norms, ses = marked["jacobian_norm"].to_numpy(), marked["jacobian_norm_se"].to_numpy()
     gaps = norms[:-1] - norms[1:]
     noise = 2 * (ses[:-1] ** 2 + ses[1:] ** 2) ** 0.5
     if (gaps > noise).all():
-        end = "the larger d, the smaller the gradient, as the quote says."
-    elif (gaps < -noise).all():
-        end = (
-            "the larger d, the larger the gradient: at these spreads the quote's effect is absent."
-        )
-    else:
-        end = "the gradient does not change consistently with d at these spreads."
-    return (
-        f"At the spread of unscaled logits the mean norm is {shares}, while the mean largest "
-        f"probability is {tops}: {end}"
-    )
+        return Reading("smaller", {"rows": rows})
+    if (gaps < -noise).all():
+        return Reading("larger", {"rows": rows})
+    return Reading("inconsistent", {"rows": rows})
 
 
-JACOBIAN_ROUNDINGS = Threshold(
-    4,
-    "jacobian_roundings",
-    "the complex-step Jacobian and the formula each round a few times: four times the "
-    "rounding bound leaves room for both",
-)
-"""``diag(s) - s s^T`` agrees with the complex-step Jacobian when they differ by at most this
-many times the rounding bound of :func:`attncore.simulate.saturation.jacobian_agreement`."""
+def _agreement_values(
+    agreement: Mapping[str, float | int | bool], roundings: float
+) -> dict[str, Any]:
+    """What :func:`jacobian_formula` and its reading say of ``agreement``: whether sympy's
+    derivative is the formula (``symbolic``), whether the complex-step Jacobian agrees with
+    it within ``roundings`` times the rounding bound (``numeric``), the ``rows``, the
+    ``keys`` and the largest ``difference``."""
+    tolerance = roundings * float(agreement["rounding"])
+    return {
+        "symbolic": bool(agreement["symbolic"]),
+        "numeric": float(agreement["largest_difference"]) <= tolerance,
+        "rows": int(agreement["rows"]),
+        "keys": int(agreement["keys"]),
+        "difference": float(agreement["largest_difference"]),
+    }
 
 
 @decided_by(JACOBIAN_ROUNDINGS)
@@ -500,46 +457,22 @@ def jacobian_formula(
     >>> jacobian_formula(a).verdict.value
     'holds'
     """
-    tolerance = jacobian_roundings * float(agreement["rounding"])
-    numeric_ok = float(agreement["largest_difference"]) <= tolerance
-    symbolic_ok = bool(agreement["symbolic"])
-    measured = (
-        f"sympy's derivative of the softmax {'equals' if symbolic_ok else 'differs from'} "
-        f"diag(s) − s sᵀ; over {agreement['rows']} random rows of {agreement['keys']} logits "
-        f"the complex-step Jacobian differs from it by at most "
-        f"{float(agreement['largest_difference']):.1e} (tolerance {tolerance:.1e})"
-    )
-    check = (
-        "symbolic differentiation of exp(z_i) / Σ_j exp(z_j), and a complex-step Jacobian "
-        "(no formula used) on random rows, from nearly uniform to saturated"
-    )
-    verdict = Verdict.HOLDS if numeric_ok and symbolic_ok else Verdict.FAILS
-    return Finding("blog-jacobian-formula", verdict, measured, check)
+    values = _agreement_values(agreement, jacobian_roundings)
+    verdict = Verdict.HOLDS if values["numeric"] and values["symbolic"] else Verdict.FAILS
+    return Finding("blog-jacobian-formula", verdict, values=values)
 
 
-def jacobian_formula_sentence(agreement: Mapping[str, float | int | bool]) -> str:
-    """The result of :func:`jacobian_formula` in a sentence.
+def jacobian_formula_reading(agreement: Mapping[str, float | int | bool]) -> Reading:
+    """The result of :func:`jacobian_formula` for the chapter's prose: branch ``checked``, with
+    the values of the finding.
 
     >>> a = {"rows": 30, "keys": 4, "largest_difference": 1e-17, "rounding": 9e-16,
     ...      "symbolic": True}
-    >>> jacobian_formula_sentence(a)[:59]
-    'Sympy differentiates the softmax to exactly diag(s) − s sᵀ,'
+    >>> r = jacobian_formula_reading(a)
+    >>> r.values["symbolic"], r.values["numeric"]
+    (True, True)
     """
-    tolerance = JACOBIAN_ROUNDINGS * float(agreement["rounding"])
-    symbolic = (
-        "Sympy differentiates the softmax to exactly diag(s) − s sᵀ"
-        if agreement["symbolic"]
-        else "Sympy's derivative of the softmax is not diag(s) − s sᵀ"
-    )
-    if float(agreement["largest_difference"]) <= tolerance:
-        numeric = "agrees with it to rounding"
-    else:
-        numeric = "differs from it by more than rounding"
-    return (
-        f"{symbolic}, and on {agreement['rows']} random rows of {agreement['keys']} logits the "
-        f"Jacobian computed without the formula (by the complex step) {numeric} (largest "
-        f"difference {float(agreement['largest_difference']):.1e})."
-    )
+    return Reading("checked", _agreement_values(agreement, JACOBIAN_ROUNDINGS))
 
 
 def variance_factor(
@@ -559,44 +492,50 @@ def variance_factor(
     >>> variance_factor(64.0, 64.0, 8.0, False).verdict.value
     'does not hold'
     """
-    measured = (
-        f"Var({factor:g}y) / Var(y) = {exact_ratio:g} exactly for the post's y "
-        f"({float_ratio:.15g} in floating point); Var(cY) = c² Var(Y) "
-        f"{'derived' if symbolic else 'not derived'} symbolically"
-    )
-    check = "exact rational arithmetic on the post's y, and sympy on a general finite distribution"
+    values = {
+        "factor": factor,
+        "exact": exact_ratio,
+        "float": float_ratio,
+        "symbolic": bool(symbolic),
+    }
     holds = symbolic and exact_ratio == factor**2 == 64
     return Finding(
-        "blog-variance-factor-64", Verdict.HOLDS if holds else Verdict.FAILS, measured, check
+        "blog-variance-factor-64", Verdict.HOLDS if holds else Verdict.FAILS, values=values
     )
 
 
-def variance_factor_sentence(exact_ratio: float, factor: float) -> str:
-    """The measured ratio in a sentence.
+def variance_factor_reading(exact_ratio: float, factor: float) -> Reading:
+    """The measured ratio: branch ``square`` where it is ``factor`` squared, else ``other``
+    (value ``square``, the factor squared).
 
-    >>> print(variance_factor_sentence(64.0, 8.0))
-    For the post's y, Var(8y) / Var(y) is exactly 64, which is 8².
-    >>> print(variance_factor_sentence(63.0, 8.0))
-    For the post's y, Var(8y) / Var(y) is 63, not 8² = 64.
+    >>> variance_factor_reading(64.0, 8.0)
+    Reading(branch='square', values={'factor': 8.0, 'ratio': 64.0})
+    >>> variance_factor_reading(63.0, 8.0).values["square"]
+    64.0
     """
-    head = f"For the post's y, Var({factor:g}y) / Var(y) is"
+    values = {"factor": factor, "ratio": exact_ratio}
     if exact_ratio == factor**2:
-        return f"{head} exactly {exact_ratio:g}, which is {factor:g}²."
-    return f"{head} {exact_ratio:g}, not {factor:g}² = {factor**2:g}."
+        return Reading("square", values)
+    return Reading("other", {**values, "square": factor**2})
 
 
 def _clearly_below(table: pd.DataFrame, peak: float) -> pd.Series:
     return table["max_probability"] + 2 * table["max_probability_se"] < peak
 
 
-BLOG_PEAK = Threshold(
-    0.95,
-    "peak",
-    "the post's own example, whose largest probability 0.95 it calls 'extremely peaked'",
-    scale="fixed",
-)
-"""The largest probability the post calls "extremely close to 1" (the chapter passes the
-value computed from the post's example)."""
+def _rises(curve: pd.DataFrame, by_keys: pd.DataFrame, top: float) -> bool:
+    """Whether the mean largest probability falls clearly nowhere along ``curve`` and, for
+    every number of keys, is clearly higher at the spread ``top`` than at spread 1."""
+    values = curve["max_probability"].to_numpy()
+    ses = curve["max_probability_se"].to_numpy()
+    falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
+    rises = []
+    for _, part in by_keys.groupby("n_keys"):
+        base = part[np.isclose(part["spread"], 1.0)].iloc[0]
+        end = part[np.isclose(part["spread"], top)].iloc[0]
+        gap = end["max_probability"] - base["max_probability"]
+        rises.append(gap > 2 * math.hypot(end["max_probability_se"], base["max_probability_se"]))
+    return not (falls.any() or not all(rises))
 
 
 @decided_by(BLOG_PEAK)
@@ -616,9 +555,11 @@ def variance_skews_softmax(
       somewhere along the grid, or for some number of keys it is not clearly higher at the
       largest marked spread than at spread 1;
     - holds with a caveat: it rises, but at some marked spread and number of keys it stays
-      clearly below ``peak``;
+      clearly below ``peak`` (value ``short``: each such ``n_keys``, ``spread`` and ``d``);
     - holds: it rises and reaches ``peak`` at every marked spread for every number of keys;
     - not testable: fewer than two spreads, or no number of keys, measured.
+
+    Value ``by_keys``: per number of keys ``n``, its ``points`` (``p`` at ``spread``).
 
     >>> curve = pd.DataFrame({"spread": [1.0, 10.0], "max_probability": [0.3, 0.97],
     ...                       "max_probability_se": [0.01, 0.01]})
@@ -627,91 +568,61 @@ def variance_skews_softmax(
     >>> variance_skews_softmax(curve, keys, {8.0: 64}, 0.95).verdict.value
     'holds'
     """
-    check = (
-        "mean largest probability of rows of iid N(0, spread²) logits against the spread, and "
-        f"at the spreads of unscaled logits for several numbers of keys; 'extremely close to "
-        f"1' read as at least {peak:.2f}, the largest probability of the post's own example "
-        "(book's reading); two standard errors"
-    )
+    claim = "blog-variance-skews-softmax"
     if len(curve) < 2 or by_keys.empty:
-        return Finding(
-            "blog-variance-skews-softmax",
-            Verdict.UNTESTABLE,
-            "fewer than two spreads, or no number of keys, measured",
-            check,
-        )
-    values = curve["max_probability"].to_numpy()
-    ses = curve["max_probability_se"].to_numpy()
-    falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
-    top = max(marked)
-    rises = []
-    for _, part in by_keys.groupby("n_keys"):
-        base = part[np.isclose(part["spread"], 1.0)].iloc[0]
-        end = part[np.isclose(part["spread"], top)].iloc[0]
-        gap = end["max_probability"] - base["max_probability"]
-        rises.append(gap > 2 * math.hypot(end["max_probability_se"], base["max_probability_se"]))
+        return Finding(claim, Verdict.UNTESTABLE)
     marked_rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
     short = marked_rows[_clearly_below(marked_rows, peak)]
-    measured = "mean largest probability " + "; ".join(
-        f"n = {n}: "
-        + ", ".join(f"{p.max_probability:.3f} at spread {p.spread:.3g}" for p in part.itertuples())
-        for n, part in by_keys.groupby("n_keys")
-    )
-    if falls.any() or not all(rises):
-        measured += "; it does not rise with the spread everywhere"
-        return Finding("blog-variance-skews-softmax", Verdict.FAILS, measured, check)
+    values: dict[str, Any] = {
+        "by_keys": [
+            {
+                "n": int(n),
+                "points": [{"p": p.max_probability, "spread": p.spread} for p in part.itertuples()],
+            }
+            for n, part in by_keys.groupby("n_keys")
+        ]
+    }
+    if not _rises(curve, by_keys, max(marked)):
+        return Finding(claim, Verdict.FAILS, values=values)
     if short.empty:
-        return Finding("blog-variance-skews-softmax", Verdict.HOLDS, measured, check)
-    missing = ", ".join(
-        f"n = {r.n_keys} at spread {r.spread:.3g} (d = {marked[_nearest(marked, r.spread)]})"
+        return Finding(claim, Verdict.HOLDS, values=values)
+    values["short"] = [
+        {"n_keys": int(r.n_keys), "spread": r.spread, "d": marked[_nearest(marked, r.spread)]}
         for r in short.itertuples()
-    )
-    measured += f"; it rises with the spread but stays clearly below {peak:.2f} for {missing}"
-    return Finding("blog-variance-skews-softmax", Verdict.CAVEAT, measured, check)
+    ]
+    return Finding(claim, Verdict.CAVEAT, values=values)
 
 
 def _nearest(marked: Mapping[float, int], spread: float) -> float:
     return min(marked, key=lambda m: abs(m - spread))
 
 
-def skew_sentence(by_keys: pd.DataFrame, marked: Mapping[float, int], peak: float) -> str:
-    """Where the mean largest probability reaches the post's peak at the unscaled spreads.
+def skew_reading(by_keys: pd.DataFrame, marked: Mapping[float, int], peak: float) -> Reading:
+    """Where the mean largest probability reaches the post's ``peak`` at the unscaled spreads:
+    branch ``everywhere`` or ``nowhere`` (value ``rows``), or ``some`` (values ``reached`` and
+    ``below``), each row a number of keys ``n`` at a dimension ``d``.
 
     >>> keys = pd.DataFrame({"n_keys": [4, 64], "spread": [8.0, 8.0],
     ...                      "max_probability": [0.97, 0.80], "max_probability_se": [0.01] * 2})
-    >>> print(skew_sentence(keys, {8.0: 64}, 0.95)[61:])
-    reaches the post's 0.95 for n = 4 at d = 64, and stays clearly below it for n = 64 at d = 64.
+    >>> r = skew_reading(keys, {8.0: 64}, 0.95)
+    >>> r.branch, r.values["below"]
+    ('some', [{'n': 64, 'd': 64}])
     """
     rows = by_keys[np.isin(by_keys["spread"].round(9), np.round(list(marked), 9))]
     below = _clearly_below(rows, peak)
 
-    def where(part: pd.DataFrame) -> str:
-        return ", ".join(
-            f"n = {r.n_keys} at d = {marked[_nearest(marked, r.spread)]}" for r in part.itertuples()
-        )
+    def where(part: pd.DataFrame) -> list[dict[str, int]]:
+        return [
+            {"n": int(r.n_keys), "d": marked[_nearest(marked, r.spread)]} for r in part.itertuples()
+        ]
 
-    head = "At the spread of unscaled logits the mean largest probability"
     if not below.any():
-        return f"{head} reaches the post's {peak:.2f} everywhere measured: {where(rows)}."
+        return Reading("everywhere", {"peak": peak, "rows": where(rows)})
     if below.all():
-        return (
-            f"{head} stays clearly below the post's {peak:.2f} everywhere measured: {where(rows)}."
-        )
-    return (
-        f"{head} reaches the post's {peak:.2f} for {where(rows[~below])}, and stays clearly "
-        f"below it for {where(rows[below])}."
+        return Reading("nowhere", {"peak": peak, "rows": where(rows)})
+    return Reading(
+        "some", {"peak": peak, "reached": where(rows[~below]), "below": where(rows[below])}
     )
-
-
-MATERIAL_FACTOR = Threshold(
-    2.0,
-    "material",
-    "a measure that changes by a factor 2 across the numbers of keys changes materially (the "
-    "book's reading of Bernhard's point)",
-    scale="factor",
-)
-"""A measure changes materially with n when its largest mean over the grid of n is at least
-this many times its smallest (the book's reading of Bernhard's point)."""
 
 
 def _material(table: pd.DataFrame, column: str, factor: float = MATERIAL_FACTOR) -> bool:
@@ -719,6 +630,23 @@ def _material(table: pd.DataFrame, column: str, factor: float = MATERIAL_FACTOR)
     hi, lo = int(values.argmax()), int(values.argmin())
     noisy = values[hi] - values[lo] <= 2 * math.hypot(ses[hi], ses[lo])
     return bool(values[lo] > 0 and values[hi] >= factor * values[lo] and not noisy)
+
+
+def _ends(table: pd.DataFrame) -> dict[str, Any]:
+    """The measures of ``table`` at its smallest and largest number of keys: ``first`` and
+    ``last`` n, and each measure as a pair (``top``, ``top_over``, ``norm``, ``norm_over``,
+    ``entropy``)."""
+    t = table.sort_values("n_keys")
+    a, b = t.iloc[0], t.iloc[-1]
+    columns = {
+        "top": "max_probability",
+        "top_over": "top_over_uniform",
+        "norm": "jacobian_norm",
+        "norm_over": "norm_over_uniform",
+        "entropy": "entropy_ratio",
+    }
+    pairs = {name: (float(a[column]), float(b[column])) for name, column in columns.items()}
+    return {"first": int(a.n_keys), "last": int(b.n_keys), **pairs}
 
 
 @decided_by(MATERIAL_FACTOR)
@@ -732,13 +660,15 @@ def depends_on_n(table: pd.DataFrame, *, material: float = MATERIAL_FACTOR) -> F
     when it changes by at least :data:`MATERIAL_FACTOR` across the grid of n, beyond two
     standard errors.
 
-    - not testable: fewer than two distinct n;
+    - not testable: fewer than two distinct n (value ``sizes``);
     - holds: the largest probability or the Jacobian norm changes materially with n even
       relative to uniform attention (``n`` times the largest probability, the norm over that
       of uniform attention);
     - holds with a caveat: they change materially only in absolute terms, as uniform
       attention itself does (``1/n``);
     - does not hold: neither changes materially.
+
+    Values: the measures at the smallest and the largest n (:func:`_ends`).
 
     >>> t = pd.DataFrame({"n_keys": [2, 4096], "spread": [1.0, 1.0],
     ...     "max_probability": [0.72, 0.006], "max_probability_se": [0.01, 0.0001],
@@ -749,29 +679,14 @@ def depends_on_n(table: pd.DataFrame, *, material: float = MATERIAL_FACTOR) -> F
     >>> depends_on_n(t).verdict.value
     'holds'
     """
-    check = (
-        "rows of iid N(0, 1) logits (the spread 1/√d gives standard normal q and k) for "
-        f"several n; 'materially' read as a change by a factor of at least {material:.3g} "
-        "beyond two standard errors (book's reading)"
-    )
     sizes = sorted(set(table["n_keys"]))
     if len(sizes) < 2:
         return Finding(
             "bernhard-softmax-depends-on-n",
             Verdict.UNTESTABLE,
-            f"only n = {', '.join(map(str, sizes))} measured",
-            check,
+            values={"sizes": [int(n) for n in sizes]},
         )
     t = table.sort_values("n_keys")
-    first, last = t.iloc[0], t.iloc[-1]
-    measured = (
-        f"from n = {int(first.n_keys)} to n = {int(last.n_keys)}: mean largest probability "
-        f"{first.max_probability:.3g} to {last.max_probability:.3g} ({first.top_over_uniform:.3g}"
-        f" to {last.top_over_uniform:.3g} times 1/n), mean ‖J‖_F {first.jacobian_norm:.3g} to "
-        f"{last.jacobian_norm:.3g} ({first.norm_over_uniform:.3g} to {last.norm_over_uniform:.3g}"
-        f" times that of uniform attention), entropy / ln n {first.entropy_ratio:.3g} to "
-        f"{last.entropy_ratio:.3g}"
-    )
     relative = _material(t, "top_over_uniform", material) or _material(
         t, "norm_over_uniform", material
     )
@@ -780,32 +695,23 @@ def depends_on_n(table: pd.DataFrame, *, material: float = MATERIAL_FACTOR) -> F
         verdict = Verdict.HOLDS
     elif absolute:
         verdict = Verdict.CAVEAT
-        measured += "; relative to uniform attention the rows change little with n"
     else:
         verdict = Verdict.FAILS
-    return Finding("bernhard-softmax-depends-on-n", verdict, measured, check)
+    return Finding("bernhard-softmax-depends-on-n", verdict, values=_ends(t))
 
 
-def n_dependence_sentence(table: pd.DataFrame) -> str:
-    """What changes with the number of keys at one spread, in a sentence.
+def n_dependence_reading(table: pd.DataFrame) -> Reading:
+    """What changes with the number of keys at one spread: branch ``ends``, with the measures
+    at the smallest and the largest n (:func:`_ends`).
 
     >>> t = pd.DataFrame({"n_keys": [2, 4096], "max_probability": [0.72, 0.006],
     ...     "top_over_uniform": [1.45, 24.0], "jacobian_norm": [0.36, 0.026],
     ...     "norm_over_uniform": [0.72, 1.64], "entropy_ratio": [0.77, 0.94]})
-    >>> n_dependence_sentence(t)[:80]
-    'At the same spread, going from n = 2 to n = 4096 keys takes the mean largest pro'
+    >>> r = n_dependence_reading(t)
+    >>> r.values["first"], r.values["last"], r.values["top_over"]
+    (2, 4096, (1.45, 24.0))
     """
-    t = table.sort_values("n_keys")
-    a, b = t.iloc[0], t.iloc[-1]
-    return (
-        f"At the same spread, going from n = {int(a.n_keys)} to n = {int(b.n_keys)} keys takes "
-        f"the mean largest probability from {a.max_probability:.3g} to {b.max_probability:.3g} "
-        f"(from {a.top_over_uniform:.3g} to {b.top_over_uniform:.3g} times the uniform share 1/n), "
-        f"the mean Jacobian norm from {a.jacobian_norm:.3g} to {b.jacobian_norm:.3g} (from "
-        f"{a.norm_over_uniform:.3g} to {b.norm_over_uniform:.3g} times that of uniform "
-        f"attention) and the entropy over ln n from {a.entropy_ratio:.3g} to "
-        f"{b.entropy_ratio:.3g}."
-    )
+    return Reading("ends", _ends(table))
 
 
 def _words(text: str) -> list[str]:
@@ -821,21 +727,31 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\s,.;:\"“”]+", text)
 
 
+def _change(op: str, was: str, now: str) -> dict[str, list[dict[str, str]]]:
+    """One change of a quotation as a record whose one non-empty list names its kind
+    (``replaced``, ``omitted`` or ``added``), holding the original's words (``was``) and the
+    quotation's (``now``)."""
+    kind = {"replace": "replaced", "delete": "omitted", "insert": "added"}[op]
+    record: dict[str, list[dict[str, str]]] = {"replaced": [], "omitted": [], "added": []}
+    record[kind] = [{"was": was, "now": now}]
+    return record
+
+
 def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
     r"""Whether the quotation in ``quote`` (the part of its words between double quotes,
     plain or typographic) matches the passage of ``original`` it quotes, word by word (the
     words of ``original`` before and after the passage are not part of the comparison).
     **Holds** if it matches; **holds with a caveat** if only words without mathematics differ
     (wording, not content); **does not hold** if a word with mathematics (a digit, √, / or ^)
-    differs.
+    differs. Value ``changes``: each change in order (:func:`_change`).
 
     >>> original = Claim("", "a", "1", "It is big. We scale the dot products by 1/√d_k.", "")
     >>> quote = Claim("", "b", "2", r"Quoting a: “We scale dot products by $\sqrt{d_k}$”.", "")
     >>> finding = quotation_finding("blog-vaswani-quote", quote, original)
     >>> finding.verdict.value
     'does not hold'
-    >>> print(finding.measured)
-    the quotation leaves out “the”; writes “√d_k” where the original writes “1/√d_k”
+    >>> [c["omitted"] or c["replaced"] for c in finding.values["changes"]]
+    [[{'was': 'the', 'now': ''}], [{'was': '1/√d_k', 'now': '√d_k'}]]
     """
     quoted = re.search(r'["“]([^"”]+)["”]', quote.quote)
     if quoted is None:
@@ -852,18 +768,12 @@ def quotation_finding(claim: str, quote: Claim, original: Claim) -> Finding:
         if op == "equal":
             continue
         math_changed |= bool(re.search(r"[\d√/^]", was + now))
-        if op == "replace":
-            changes.append(f"writes “{now}” where the original writes “{was}”")
-        elif op == "delete":
-            changes.append(f"leaves out “{was}”")
-        else:
-            changes.append(f"adds “{now}”")
+        changes.append(_change(op, was, now))
     if not changes:
-        verdict, measured = Verdict.HOLDS, "the quotation matches the original word for word"
+        verdict = Verdict.HOLDS
     else:
         verdict = Verdict.FAILS if math_changed else Verdict.CAVEAT
-        measured = "the quotation " + "; ".join(changes)
-    return Finding(claim, verdict, measured, "word-by-word comparison with the original sentence")
+    return Finding(claim, verdict, values={"changes": changes})
 
 
 def softmax_axis_finding(logits: np.ndarray) -> Finding:
@@ -876,7 +786,8 @@ def softmax_axis_finding(logits: np.ndarray) -> Finding:
     the keys sum to 1. On the square matrix ``logits`` (rows: queries, columns: keys) the rule
     compares his column formula with the softmax over the last dimension. **Does not hold**
     if they differ; **not testable here** if the matrix cannot tell them apart (they agree
-    on it, as on a constant matrix).
+    on it, as on a constant matrix). Values: the matrix's ``rows`` and ``columns``, the
+    range of the row sums of his weights (``row_sums``) and the largest difference (``gap``).
 
     >>> softmax_axis_finding(np.arange(9.0).reshape(3, 3)).verdict.value
     'does not hold'
@@ -889,21 +800,11 @@ def softmax_axis_finding(logits: np.ndarray) -> Finding:
     rows, columns = softmax(a, axis=-1), softmax(a, axis=0)
     gap = float(np.abs(rows - columns).max())
     row_sums = columns.sum(axis=1)
-    measured = (
-        f"on a {a.shape[0]} × {a.shape[1]} matrix of random logits (rows: queries), his column "
-        f"formula gives weights whose columns sum to 1 and whose rows (one query's weights on "
-        f"the keys) sum to {row_sums.min():.2f} to {row_sums.max():.2f}; the softmax over the "
-        f"last dimension gives rows that sum to 1; the two differ by up to {gap:.2f}"
-    )
-    check = (
-        "his formula (a sum over the first index i₁ for a fixed j) against the softmax over "
-        "the last dimension (numpy, PyTorch; the attention of Vaswani et al., over the keys)"
-    )
-    if gap <= 1e-12:
-        measured += "; this matrix cannot tell the two apart"
-        return Finding("chuang-softmax-columns", Verdict.UNTESTABLE, measured, check)
-    measured += (
-        ": normalizing each column is the softmax over the first dimension, over the queries, "
-        "not the attention over the keys nor his own 'last dimension'"
-    )
-    return Finding("chuang-softmax-columns", Verdict.FAILS, measured, check)
+    values = {
+        "rows": int(a.shape[0]),
+        "columns": int(a.shape[1]),
+        "row_sums": (float(row_sums.min()), float(row_sums.max())),
+        "gap": gap,
+    }
+    verdict = Verdict.UNTESTABLE if gap <= 1e-12 else Verdict.FAILS
+    return Finding("chuang-softmax-columns", verdict, values=values)
