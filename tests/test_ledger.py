@@ -25,13 +25,17 @@ def row(rows, claim):
     return next(r for r in rows if r["claim"] == claim)
 
 
+FOOTNOTE = {"ds": (16, 64), "pairs": 100, "worst": 5.0, "z_limit": 4.0}
+"""The values the templates of the footnote's check say."""
+
+
 def test_a_recorded_verdict_reaches_its_row_with_its_run():
     record = verdict_record(
-        Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation"), "sec-x"
+        Finding("vaswani-variance", Verdict.UNTESTABLE, values=FOOTNOTE), "sec-x"
     )
     rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record])}, {"why_sqrt_d": "c0de"})
     found = row(rows, "vaswani-variance")
-    assert found["verdict"] == "holds" and found["measured"] == "z = 0.3"
+    assert found["verdict"] == "not testable here" and found["measured"] == record["measured"]
     assert found["run"] == f"parameters 0123456789ab, commit {COMMIT[:12]}"
     assert not found["stale"]
 
@@ -43,16 +47,18 @@ def test_a_claim_its_chapter_ran_without_checking_is_pending_and_says_so():
 
 
 def test_a_verdict_from_other_code_than_the_chapters_now_is_stale():
-    record = verdict_record(Finding("vaswani-variance", Verdict.HOLDS, "z", "c"), "sec-x")
+    record = verdict_record(
+        Finding("vaswani-variance", Verdict.UNTESTABLE, values=FOOTNOTE), "sec-x"
+    )
     rows = ledger({"why_sqrt_d": run("why_sqrt_d", [record], code="old")}, {"why_sqrt_d": "new"})
     assert row(rows, "vaswani-variance")["stale"]
 
 
 def test_unknown_claim_or_untyped_verdict_is_refused():
     with pytest.raises(ParameterError, match="claim must be one of"):
-        Finding("no-such-claim", Verdict.HOLDS, "", "")
+        Finding("no-such-claim", Verdict.HOLDS)
     with pytest.raises(ParameterError, match="verdict must be a Verdict"):
-        Finding("vaswani-variance", "holds", "", "")
+        Finding("vaswani-variance", "holds")
 
 
 @pytest.mark.notebooks
@@ -86,7 +92,7 @@ def test_a_claim_marked_untestable_says_why_whatever_ran():
 def test_a_stale_verdict_is_marked_short_with_its_run_on_hover():
     from attncore.book.ledger_page import ledger_tables
 
-    record = verdict_record(Finding("vaswani-variance", Verdict.HOLDS, "z", "c"), "sec-x")
+    record = verdict_record(Finding("vaswani-variance", Verdict.HOLDS, values=FOOTNOTE), "sec-x")
     runs = {"why_sqrt_d": run("why_sqrt_d", [record], code="old", dirty=True)}
     table = ledger_tables(ledger(runs, {"why_sqrt_d": "new"}))
     lines = table.splitlines()

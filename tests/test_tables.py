@@ -116,9 +116,9 @@ def test_every_claim_has_a_readable_label_and_verdicts_show_it() -> None:
     for claim in CLAIMS:
         label = claim_label(claim)
         assert claim not in label and label[0].isupper() and "“" in label, label
-    found = [Finding(c, Verdict.HOLDS, "measured", "check") for c in list(CLAIMS)[:3]]
+    found = [Finding(c, Verdict.HOLDS) for c in ("blog-softmax-example", "blog-jacobian-example")]
     text = verdict_table(found, "tbl-v", "Verdicts.")
-    assert not any(c in text for c in CLAIMS) and text.count("{bdg-success}") == 3
+    assert not any(c in text for c in CLAIMS) and text.count("{bdg-success}") == 2
 
 
 def test_a_wide_table_is_transposed_unless_its_layout_must_stay() -> None:

@@ -6,6 +6,7 @@ from attncore.book.ledger_page import ledger_tables, shared_tables
 from attncore.book.markup import literal
 from attncore.book.threshold_notes import LINK_TEXT, ThresholdNotes
 from attncore.claims import CLAIMS, Finding, Verdict, ledger
+from attncore.claims.saying import sentence
 from attncore.claims.thresholds import Threshold, decided_by
 
 UNIT = Threshold(0.1, "unit_tolerance", "a variance within 10 % of 1 is 'unit'")
@@ -15,7 +16,8 @@ FIXED = Threshold(4.0, "z_limit", "four standard errors, for many comparisons", 
 @decided_by(UNIT, FIXED)
 def toy(claim: str, x: float, *, unit_tolerance: float = UNIT, z_limit: float = FIXED):
     verdict = Verdict.HOLDS if abs(x - 1) <= unit_tolerance else Verdict.FAILS
-    return Finding(claim, verdict, f"x = {x}", "toy")
+    said = {"ds": (16, 64), "pairs": 100, "worst": x, "z_limit": z_limit, "residual": "d - 1"}
+    return Finding(claim, verdict, values=said)
 
 
 def test_a_page_explains_a_threshold_at_its_first_use_and_links_there_after():
@@ -52,18 +54,28 @@ def test_the_ledger_says_each_shared_threshold_reason_and_measurement_once():
         verdict_record(toy(claim, 1.02), "sec-variance-simulated")
         for claim in ("vaswani-variance", "blog-scaled-variance")
     ]
-    run = {
-        "chapter": "why_sqrt_d",
-        "parameters_hash": "0123456789ab",
-        "revision": {"commit": "a" * 40, "dirty": False},
-        "code": "c0de",
-        "verdicts": records,
-    }
-    rows = ledger({"why_sqrt_d": run}, {"why_sqrt_d": "c0de"})
+    same = {"method": "QK-norm", "difference": -0.5, "se": 0.01, "seeds": 3}
+    findings = [
+        Finding(claim, Verdict.HOLDS, values=same)
+        for claim in ("wortsman-mitigations-effective", "zhai-sigma-reparam-robust")
+    ]
+    swept = [verdict_record(finding, "sec-stability-sweep") for finding in findings]
+
+    def run(chapter: str, verdicts: list) -> dict:
+        return {
+            "chapter": chapter,
+            "parameters_hash": "0123456789ab",
+            "revision": {"commit": "a" * 40, "dirty": False},
+            "code": "c0de",
+            "verdicts": verdicts,
+        }
+
+    runs = {"why_sqrt_d": run("why_sqrt_d", records), "stability": run("stability", swept)}
+    rows = ledger(runs, {"why_sqrt_d": "c0de", "stability": "c0de"})
     page = ledger_tables(rows) + shared_tables(rows)
     reason = literal(UNIT.reason)
     assert page.count(reason) == 1
-    assert page.count("x \\= 1\\.02") == 1 and "the same measurement as" in page
+    assert page.count(literal(sentence(findings[0]))) == 1 and "the same measurement as" in page
     shared = [r for r in CLAIMS.values() if r.setting]
     assert len({c.setting for c in shared}) < len(shared)  # settings are shared
     for setting in {c.setting for c in shared}:

@@ -9,7 +9,7 @@ into the run's manifest (:mod:`attncore.book.runner`).
 >>> page = Chapter("softmax_saturation", seed=3)
 >>> page.data_link("tbl-shifts")
 '{download}`Data (CSV) </_build/runs/softmax_saturation/tables/tbl-shifts.csv>`'
->>> finding = Finding("vaswani-variance", Verdict.HOLDS, "z = 0.3", "simulation")
+>>> finding = Finding("blog-softmax-example", Verdict.HOLDS)
 >>> verdict_record(finding, "sec-x")["verdict"]
 'holds'
 """
@@ -204,10 +204,11 @@ def verdict_line(finding: Finding, notes: ThresholdNotes | None = None) -> str:
     page (its ``notes``) meets a threshold first, under a target placed before the line, and
     by name with a link to there afterwards.
 
-    >>> print(verdict_line(Finding("blog-scaled-variance", Verdict.HOLDS, "z = 0.3", "MC")))
-    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “This \
-    normalization keeps the variance of the scaled dot product around 1\\, regardless of the \
-    input dimension $d_k$\\.” ({ref}`ledger row P7 <ledger-blog-scaled-variance>`): z = 0.3
+    >>> print(verdict_line(Finding("blog-softmax-example", Verdict.HOLDS)))
+    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “Softmax of y\\: \
+    \\[0\\.202 0\\.247 0\\.183 0\\.368\\] … Softmax of y\\_scaled\\: \\[0\\.008 0\\.039 \
+    0\\.004 0\\.95\\]” ({ref}`ledger row P1 <ledger-blog-softmax-example>`): every printed digit \
+    of softmax(y) and softmax(8y) is reproduced
     """
     source = CLAIMS[finding.claim].source
     record = verdict_record(finding, "")

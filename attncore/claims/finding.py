@@ -39,12 +39,11 @@ class Finding:
 
     claim: str
     verdict: Verdict
-    measured: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    branch: str = ""
     check: str = ""
     thresholds: tuple[Threshold, ...] = ()
     fragile: tuple[Flip, ...] = ()
-    values: Mapping[str, Any] = field(default_factory=dict)
-    branch: str = ""
 
     def __post_init__(self) -> None:
         if self.claim not in CLAIMS:

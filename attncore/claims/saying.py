@@ -122,8 +122,6 @@ def template(claim: str, branch: str) -> str:
 
 def sentence(finding: Finding) -> str:
     """What ``finding`` measured, in the words of its claim's template for its branch."""
-    if not CLAIMS[finding.claim].says:
-        return finding.measured
     words = CLAIMS[finding.claim].words
     return say(template(finding.claim, finding.branch), finding.values, words)
 

@@ -15,7 +15,7 @@ inside a band is *fragile*, and each :class:`Flip` says at which value and to wh
 >>> @decided_by(ABOUT)
 ... def about_one(x: float, *, about: float = ABOUT) -> Finding:
 ...     verdict = Verdict.HOLDS if 1 / about <= x <= about else Verdict.FAILS
-...     return Finding("vaswani-variance", verdict, f"x = {x}", "toy")
+...     return Finding("blog-softmax-example", verdict)
 >>> found = about_one(3.0)
 >>> found.verdict.value, [(f.threshold, round(f.value, 2), f.verdict.value) for f in found.fragile]
 ('does not hold', [('about', 3.0, 'holds')])
