@@ -45,3 +45,18 @@ REPORTED_SIMULATION = (
 )
 """How a claim that follows from the footnote's variance was checked: its own derivation and
 the simulation reported for the footnote."""
+
+LOWER_SENSITIVITY = {
+    "holds": "{method}'s learning-rate sensitivity is clearly below 1/√d's: "
+    "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed})",
+    "caveat": "{method}'s learning-rate sensitivity is below 1/√d's on average, not "
+    "clearly: {difference:+.3g} ± {se:.2g} (mean ± standard error over "
+    "{seeds:count:seed})",
+    "fails": "{method}'s learning-rate sensitivity is clearly above 1/√d's: "
+    "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed})",
+    "untestable": "{method}'s learning-rate sensitivity minus 1/√d's is "
+    "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed}): the "
+    "seeds cannot tell",
+    "one-seed": ONE_SEED,
+}
+"""What the rules of a lower learning-rate sensitivity than 1/√d's say, by branch."""

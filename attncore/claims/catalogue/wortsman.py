@@ -4,7 +4,7 @@ Each claim: its words, the book's reading and the sentences that say its verdict
 
 from __future__ import annotations
 
-from attncore.claims.catalogue.reasons import ONE_SEED, SWEEP, SWEEP_CHECK
+from attncore.claims.catalogue.reasons import LOWER_SENSITIVITY, ONE_SEED, SWEEP, SWEEP_CHECK
 from attncore.claims.claim import ANY, Claim
 
 _WORTSMAN_ABSTRACT = (
@@ -58,18 +58,6 @@ CLAIMS: dict[str, Claim] = {
         "tests only that the mitigation works at its scale.",
         quote_checked=_WORTSMAN_ABSTRACT,
         check=SWEEP_CHECK,
-        says={
-            "holds": "{method}'s learning-rate sensitivity is clearly below 1/√d's: "
-            "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed})",
-            "caveat": "{method}'s learning-rate sensitivity is below 1/√d's on average, not "
-            "clearly: {difference:+.3g} ± {se:.2g} (mean ± standard error over "
-            "{seeds:count:seed})",
-            "fails": "{method}'s learning-rate sensitivity is clearly above 1/√d's: "
-            "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed})",
-            "untestable": "{method}'s learning-rate sensitivity minus 1/√d's is "
-            "{difference:+.3g} ± {se:.2g} (mean ± standard error over {seeds:count:seed}): the "
-            "seeds cannot tell",
-            "one-seed": ONE_SEED,
-        },
+        says=LOWER_SENSITIVITY,
     ),
 }
