@@ -25,7 +25,7 @@ SWEEP_CHECK = (
 ONE_SEED = "fewer than two seeds: too few seeds to tell"
 
 PROOF_SAYS = {
-    "holds": "derived minus stated simplifies to zero in {lines:share:line}: {names:items:line}",
+    "holds": "derived minus stated simplifies to zero in {lines:share:line} ({names:items:line})",
     "fails": "{failed:items:failed}",
     "untestable": "no line of the argument was checked",
 }
