@@ -7,11 +7,11 @@ from attncore.book.kit import verdict_line
 from attncore.book.markup import literal
 from attncore.book.threshold_notes import LINK_TEXT, ThresholdNotes
 from attncore.claims.rules.training import (
-    UNIT,
     chuang_assumptions_invalid,
     chuang_sigma_w_moving_factors,
     example_evaluations,
 )
+from attncore.claims.thresholds.training import UNIT
 
 
 def test_a_shared_threshold_is_explained_once_per_page() -> None:

@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
-from attncore.claims.rules.training import LEARNED  # noqa: E402
+from attncore.claims.thresholds.training import LEARNED  # noqa: E402
 from attncore.rescalings import RESCALINGS, get_rescaling, register  # noqa: E402
 from attncore.training import (  # noqa: E402
     ModelConfig,

@@ -27,13 +27,8 @@ from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
-from attncore.claims.rules.training import (
-    INTERVAL,
-    LEARNED,
-    interval,
-    mean_and_half_width,
-    steps_text,
-)
+from attncore.claims.rules.training import INTERVAL, interval, mean_and_half_width, steps_text
+from attncore.claims.thresholds.training import LEARNED
 
 __all__ = [
     "accuracy_data",

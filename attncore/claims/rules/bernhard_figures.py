@@ -59,7 +59,6 @@ __all__ = [
     "SAME_SAMPLE_SHARE",
     "Assessment",
     "Estimate",
-    "Z",
     "assess_k_total_better",
     "assess_other_components_similar",
     "assess_sqrt_d_helps",

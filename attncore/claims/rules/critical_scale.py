@@ -47,15 +47,7 @@ from attncore.claims.thresholds.critical_scale import (
 from attncore.rescalings import get_rescaling
 
 __all__ = [
-    "ABOVE",
-    "BELOW",
-    "COLLAPSED",
-    "CONFIDENCE",
-    "IDENTITY",
-    "ODDS",
     "REFINE",
-    "STEADY",
-    "TOLERANCE",
     "boundary_span",
     "boundary_table",
     "critical_level",

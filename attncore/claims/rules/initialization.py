@@ -40,13 +40,6 @@ from attncore.claims.thresholds.initialization import (
 )
 
 __all__ = [
-    "EXPONENT_TOLERANCE",
-    "MISS_DECADES",
-    "MISS_SHARE",
-    "SIGNIFICANCE",
-    "SMALL_CORRELATION",
-    "UNIT_TOLERANCE",
-    "Z_LIMIT",
     "aligned_takeaway",
     "aligned_weights",
     "assumption_ii_dependence",

@@ -34,9 +34,7 @@ from attncore.claims.words import count
 
 __all__ = [
     "CHANCE",
-    "CONFIDENCE",
     "OUTCOMES",
-    "SOLVED",
     "accuracy_text",
     "chiang_log_n",
     "k_total_long",

@@ -56,20 +56,8 @@ from attncore.claims.thresholds.rescalings import (
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
-    "CLEAR",
     "COMPARISON_EVIDENCE",
-    "FALLS_TO",
-    "FLAT",
-    "LEVEL",
-    "MANY",
-    "MARGIN",
-    "MODERATE",
-    "PRICE",
     "REVIEW_EVIDENCE",
-    "ROUNDING",
-    "SAME_ORDER",
-    "STEADY",
-    "UNIFORM_SHARE",
     "bernhard_abstract_more_effective",
     "bernhard_conclusion",
     "bernhard_distortion_signals",

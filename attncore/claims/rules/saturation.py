@@ -37,11 +37,6 @@ from attncore.claims.thresholds.saturation import (
 from attncore.softmax import softmax
 
 __all__ = [
-    "BLOG_PEAK",
-    "JACOBIAN_ROUNDINGS",
-    "MATERIAL_FACTOR",
-    "PEAKED",
-    "SHIFT_ROUNDINGS",
     "CurveLandmarks",
     "decline_readings",
     "depends_on_n",

@@ -36,8 +36,6 @@ from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.stability import COLLAPSE, GROWTH
 
 __all__ = [
-    "COLLAPSE",
-    "GROWTH",
     "LABELS",
     "best_rates",
     "capped",

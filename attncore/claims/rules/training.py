@@ -49,10 +49,7 @@ from attncore.claims.thresholds.training import (
 from attncore.claims.words import share
 
 __all__ = [
-    "FAST",
     "GAP_OUTCOMES",
-    "GUESS",
-    "LEARNED",
     "association",
     "bernhard_q_norm_undesirable",
     "bernhard_transformer_performance",

@@ -25,9 +25,6 @@ from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.variance import GROWN, SIMILAR, SMALLEST_D
 
 __all__ = [
-    "GROWN",
-    "SIMILAR",
-    "SMALLEST_D",
     "Counterexample",
     "any_scalar_product",
     "assumptions_necessary",
