@@ -8,8 +8,8 @@ A template is prose with named slots and no logic. A slot is Python's format fie
 =====================  ===============================  ===========================
 spec                   value                            says
 =====================  ===============================  ===========================
-``plain``              a number                         ``2,090``, ``0.00154`` (3 digits)
-``plain2``             a number                         two significant digits
+``plain[:digits]``     a number                         ``2,090``, ``0.00154`` (3
+                                                        significant digits unless given)
 ``number``             a whole number                   ``three``, ``15,000``
 ``count:seed``         a whole number                   ``five seeds``, ``one seed``
 ``share:seed``         a pair ``(k, n)``                ``three of the five seeds``
@@ -43,10 +43,10 @@ from typing import Any
 
 from attncore.claims.catalogue import CLAIMS
 from attncore.claims.claim import ANY
-from attncore.claims.finding import Finding
+from attncore.claims.finding import Finding, Reading
 from attncore.claims.words import count, listing, number, plain, share
 
-__all__ = ["ANY", "how_checked", "say", "sentence", "slots", "template"]
+__all__ = ["ANY", "how_checked", "read", "say", "sentence", "slots", "template"]
 
 
 class _Filters(string.Formatter):
@@ -66,9 +66,7 @@ class _Filters(string.Formatter):
             yes, no = spec.split("|", 1)
             return yes if value else no
         if name == "plain":
-            return plain(float(value))
-        if name == "plain2":
-            return plain(float(value), 2)
+            return plain(float(value), int(rest or 3))
         if name == "number":
             return number(int(value))
         if name == "count":
@@ -97,6 +95,19 @@ def say(template: str, values: Mapping[str, Any], words: Mapping[str, str] | Non
     """``template`` with its slots filled from ``values`` (``words``: the phrases a ``words``
     slot names)."""
     return _Filters(words or {}).format(template, **values)
+
+
+def read(
+    templates: Mapping[str, str], *readings: Reading, words: Mapping[str, str] | None = None
+) -> str:
+    """A chapter's ``readings`` in its own words: each in the template of ``templates`` for its
+    branch, one sentence after another.
+
+    >>> read({"up": "{n:count:seed} rise.", "flat": "Nothing moves."},
+    ...      Reading("up", {"n": 2}), Reading("flat"))
+    'two seeds rise. Nothing moves.'
+    """
+    return " ".join(say(templates[r.branch], r.values, words) for r in readings)
 
 
 def slots(template: str) -> list[str]:
