@@ -54,7 +54,7 @@ def test_the_factor_follows_the_two_vaswani_verdicts(variance, gradients, start)
     text = answer.recommendation(
         rows(vaswani_variance=variance, vaswani_small_gradients=gradients), {}
     )
-    assert text.startswith(start)
+    assert f"\n- {start}" in text
     assert ("Not every sign of that shows" in text) == (gradients == C)
 
 
@@ -94,9 +94,10 @@ def test_the_initialization_sentence_follows_the_defaults_and_the_relaxed_formul
 def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() -> None:
     runs = {"every_rescaling": rescaling_run(none=0.6, mup=0.01, k_total=0.1015, log_n=0.3)}
     text = answer.recommendation([], runs)
-    assert text.startswith("What the alternatives cost ({numref}`tbl-intro-costs`")
+    assert "- **The alternatives.** No scaling and ln n\\/√d make" in text
+    assert "({numref}`tbl-intro-costs`" in text
     more, _, rest = text.partition("more selective than 1/√d")
-    assert "no scaling, ln n\\/√d make" not in more and "no scaling and ln n\\/√d" in more
+    assert "scaling, ln n\\/√d make" not in more
     assert rest.startswith(", and put more than 0.9 of a row's weight on one key in more rows")
     assert "1\\/d \\(μP\\) makes attention nearer uniform, and passes less gradient" in rest
     assert "1\\/k\\_total selects about as 1/√d does" in rest
@@ -104,7 +105,10 @@ def test_each_alternative_is_placed_by_its_selectivity_against_that_of_sqrt_d() 
     for record in few["measurements"]:
         record["value"] = 2 if record["name"] == "draws" else record["value"]
     assert "selects about as" in answer.recommendation([], {"every_rescaling": few})
+    uniform = answer.recommendation([], {"every_rescaling": rescaling_run(k_total=0.001)})
+    assert "- **Not 1/k\\_total.** 1\\/k\\_total makes" in uniform
     assert "times" not in text and "%" not in text  # the numbers are the table's
+    assert "*Evidence: simulated attention at d = 64, n = 32" in text
 
 
 def test_the_cost_table_holds_the_numbers_the_words_summarize() -> None:
@@ -130,7 +134,7 @@ def test_the_answer_defines_the_methods_it_names_and_only_those() -> None:
 
 def test_missing_or_hostile_measurements_count_as_not_measured() -> None:
     run = rescaling_run(none=0.6)
-    assert answer.recommendation([], {"every_rescaling": run}).startswith("What the")
+    assert "**The alternatives.**" in answer.recommendation([], {"every_rescaling": run})
     for record in run["measurements"]:
         if record["name"] == "none.selectivity":
             record["value"] = "<script>"
@@ -217,7 +221,9 @@ def length_run(**outcomes: str) -> dict:
 )  # fmt: skip
 def test_the_long_strings_sentence_names_who_kept_first(outcomes, kept, lost) -> None:
     text = answer.recommendation([], {"length_generalization": length_run(**outcomes)})
-    assert text.startswith("Trained on the task FIRST (a string's label is its first bit)")
+    assert "- **Contexts longer than training.** " in text
+    assert "Trained on the task FIRST (a string's label is its first bit)" in text
+    assert ("Train with ln n/√d." in text) == (outcomes["log_n"] == "solved")
     assert "with strings of 10 bits" in text
     assert "tested on strings of 100,000" in text
     assert (kept is not None and kept in text) or "still solved" not in text
@@ -260,3 +266,29 @@ def test_the_learning_rate_sentence_follows_the_two_verdicts(qk, sigma) -> None:
             assert f"QK-norm and σReparam made the final loss {words[verdict]}" in text
         else:
             assert f"{method} made the final loss {words[verdict]}" in text
+
+
+def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
+    length = {**length_run(sqrt_d="solved", log_n="solved"), "parameters": {"n_seeds": 3}}
+    stability = {"parameters": {"n_rates": 8, "n_seeds": "<b>2</b>", "steps": 400}}
+    verdicts = rows(wortsman_mitigations_effective=H)
+    text = answer.recommendation(
+        verdicts, {"length_generalization": length, "stability": stability}
+    )
+    box = text.partition(":::{admonition}")[2].partition("\n:::")[0]
+    long, rates = (line for line in box.splitlines() if line.startswith("- **"))
+    assert long.endswith("*Evidence at toy scale: models of width 16 and two layers; 3 seeds.*")
+    assert rates.endswith("strings; 8 learning rates, 400 steps per run.*")  # no hostile seeds
+
+
+def test_the_long_context_advice_follows_the_routes_that_kept_first_solved() -> None:
+    both = length_run(log_n="solved", **{"sqrt_d + qwen": "solved"})
+    test_time = length_run(log_n="not solved", **{"sqrt_d + yarn": "solved"})
+    neither = length_run(log_n="not solved", sqrt_d="not solved")
+    advice = {
+        name: answer.recommendation([], {"length_generalization": run})
+        for name, run in {"both": both, "test_time": test_time, "neither": neither}.items()
+    }
+    assert "Train with ln n/√d, or give a model trained with 1/√d YaRN's" in advice["both"]
+    assert "Contexts longer than training.** Give a model trained with" in advice["test_time"]
+    assert "Train with" not in advice["neither"] and "Give a model" not in advice["neither"]

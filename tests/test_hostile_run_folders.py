@@ -489,7 +489,7 @@ def test_the_answer_escapes_a_hostile_runs_texts_and_refuses_its_section_labels(
     write(tmp_path, run | {"parameters": own})
     runs = read_runs(tmp_path)
     for myst in (recommendation([], runs), own_findings(runs)):
-        assert myst.startswith(("What the alternatives cost", "- **Where"))
+        assert myst.startswith((":::{admonition} What to use", "- **Where"))
         assert PAYLOAD not in myst and "<script" not in myst
         assert "the run's evidence reference names no section of this chapter" in myst
 

@@ -1,29 +1,31 @@
-"""The chapter kit's verdict lines: each threshold's reason given once per page, on findings
-of a real rule (the training chapter's two rules that share the ``unit`` threshold)."""
+"""The chapter kit's verdict lines, on findings of a real rule (the training chapter's two rules
+that share the ``unit`` threshold): the thresholds are the ledger's, a fragile verdict is marked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from attncore.book.kit import verdict_line
 from attncore.book.markup import literal
-from attncore.book.threshold_notes import LINK_TEXT, ThresholdNotes
+from attncore.claims import Verdict
 from attncore.claims.rules.training import (
     chuang_assumptions_invalid,
     chuang_sigma_w_moving_factors,
     example_evaluations,
 )
+from attncore.claims.thresholds import Flip
 from attncore.claims.thresholds.training import UNIT
 
 
-def test_a_shared_threshold_is_explained_once_per_page() -> None:
+def test_a_verdict_line_marks_a_fragile_verdict_and_leaves_its_thresholds_to_the_ledger() -> None:
     evals = example_evaluations()
     findings = [chuang_sigma_w_moving_factors(evals), chuang_assumptions_invalid(evals)]
-    notes = ThresholdNotes("threshold-page")
-    lines = [verdict_line(finding, notes) for finding in findings]
-    reason = literal(UNIT.reason)
-    assert reason in lines[0] and reason not in lines[1]
-    assert f"unit = 2 ({{ref}}`{LINK_TEXT} <threshold-page-unit>`)" in lines[1]
-    # without a page's memory (the ledger, one line alone) every reason is given
-    assert reason in verdict_line(findings[1])
+    for finding in findings:
+        line = verdict_line(finding)
+        assert literal(UNIT.reason) not in line and "unit =" not in line
+        assert ("{ref}`fragile <ledger-fragile>`" in line) == bool(finding.fragile)
+    fragile = replace(findings[0], fragile=(Flip("unit", 3.0, Verdict.FAILS),))
+    assert verdict_line(fragile).startswith("{bdg-success}`holds` {ref}`fragile")
 
 
 def test_an_explorable_past_the_page_budget_is_left_out_in_words(monkeypatch) -> None:

@@ -1,7 +1,7 @@
-"""A page explains each threshold once and links to it after; the ledger gathers what its
-rows share (thresholds, settings, reasons, quote checks) in one place."""
+"""The ledger explains each threshold once and its rows link there; it gathers what its rows
+share (thresholds, settings, reasons, quote checks) in one place. Chapters name none."""
 
-from attncore.book.kit import Chapter, verdict_line, verdict_record
+from attncore.book.kit import verdict_line, verdict_record
 from attncore.book.ledger_page import ledger_tables, shared_tables
 from attncore.book.markup import literal
 from attncore.book.threshold_notes import LINK_TEXT, ThresholdNotes
@@ -20,17 +20,17 @@ def toy(claim: str, x: float, *, unit_tolerance: float = UNIT, z_limit: float = 
     return Finding(claim, verdict, values=said)
 
 
-def test_a_page_explains_a_threshold_at_its_first_use_and_links_there_after():
-    page = Chapter("why_sqrt_d")
-    first = verdict_line(toy("vaswani-variance", 1.02), page.thresholds)
-    second = verdict_line(toy("blog-scaled-variance", 1.5), page.thresholds)
-    assert first.startswith("(threshold-why-sqrt-d-unit-tolerance)=\n")
-    assert first.count(literal(UNIT.reason)) == 1
-    assert literal(UNIT.reason) not in second
-    assert f"{{ref}}`{LINK_TEXT} <threshold-why-sqrt-d-unit-tolerance>`" in second
-    assert "the verdict is the same across every band" in first
-    assert "**Fragile**" not in first
-    assert not second.startswith("(")
+def test_a_chapter_line_names_no_threshold_and_its_ledger_row_explains_each_once():
+    finding = toy("vaswani-variance", 1.02)
+    line = verdict_line(finding)
+    assert "unit_tolerance" not in line and literal(UNIT.reason) not in line
+    assert "{ref}`V1 <ledger-vaswani-variance>`" in line
+    record = verdict_record(finding, "sec-variance-simulated")
+    run = {"parameters_hash": "0" * 12, "revision": {"commit": "a" * 40, "dirty": False}}
+    rows = ledger({"why_sqrt_d": {**run, "code": "c", "verdicts": [record]}}, {"why_sqrt_d": "c"})
+    page = ledger_tables(rows) + shared_tables(rows)
+    assert page.count(literal(UNIT.reason)) == 1
+    assert "{ref}`reason and band <ledger-threshold-unit-tolerance>`" in page
 
 
 def test_another_value_of_a_name_is_explained_again_under_its_own_label():
@@ -45,7 +45,7 @@ def test_a_hostile_threshold_name_never_enters_a_role():
     notes = ThresholdNotes("t")
     hostile = {"name": "a` <x>`{raw}", "value": 1.0, "reason": "`", "band": None}
     notes.note([hostile], [])
-    text = notes.note([hostile], []).text
+    text = notes.note([hostile], [])
     assert f"{{ref}}`{LINK_TEXT} <t-a-x-raw>`" in text and "\\`" in text
 
 

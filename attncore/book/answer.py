@@ -10,8 +10,8 @@ not measured.
 
 >>> rows = [{"claim": "vaswani-variance", "verdict": "holds"},
 ...         {"claim": "vaswani-small-gradients", "verdict": "holds"}]
->>> recommendation(rows, {}).startswith("**Use 1/√d**")
-True
+>>> print(recommendation(rows, {}).splitlines()[3][:60])
+- **Use 1/√d**, times a constant if you tune one: it gives t
 """
 
 from __future__ import annotations
@@ -226,8 +226,7 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     return (
         "Trained on the task FIRST (a string's label is its first bit) with strings of "
         f"{train:,.0f} bits and tested on strings of "
-        f"{longest:,.0f}, of the methods this answer weighs {'; '.join(parts)} ({link} in "
-        "{doc}`length_generalization`, which trains more)."
+        f"{longest:,.0f}, {'; '.join(parts)} ({link} in {{doc}}`length_generalization`)."
     )
 
 
@@ -249,27 +248,23 @@ def _high_rates(verdicts: Mapping[str, str]) -> str | None:
     ]
     if not parts:
         return None
-    return (
-        "Across learning rates, in the book's sweep of a small model, "
-        f"{'; '.join(parts)} ({{doc}}`stability`)."
-    )
+    return f"In the book's sweep of learning rates, {'; '.join(parts)} ({{doc}}`stability`)."
 
 
-def _beyond(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Long contexts and high learning rates: where a choice other than 1/√d can pay."""
-    sentences = []
+def _flattening(verdicts: Mapping[str, str]) -> str | None:
+    """Whether attention under 1/√d flattens as the number of keys grows (Chen et al.)."""
     flattening = verdicts.get("chen-uniform-as-n-grows")
     if flattening in (_H, _C):
-        sentences.append(
-            "For long contexts, 1/√d lets attention flatten as the number of keys n grows; a "
-            "factor that grows like ln n keeps it selective ({doc}`critical_scale`)."
+        return (
+            "1/√d lets attention flatten as the number of keys n grows; a factor that grows "
+            "like ln n keeps it selective ({doc}`critical_scale`)."
         )
-    elif flattening == _F:
-        sentences.append(
+    if flattening == _F:
+        return (
             "In this build attention under 1/√d did not flatten as the number of keys grew "
             "({doc}`critical_scale`)."
         )
-    return sentences + [s for s in (_first_task(runs), _high_rates(verdicts)) if s]
+    return None
 
 
 def _direction(measured: Mapping[str, Mapping[str, Any]], name: str) -> str | None:
@@ -424,28 +419,104 @@ def _costs(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     }
     shown = [notes[r] for r in notes if r in compared]
     caveat = f" ({'; '.join(shown)}.)" if shown else ""
+    d, n = (_number(measured, k) or 0.0 for k in ("d", "n"))
     return (
-        f"What the alternatives cost ({{numref}}`{COSTS_TABLE}`, from {where}): "
-        f"{'; '.join(parts)}.{caveat}"
+        f"{_capital('; '.join(parts))} ({{numref}}`{COSTS_TABLE}`, from {where}).{caveat} "
+        f"*Evidence: simulated attention at d = {d:.0f}, n = {n:.0f}, standard normal q and k.*"
     )
 
 
-def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping[str, Any]]) -> str:
-    """MyST: which factor to use and why, when it needs care, and what each alternative
-    costs, each sentence chosen by the verdicts in ``rows`` (the ledger's) or the
-    measurements in ``runs``; what did not run is left out."""
-    verdicts = _verdicts(rows)
-    paragraphs = [
-        _which_factor(verdicts),
-        " ".join(_when(verdicts)),
-        " ".join(_beyond(verdicts, runs)),
-        _costs(runs),
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _parameter(runs: Mapping[str, Mapping[str, Any]], chapter: str, name: str) -> int | None:
+    """A whole-number parameter of ``chapter``'s run, or None where it has none (or another
+    type: a run folder may come from anyone)."""
+    value = runs.get(chapter, {}).get("parameters", {}).get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _scale(runs: Mapping[str, Mapping[str, Any]], chapter: str, model: str, names: str) -> str:
+    """The scale of a line's evidence: the ``model`` trained and the run's counts ``names``
+    (``"n_seeds"`` and so on), said only where the run has them."""
+    words = {"n_seeds": "seeds", "n_rates": "learning rates", "steps": "steps per run"}
+    counts = [
+        f"{value:,} {words[name]}"
+        for name in names.split()
+        if (value := _parameter(runs, chapter, name)) is not None
     ]
-    if not any(paragraphs):
+    return f" *Evidence at toy scale: {model}{'; ' if counts else ''}{', '.join(counts)}.*"
+
+
+_ADVICE = {
+    (True, True): "Train with ln n/√d, or give a model trained with 1/√d YaRN's or Qwen's factor "
+    "at test time.",
+    (True, False): "Train with ln n/√d.",
+    (False, True): "Give a model trained with 1/√d YaRN's or Qwen's factor at test time.",
+}
+"""What to do for contexts longer than training, by which of the two routes kept the length
+chapter's task solved at its longest length: a factor trained in, one set at test time."""
+
+
+def _advice(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """The advice of :data:`_ADVICE` that the length chapter's outcomes support, if any."""
+    measured = _measured(runs, "length_generalization")
+    solved = {
+        m
+        for m in ("log_n", *TEST_TIME)
+        if measured.get(f"{m}.longest", {}).get("value") == OUTCOMES[0]
+    }
+    return _ADVICE.get(("log_n" in solved, bool(solved & set(TEST_TIME))))
+
+
+def _long_contexts(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """Contexts longer than training: whether 1/√d flattens attention as n grows and which
+    factors kept a task solved at lengths never trained on, with the scale of the evidence."""
+    parts = [s for s in (_advice(runs), _flattening(verdicts), _first_task(runs)) if s]
+    if not parts:
+        return ""
+    scale = (
+        _scale(runs, "length_generalization", "models of width 16 and two layers", "n_seeds")
+        if _first_task(runs)
+        else ""
+    )
+    return " ".join(parts) + scale
+
+
+def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping[str, Any]]) -> str:
+    """MyST: the decision box (which factor to use and why, what to do for long contexts and
+    at high learning rates, what the alternatives cost), each line chosen by the verdicts in
+    ``rows`` (the ledger's) or the measurements in ``runs`` and naming the scale of its
+    evidence, then what the default rests on; what did not run is left out."""
+    verdicts = _verdicts(rows)
+    rates = _high_rates(verdicts)
+    lines = {
+        "The default": _which_factor(verdicts),
+        "Contexts longer than training": _long_contexts(verdicts, runs),
+        "High learning rates": rates
+        and rates
+        + _scale(
+            runs, "stability", "one layer of width 16 reversing strings", "n_rates n_seeds steps"
+        ),
+        "The alternatives": _costs(runs),
+    }
+    if _compared(_measured(runs, "every_rescaling")).get("k_total") == "less":
+        lines["Not 1/k\\_total"] = lines.pop("The alternatives")
+    shown = [
+        f"- {text}" if lead == "The default" else f"- **{lead}.** {text}"
+        for lead, text in lines.items()
+        if text
+    ]
+    rests = " ".join(_when(verdicts))
+    if not shown and not rests:
         return "No chapter has run yet, so this page has no answer to report."
-    text = "\n\n".join(p for p in paragraphs if p)
+    box = [":::{admonition} What to use, from this build's verdicts", ":class: tip", "", *shown]
+    text = "\n".join([*box, ":::"]) if shown else ""
+    if rests:
+        text += f"\n\n*What the default rests on.* {rests}"
     terms = [gloss for name, gloss in GLOSSES.items() if name in text]
-    return text + (f"\n\n*Terms used above:* {'; '.join(terms)}." if terms else "")
+    return text.strip() + (f"\n\n*Terms used above:* {'; '.join(terms)}." if terms else "")
 
 
 GLOSSES = {

@@ -8,7 +8,12 @@ other parameters cannot leave the first page saying something the chapters no lo
 >>> rows = [{"claim": "vaswani-variance", "verdict": "holds", "measured": "z below 2",
 ...          "evidence": "sec-variance-proof", "source": "vaswani2017attention"}]
 >>> print(key_findings(rows, ["vaswani-variance"]))  # doctest: +ELLIPSIS
-- {bdg-success}`holds` ... (...`evidence <sec-variance-proof>` in {doc}`why_sqrt_d` · ...V1...)
+```{list-table}
+...
+* - {bdg-success}`holds`
+  - {cite:t}`vaswani2017attention`: “assume that the components of q and k are independent ...”
+  - {ref}`evidence <sec-variance-proof>` in {doc}`why_sqrt_d` · {ref}`ledger V1 <...>`
+```
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attncore.book.answer import STATED
-from attncore.book.kit import chip, ledger_number, ledger_target, quote_markdown
+from attncore.book.kit import CLAIM_WORDS, chip, claim_opening, ledger_number, ledger_target
 from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
 from attncore.claims import CLAIMS
@@ -48,9 +53,10 @@ _CHAPTERS = (
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
-    """A MyST list: per claim, its verdict chip (marked fragile where a threshold inside its
-    band would change it), the source's words, and links to the evidence and to the claim's
-    ledger row, which give what was measured (said once, there) and the book's reading."""
+    """A MyST table: per claim, its verdict chip (marked fragile where a threshold inside its
+    band would change it), the opening of the source's words, and links to the evidence and
+    to the claim's ledger row, which gives the whole quote, what was measured (said once,
+    there) and the book's reading."""
     by_claim = {row["claim"]: row for row in rows}
     lines = []
     for claim in claims:
@@ -64,13 +70,17 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
             else ""
         )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
-        source, quote = CLAIMS[claim].source, quote_markdown(CLAIMS[claim].quote)
+        source = CLAIMS[claim].source
         fragile = " *(fragile)*" if row.get("fragile") else ""
-        lines.append(
-            f"- {chip(row['verdict'])}{fragile} {{cite:t}}`{source}`: “{quote}” "
-            f"({evidence}{ledger})"
-        )
-    return "\n".join(lines)
+        lines += [
+            f"* - {chip(row['verdict'])}{fragile}",
+            f"  - {{cite:t}}`{source}`: “{claim_opening(claim, CLAIM_WORDS)}”",
+            f"  - {evidence}{ledger}",
+        ]
+    if not lines:
+        return ""
+    head = ["```{list-table}", ":header-rows: 1", ":widths: 18 57 25", ""]
+    return "\n".join([*head, "* - verdict", "  - claim", "  - where", *lines, "```"])
 
 
 def beyond_sources(runs: Mapping[str, Mapping[str, Any]]) -> str:

@@ -34,7 +34,6 @@ from attncore.book.explorable import (
 from attncore.book.markup import literal
 from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles
-from attncore.book.threshold_notes import ThresholdNotes
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 from attncore.claims.catalogue import SOURCES
 from attncore.claims.saying import how_checked, sentence
@@ -198,39 +197,31 @@ def fit_text(fig: matplotlib.figure.Figure) -> float:
     return floor
 
 
-def verdict_line(finding: Finding, notes: ThresholdNotes | None = None) -> str:
-    """One line for the chapter page: the verdict chip, the claim's words, what was measured,
-    whether the verdict is fragile and the thresholds that decided it: in full where the
-    page (its ``notes``) meets a threshold first, under a target placed before the line, and
-    by name with a link to there afterwards.
+def verdict_line(finding: Finding) -> str:
+    """One line for the chapter page: the verdict chip (marked *fragile* where a threshold
+    inside its band would change it), the opening of the claim's words, a link to its row in
+    the claims ledger and what was measured. The thresholds, their reasons and bands, and the
+    whole quote are the ledger row's detail, not the chapter's.
 
     >>> print(verdict_line(Finding("blog-softmax-example", Verdict.HOLDS)))
-    {bdg-success}`holds` **Verdict** on the claim of {cite:t}`pranay2025why` “Softmax of y\\: \
-    \\[0\\.202 0\\.247 0\\.183 0\\.368\\] … Softmax of y\\_scaled\\: \\[0\\.008 0\\.039 \
-    0\\.004 0\\.95\\]” ({ref}`ledger row P1 <ledger-blog-softmax-example>`): every printed digit \
-    of softmax(y) and softmax(8y) is reproduced
+    {bdg-success}`holds` {cite:t}`pranay2025why`: “Softmax of y\\: \\[0\\.202 0\\.247 \
+0\\.183 0\\.368\\] … Softmax of y\\_scaled\\: \\[0\\.008 0\\.039 …” \
+({ref}`P1 <ledger-blog-softmax-example>`): \
+every printed digit of softmax(y) and softmax(8y) is reproduced
     """
-    source = CLAIMS[finding.claim].source
-    record = verdict_record(finding, "")
-    measured = record["measured"]
-    notes = ThresholdNotes("threshold") if notes is None else notes
-    note = notes.note(record["thresholds"], record["fragile"])
-    return "".join(f"({target})=\n" for target in note.targets) + (
-        f"{chip(finding.verdict.value)} **Verdict** on the claim of {{cite:t}}`{source}` "
+    claim = CLAIMS[finding.claim]
+    fragile = " {ref}`fragile <ledger-fragile>`" if finding.fragile else ""
+    return (
+        f"{chip(finding.verdict.value)}{fragile} {{cite:t}}`{claim.source}`: "
         f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
-        f"({{ref}}`ledger row {ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
-        f"{measured}" + (f"{_closed(measured)} {note.text}" if note.text else "")
+        f"({{ref}}`{ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
+        f"{sentence(finding)}"
     )
 
 
-def _closed(text: str) -> str:
-    """The full stop ``text`` needs before another sentence follows it."""
-    return "" if text.rstrip().endswith((".", "!", "?")) else "."
-
-
-CLAIM_WORDS = 60
-"""Words of a claim quoted beside its verdict on a chapter page: every claim but the longest
-whole, so the verdict can be read against it (the ledger always has it whole)."""
+CLAIM_WORDS = 12
+"""Words of a claim quoted beside its verdict on a chapter page: enough to name the claim (its
+ledger row, a link away, has it whole)."""
 
 
 def claim_opening(claim: str, words: int) -> str:
@@ -281,13 +272,10 @@ class Chapter:
 
     name: str
     seed: int | None = None
-    thresholds: ThresholdNotes = field(init=False, repr=False, compare=False)
     shown: Shown = field(init=False, repr=False, compare=False)
     explorable_bytes: list[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        prefix = "threshold-" + self.name.replace("_", "-")
-        object.__setattr__(self, "thresholds", ThresholdNotes(prefix))
         object.__setattr__(self, "shown", Shown())
         object.__setattr__(self, "explorable_bytes", [])
 
@@ -417,9 +405,8 @@ class Chapter:
 
     def record(self, finding: Finding, evidence: str) -> None:
         """Hand ``finding`` to the runner, with the label of the section that shows it, and
-        show the verdict on the page with a link to its row in the claims ledger; a threshold
-        an earlier verdict line of the page explained is given without its reason again."""
+        show the verdict on the page with a link to its row in the claims ledger."""
         from IPython.display import Markdown, display
 
         display({VERDICT_MIME: verdict_record(finding, evidence)}, raw=True)
-        display(Markdown(verdict_line(finding, self.thresholds)))
+        display(Markdown(verdict_line(finding)))

@@ -1,4 +1,5 @@
-"""The claims-ledger page: the tally figure and the per-source tables, from ledger rows.
+"""The claims-ledger page: the tally figure and the per-source tables, from ledger rows: one
+row per claim to scan (number, verdict, what was measured), its claim and check one click away.
 
 The rows come from :func:`attncore.claims.ledger`; this module only presents them. Each row
 carries a target (:func:`~attncore.book.kit.ledger_target`) that the chapters' verdict lines
@@ -20,12 +21,15 @@ link to, and links to the section that holds its evidence.
 ...
 * - (ledger-vaswani-variance)=
 <BLANKLINE>
-    **V1** *(textbook identity)* “has mean 0 and variance d\\_k” (3\\.2\\.1)
-<BLANKLINE>
-    Read as: Var \\= d
+    **V1**
   - {bdg-success}`holds`
-  - z \\= 0\\.3 *(MC)*
-  - {doc}`why_sqrt_d`: {ref}`The footnote, proved for every d <sec-variance-proof>`
+  - z \\= 0\\.3
+<BLANKLINE>
+    :::{dropdown} The claim (3\\.2\\.1, a textbook identity) and its check
+    “has mean 0 and variance d\\_k”
+...
+    *Evidence*: {doc}`why_sqrt_d`: {ref}`The footnote, proved for every d <sec-variance-proof>`
+    :::
 ...
 >>> tally(rows)["holds"], tally(rows, kind="substantive finding")["holds"]
 (1, 0)
@@ -225,16 +229,12 @@ def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
 
 
 def _claim_cell(row: dict[str, Any], notes: dict[str, str], readings: dict[str, str]) -> list[str]:
-    """The claim's cell: its number and kind, the source's words as a quotation, the book's
-    reading, any verdict its rule cannot return and, where the book keeps no text of the
-    source, what the quote was checked against; a setting, a reason or a check that several
-    rows share is a link to its place among the ``notes`` (text to label,
-    :func:`shared_notes`), a reading an earlier row gave (``readings``) a link to that row."""
-    kind = "" if row["kind"] == Kind.FINDING.value else f" *({literal(row['kind'])})*"
-    lines = [
-        f"    **{ledger_number(row['claim'])}**{kind} “{quote_markdown(row['quote'])}” "
-        f"({literal(row['section'])})",
-    ]
+    """The claim in a row's dropdown: the source's words as a quotation, the book's reading,
+    any verdict its rule cannot return and, where the book keeps no text of the source, what
+    the quote was checked against; a setting, a reason or a check that several rows share is
+    a link to its place among the ``notes`` (text to label, :func:`shared_notes`), a reading
+    an earlier row gave (``readings``) a link to that row."""
+    lines = [f"    “{quote_markdown(row['quote'])}”"]
     if row.get("setting"):
         setting = row["setting"]
         where = _shared(setting, notes, "shared by several rows") or f": {literal(setting)}"
@@ -383,15 +383,15 @@ def _slug(words: str) -> str:
 
 def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> str:
     """One MyST list-table per source text, under the heading of its part of the ledger
-    (:data:`~attncore.claims.catalogue.SOURCES`); ``order`` is ``catalogue`` or ``verdict``."""
+    (:data:`~attncore.claims.catalogue.SOURCES`); ``order`` is ``catalogue`` or ``verdict``.
+    A row shows its number, its verdict and what was measured; the claim's words, the book's
+    reading, how it was checked, the thresholds and the evidence are the row's dropdown."""
     ordered = list(rows)
     if order == "verdict":
         ordered.sort(key=lambda row: VERDICTS.index(row["verdict"]))
     lines: list[str] = []
     thresholds, notes = _registered(rows), shared_notes(rows)
-    first_reading: dict[str, str] = {}
-    first_measured: dict[str, str] = {}
-    first_check: dict[str, str] = {}
+    seen: dict[str, dict[str, str]] = {"reading": {}, "measured": {}, "check": {}}
     listed = list(dict.fromkeys(row["source"] for row in ordered))
     for part in dict.fromkeys(source.part for source in SOURCES.values()):
         in_part = [source for source in listed if SOURCES[source].part == part]
@@ -403,38 +403,54 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
             lines += [
                 "```{list-table}",
                 ":header-rows: 1",
-                ":widths: 36 12 36 16",
+                ":widths: 7 15 78",
                 ":class: ledger-table",
                 "",
-                "* - claim (section) and how the book reads it",
+                "* - row",
                 "  - verdict",
-                "  - measured (how)",
-                "  - evidence",
+                "  - what the book found; the claim and its check in the dropdown",
             ]
             for row in (r for r in ordered if r["source"] == source):
-                note = thresholds.note(row["thresholds"], row["fragile"]).text
                 lines += [
                     f"* - ({ledger_target(row['claim'])})=",
                     "",
-                    *_claim_cell(row, notes, first_reading),
+                    f"    **{ledger_number(row['claim'])}**",
                     f"  - {chip(row['verdict'])}",
                     *(["", "    *fragile*"] if row["fragile"] else []),
                     *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                    f"  - {_measured(row, first_measured, first_check)}"
-                    + (f" {note}" if note else ""),
-                    f"  - {_evidence(row)}",
+                    f"  - {_once(row['claim'], row['measured'], seen['measured'], _SAME)}",
+                    "",
+                    *_detail(row, notes, thresholds, seen),
                 ]
             lines += ["```", ""]
     return "\n".join(lines)
 
 
-def _measured(row: dict[str, Any], measured: dict[str, str], checks: dict[str, str]) -> str:
-    """The measured cell's text and how it was measured; a text or a check that an earlier
-    row gave (``measured``, ``checks``, as :func:`_once`) is a link to that row."""
-    text = _once(row["claim"], row["measured"], measured, "the same measurement as")
-    if not row["check"]:
-        return text
-    return f"{text} *({_once(row['claim'], row['check'], checks, 'checked as')})*"
+_SAME = "the same measurement as"
+
+
+def _detail(
+    row: dict[str, Any],
+    notes: dict[str, str],
+    thresholds: ThresholdNotes,
+    seen: dict[str, dict[str, str]],
+) -> list[str]:
+    """The row's dropdown, titled with where the claim stands and its kind: the whole claim
+    (:func:`_claim_cell`), how it was checked, its thresholds (each named with its value and
+    a link to where the ledger explains it) and the section that holds the evidence."""
+    kind = "" if row["kind"] == Kind.FINDING.value else f", a {literal(row['kind'])}"
+    title = f"The claim ({literal(row['section'])}{kind}) and its check"
+    body = _claim_cell(row, notes, seen["reading"])
+    if row["check"]:
+        checked = _once(row["claim"], row["check"], seen["check"], "checked as")
+        body += ["", f"    *Checked by* {checked}."]
+    note = thresholds.note(row["thresholds"], row["fragile"])
+    if note:
+        body += ["", f"    {note}"]
+    evidence = _evidence(row)
+    if evidence:
+        body += ["", f"    *Evidence*: {evidence}"]
+    return ["    :::{dropdown} " + title, *body, "    :::"]
 
 
 def fragile_list(rows: Sequence[dict[str, Any]]) -> str:

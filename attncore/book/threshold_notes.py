@@ -1,19 +1,18 @@
-"""The thresholds that decided a page's verdicts, each explained once on the page.
+"""The thresholds that decided the ledger's verdicts, each explained once on the page.
 
 A threshold (:class:`~attncore.claims.thresholds.Threshold`, in a verdict record as plain
-data) is explained, with its reason and its band, where a page first uses it; every later
-verdict of the page that it decides names it and its value, linked to that explanation. Each
-verdict still says whether it is fragile. :class:`ThresholdNotes` remembers, for one page,
-which thresholds it has explained and under which label. Records may come from a run folder,
-so every text is escaped and labels are built from letters and digits only.
+data) is explained, with its reason and its band, in one table of the ledger; each row that
+it decides names it and its value, linked to that explanation, and says whether the verdict
+is fragile. :class:`ThresholdNotes` gives each threshold its label. Records may come from a
+run folder, so every text is escaped and labels are built from letters and digits only.
 
 >>> notes = ThresholdNotes("threshold-page")
 >>> t = {"name": "unit", "value": 2.0, "reason": "what 'about 1' means", "band": [1.41, 4.0]}
->>> first = notes.note([t], [])
->>> first.targets, first.text
-(['threshold-page-unit'], 'Thresholds: unit = 2 (what &#39;about 1&#39; means; band 1.41 to \
-4); the verdict is the same across every band.')
->>> print(notes.note([t], [{"threshold": "unit", "value": 3.46, "verdict": "fails"}]).text)
+>>> notes.note([t], [])
+'Thresholds: unit = 2 ({ref}`reason and band <threshold-page-unit>`).'
+>>> explained(t)
+'unit = 2 (what &#39;about 1&#39; means; band 1.41 to 4)'
+>>> print(notes.note([t], [{"threshold": "unit", "value": 3.46, "verdict": "fails"}]))
 **Fragile**: the verdict becomes “fails” at unit = 3.46. Thresholds: unit = 2 ({ref}`reason \
 and band <threshold-page-unit>`).
 """
@@ -27,7 +26,7 @@ from typing import Any
 
 from attncore.book.markup import literal
 
-__all__ = ["LINK_TEXT", "Note", "ThresholdNotes", "explained", "fragile_text", "named"]
+__all__ = ["LINK_TEXT", "ThresholdNotes", "explained", "fragile_text", "named"]
 
 Record = dict[str, Any]
 
@@ -81,15 +80,6 @@ def fragile_text(fragile: Sequence[Record], thresholds: Sequence[Record] = ()) -
     return f"**Fragile**: the verdict becomes {flips}."
 
 
-@dataclass(frozen=True)
-class Note:
-    """A verdict's note on its thresholds: ``text`` (MyST), and the ``targets`` (labels) of
-    the thresholds it explains, to be placed before the paragraph that holds it."""
-
-    text: str
-    targets: list[str]
-
-
 @dataclass
 class ThresholdNotes:
     """The thresholds one page has explained, each under a label that starts with
@@ -116,23 +106,16 @@ class ThresholdNotes:
         self.records[label] = threshold
         return label, True
 
-    def note(self, thresholds: Sequence[Record], fragile: Sequence[Record]) -> Note:
-        """The note of one verdict: whether it is fragile, then its thresholds, those met
-        here for the first time with their reasons and bands, the others by name and value,
-        linked to where they were explained; empty without thresholds."""
+    def note(self, thresholds: Sequence[Record], fragile: Sequence[Record]) -> str:
+        """The note of one verdict: whether it is fragile, then its thresholds by name and
+        value, each linked to where it is explained; empty without thresholds."""
         if not thresholds:
-            return Note("", [])
-        parts, targets = [], []
-        for threshold in thresholds:
-            label, first = self.label(threshold)
-            if first:
-                targets.append(label)
-                parts.append(explained(threshold))
-            else:
-                parts.append(f"{named(threshold)} ({{ref}}`{LINK_TEXT} <{label}>`)")
-        listed = f"Thresholds: {'; '.join(parts)}"
+            return ""
+        labels = [self.label(threshold)[0] for threshold in thresholds]
+        listed = "Thresholds: " + "; ".join(
+            f"{named(t)} ({{ref}}`{LINK_TEXT} <{label}>`)"
+            for t, label in zip(thresholds, labels, strict=True)
+        )
         if fragile:
-            return Note(f"{fragile_text(fragile, thresholds)} {listed}.", targets)
-        banded = any(t.get("band") for t in thresholds)
-        same = "; the verdict is the same across every band" if banded else ""
-        return Note(f"{listed}{same}.", targets)
+            return f"{fragile_text(fragile, thresholds)} {listed}."
+        return f"{listed}."

@@ -417,7 +417,8 @@ CLAIMS: dict[str, Claim] = {
             "{extreme_a:range:.3g} against {extreme_b:range:.3g}, Jacobian norm "
             "{jacobian_a:range:.3g} against {jacobian_b:range:.3g}; " + _DRAWS
         },
-        check="{setting}; 'demonstrated time and again in its widespread use' is not testable here",
+        check="{setting}, and 'demonstrated time and again in its widespread use' is not testable "
+        "here",
     ),
     "bernhard-small-logits-little-distortion": Claim(
         "k_total_alternatives",

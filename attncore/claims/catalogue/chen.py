@@ -18,7 +18,7 @@ _CHEN_MODEL = (
 )
 
 _CHECK = (
-    "simulated almost-simplex at the chapter's d, n and ρ; intervals over the draws, "
+    "simulated almost-simplex at the chapter's d, n and ρ, intervals over the draws "
     "simultaneous over ρ by Bonferroni"
 )
 
@@ -55,7 +55,7 @@ CLAIMS: dict[str, Claim] = {
         "and the outputs move together (the ratio of output to input angle falls) from the "
         "smallest to the largest n, clearly over the draws, at every ρ.",
         quote_checked=_ABSTRACT,
-        check=_CHECK + "; the logit scale of {scale} on tokens of norm √d",
+        check=_CHECK + ", the logit scale of {scale} on tokens of norm √d",
         says={
             "holds": "the rows flattened and the tokens clustered, both clearly at every ρ: "
             + _CHANGES,
@@ -86,7 +86,7 @@ CLAIMS: dict[str, Claim] = {
         "factor above it near 1 (the identity), at every ρ; and the transition sharpens with "
         "n: below the critical scale the ratio falls as n grows, above it it does not fall.",
         quote_checked=_ABSTRACT,
-        check=_CHECK + "; the angle ratio interpolated in ln γ a factor below and above γ_c",
+        check=_CHECK + ", the angle ratio interpolated in ln γ a factor below and above γ_c",
         says={
             "holds": "both ends are reached and the transition sharpens, clearly at every ρ: "
             + _ENDS
@@ -127,7 +127,7 @@ CLAIMS: dict[str, Claim] = {
         "value the exact simplex takes at γ_c (self weight 1/2), the measured γ lies within "
         "a tolerance of 1/(1 − ρ) at the largest n, at every ρ.",
         quote_checked=_ABSTRACT,
-        check=_CHECK + "; the boundary where the angle ratio reaches the exact simplex's limit",
+        check=_CHECK + ", the boundary where the angle ratio reaches the exact simplex's limit",
         says={
             "holds": "the measured boundary is within the tolerance at every ρ: " + _BOUNDARY,
             "caveat": "the measured boundary is within the tolerance at some ρ only "

@@ -9,7 +9,7 @@ from attncore.claims.claim import Claim
 
 FIRST_CHECK = (
     "FIRST trained at the chapter's length and scored exactly over all strings of each test "
-    "length; methods paired by seed, Student-t intervals over the seeds in brackets, "
+    "length, methods paired by seed, Student-t intervals over the seeds in brackets, "
     "simultaneous over the rule's comparisons"
 )
 """How the chapter on length generalization checks its claims (each claim adds which

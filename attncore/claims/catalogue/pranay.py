@@ -223,7 +223,7 @@ CLAIMS: dict[str, Claim] = {
             "{entropy:range:.2f} and the saturated share {saturation:range:.3g} (a clear move "
             "at {moving_n} of {ds} d){leaving:items:leaving}"
         },
-        check="{setting}; every family at the main setting ({main})",
+        check="every family at the main setting ({main}), and the {setting}",
         words={
             "beyond": "; clearly beyond them at n = {ns:list}",
             "unclear": "; the draws cannot tell at n = {ns:list}",
