@@ -267,8 +267,7 @@ def quote_markdown(text: str, words: int | None = None) -> str:
 @dataclass(frozen=True)
 class Chapter:
     """One chapter's kernel-side helper: the chapter's name and, if it draws, its seed (the
-    chapter's *Reproduce* section states it with every other parameter). It remembers which
-    thresholds its verdict lines have explained (:class:`ThresholdNotes`)."""
+    chapter's *Reproduce* section states it with every other parameter)."""
 
     name: str
     seed: int | None = None

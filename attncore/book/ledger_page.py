@@ -408,7 +408,7 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
                 "",
                 "* - row",
                 "  - verdict",
-                "  - what the book found; the claim and its check in the dropdown",
+                "  - what the book found",
             ]
             for row in (r for r in ordered if r["source"] == source):
                 lines += [

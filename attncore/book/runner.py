@@ -155,11 +155,13 @@ def _reproduce_section(
     ]
     cell = nbformat.v4.new_markdown_cell(
         f"(sec-reproduce-{name.replace('_', '-')})=\n## Reproduce\n\n"
+        ":::{dropdown} The command that reruns this page, and its parameters\n"
         "From the repository root, this command reruns this page with the parameters it ran "
         "with; `attncore params " + name + "` lists what each may be.\n\n"
         f"```bash\n{rerun_command(name, values)}\n```\n\n"
         + (_TABLE_HEAD if rows else "")
         + "\n".join(rows)
+        + "\n:::"
     )
     cell.metadata["tags"] = ["reproduce"]
     return cell
