@@ -380,6 +380,20 @@ def model_scalings() -> dict[str, ModelScaling]:
     return found
 
 
+def _known_scalings(name: str) -> dict[str, ModelScaling]:
+    """Every model scaling, after checking that ``name`` is one; a registered rescaling of the
+    keys that has no torch form yet is named as such, with the table to add it to."""
+    scalings = model_scalings()
+    if name in RESCALINGS and name not in scalings:
+        raise ParameterError(
+            f"scaling {name!r} is a rescaling of the keys with no torch form: add one to "
+            "KEY_NORMS in attncore/training/model.py to train it"
+        )
+    if name not in scalings:
+        raise ParameterError(f"scaling must be one of {', '.join(scalings)}, got {name!r}")
+    return scalings
+
+
 def _rescaling(name: str, beta: float | None, gain: float | None, params: Mapping) -> Rescaling:
     """The registered rescaling behind scaling ``name``, with its parameters filled in."""
     scaling = model_scalings()[name]
@@ -415,9 +429,7 @@ def make_scaling(
     ...
     attncore.checks.ParameterError: beta must be given (a finite real number > 0) for ...
     """
-    scalings = model_scalings()
-    if name not in scalings:
-        raise ParameterError(f"scaling must be one of {', '.join(scalings)}, got {name!r}")
+    scalings = _known_scalings(name)
     if name == "constant" and beta is None:
         raise ParameterError("beta must be given (a finite real number > 0) for scaling constant")
     if name == "learned":
@@ -477,11 +489,7 @@ class ModelConfig:
     sigma_reparam: bool = False
 
     def __post_init__(self) -> None:
-        scalings = model_scalings()
-        if self.scaling not in scalings:
-            raise ParameterError(
-                f"scaling must be one of {', '.join(scalings)}, got {self.scaling!r}"
-            )
+        _known_scalings(self.scaling)
         if self.init not in INITS:
             raise ParameterError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
         if not isinstance(self.layer_norm, bool):
