@@ -436,9 +436,12 @@ window.addEventListener("load", () => setTimeout(async () => {
       input.value = Number(input.value) === Number(input.max) ? input.min : input.max;
       input.dispatchEvent(new Event("input", {bubbles: true}));
       await view.runAsync();
+      const shown = input.nextElementSibling.textContent;
+      input.dispatchEvent(new Event("change", {bubbles: true}));  // a release, an arrow key
+      await view.runAsync();
       entry.moves.push({slider: input.name, state: state(), marks: marks(view),
-                        valuetext: input.getAttribute("aria-valuetext"),
-                        shown: input.nextElementSibling.textContent});
+                        valuetext: input.getAttribute("aria-valuetext"), shown: shown,
+                        released: input.nextElementSibling.textContent});
     }
   }
   } catch (e) {
@@ -560,7 +563,7 @@ def test_moving_each_slider_plots_the_precomputed_values_and_loads_nothing_else(
             for move in shown["moves"]:
                 assert move["state"] != shown["start"]["state"]
                 text = labels[move["slider"]][move["state"][move["slider"]]]
-                assert move["valuetext"] == move["shown"] == text
+                assert move["valuetext"] == move["shown"] == move["released"] == text
                 check(data, move["state"], move["marks"])
             assert shown["moves"][-1]["marks"] != shown["start"]["marks"]
             checked.append(check.__name__)

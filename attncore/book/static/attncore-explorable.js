@@ -1,7 +1,7 @@
 /* Draws every explorable figure of the page (attncore.book.explorable) with Vega-Embed, from
    the specification and data the page carries: nothing is fetched. Each slider moves over the
-   indices of its grid; the label of the selected value is shown beside it and given to screen
-   readers as aria-valuetext. The figure element keeps its Vega view as `attncoreView` and is
+   indices of its grid; the label of the selected value is shown beside it (after every input
+   and change event) and given to screen readers as aria-valuetext. The figure element keeps its Vega view as `attncoreView` and is
    marked data-ready="true" once drawn (the browser tests wait for it). */
 (function () {
   "use strict";
@@ -20,7 +20,10 @@
           shown.textContent = text;
         }
       }
+      // Vega writes the raw index beside the slider on "change" (a release, an arrow key),
+      // after its own "input" handler: the label is written again on both.
       input.addEventListener("input", update);
+      input.addEventListener("change", update);
       update();
     });
   }
