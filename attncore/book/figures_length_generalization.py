@@ -65,7 +65,9 @@ def accuracy_figure(
     """One panel per entry of ``panels`` (title -> methods): accuracy against test length,
     mean over the seeds with its interval as a band; ``anchors`` (label -> accuracy at 1,000
     bits) are drawn as black markers; the training length as a grey line."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 5.4), sharey=True)
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(5.2 * len(panels), 5.4), sharey=True, layout="constrained"
+    )
     axes = [axes] if len(panels) == 1 else list(axes)
     for ax, (title, methods) in zip(axes, panels.items(), strict=True):
         for method in methods:
@@ -89,10 +91,10 @@ def accuracy_figure(
         ax.set_xlabel("test length (bits)")
         ax.set_title(title)
         ax.set_ylim(0.4, 1.03)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+        columns = 1 if len(methods) + len(anchors) <= 6 else 2  # no wider than its panel
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=columns)
     axes[0].set_ylabel("accuracy (exact over all strings)")
-    fig.tight_layout()
-    return fig
+    return fig  # the constrained layout keeps the legends below the panels inside the figure
 
 
 def attention_figure(summary: pd.DataFrame, methods: Sequence[str], train_length: int) -> Figure:
