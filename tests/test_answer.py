@@ -127,8 +127,8 @@ def test_the_cost_table_holds_the_numbers_the_words_summarize() -> None:
 def test_the_answer_defines_the_methods_it_names_and_only_those() -> None:
     runs = {"every_rescaling": rescaling_run(none=0.6, qk_norm=0.2)}
     text = answer.recommendation([], runs)
-    assert text.endswith("multiplies the cosine by a gain.")
-    assert "*Terms used above:* QK-norm divides" in text and "σReparam divides" not in text
+    assert text.endswith("multiplies the cosine by a gain.\n:::")
+    assert "Terms used above\nQK-norm divides" in text and "σReparam divides" not in text
     assert "Terms used above" not in answer.recommendation([], {"every_rescaling": rescaling_run()})
 
 

@@ -516,7 +516,8 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
     if rests:
         text += f"\n\n*What the default rests on.* {rests}"
     terms = [gloss for name, gloss in GLOSSES.items() if name in text]
-    return text.strip() + (f"\n\n*Terms used above:* {'; '.join(terms)}." if terms else "")
+    glossary = f"\n\n:::{{dropdown}} Terms used above\n{'; '.join(terms)}.\n:::"
+    return text.strip() + (glossary if terms else "")
 
 
 GLOSSES = {
@@ -537,12 +538,10 @@ def _curve_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         return None
     link = evidence_link("every_rescaling", str(headline.get("evidence", "")), "evidence")
     return (
-        f"**Where a rescaling can put attention.** {literal(headline['text'])} On one draw, a "
-        "rescaling that multiplies every logit by one factor is a point of the curve of "
-        "constant factors by construction, so what tells rescalings apart is where they sit on "
-        "it and whether they stay there as d, n and the distribution change; QK-norm and "
-        "cosine attention, which change the logits themselves, are the ones that can leave it "
-        f"({link} in {{doc}}`every_rescaling`)."
+        f"**Where a rescaling can put attention.** {literal(headline['text'])} A rescaling that "
+        "multiplies every logit by one factor is a point of the curve of constant factors, so "
+        "rescalings differ by where they sit on it; only QK-norm and cosine attention can "
+        f"leave it ({link} in {{doc}}`every_rescaling`)."
     )
 
 

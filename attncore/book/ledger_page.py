@@ -308,6 +308,8 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
     ... # doctest: +ELLIPSIS
     (ledger-thresholds)=
     ## Thresholds and shared notes
+    <BLANKLINE>
+    ::::{dropdown} Each threshold that decides a verdict above, with its reason, its band and the rows it decides
     ...
     * - (ledger-threshold-z)=
     <BLANKLINE>
@@ -329,8 +331,8 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
     if not registered.records and not _note_texts(rows):
         return "\n".join([*lines, "No row of this build names a threshold or shares a note."])
     lines += [
-        "Each threshold that decides a verdict above, with its reason and its band, and the "
-        "rows it decides; the rows name it and link here.",
+        "::::{dropdown} Each threshold that decides a verdict above, with its reason, its band "
+        "and the rows it decides",
         "",
     ]
 
@@ -356,10 +358,7 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
         lines += table("threshold = value (reason; band)", entries)
     notes = shared_notes(rows)
     if notes:
-        lines += [
-            "Settings, reasons and quote checks that several rows give, each said once here:",
-            "",
-        ]
+        lines += ["Settings, reasons and quote checks that several rows give:", ""]
         entries = [
             (
                 label,
@@ -374,7 +373,7 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
             for text, label in notes.items()
         ]
         lines += table("setting, reason, or what a quote was checked against", entries)
-    return "\n".join(lines)
+    return "\n".join([*lines, "::::"])
 
 
 def _slug(words: str) -> str:
