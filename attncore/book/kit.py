@@ -204,17 +204,16 @@ def verdict_line(finding: Finding) -> str:
     whole quote are the ledger row's detail, not the chapter's.
 
     >>> print(verdict_line(Finding("blog-softmax-example", Verdict.HOLDS)))
-    {bdg-success}`holds` {cite:t}`pranay2025why`: “Softmax of y\\: \\[0\\.202 0\\.247 \
-0\\.183 0\\.368\\] … Softmax of y\\_scaled\\: \\[0\\.008 0\\.039 …” \
-({ref}`P1 <ledger-blog-softmax-example>`): \
-every printed digit of softmax(y) and softmax(8y) is reproduced
+    {bdg-success}`holds` {ref}`P1 <ledger-blog-softmax-example>` {cite:t}`pranay2025why`: \
+“Softmax of y\\: \\[0\\.202 0\\.247 0\\.183 0\\.368\\] … Softmax of y\\_scaled\\: \
+\\[0\\.008 0\\.039 …”: every printed digit of softmax(y) and softmax(8y) is reproduced
     """
     claim = CLAIMS[finding.claim]
     fragile = " {ref}`fragile <ledger-fragile>`" if finding.fragile else ""
     return (
-        f"{chip(finding.verdict.value)}{fragile} {{cite:t}}`{claim.source}`: "
-        f"“{claim_opening(finding.claim, CLAIM_WORDS)}” "
-        f"({{ref}}`{ledger_number(finding.claim)} <{ledger_target(finding.claim)}>`): "
+        f"{chip(finding.verdict.value)}{fragile} "
+        f"{{ref}}`{ledger_number(finding.claim)} <{ledger_target(finding.claim)}>` "
+        f"{{cite:t}}`{claim.source}`: “{claim_opening(finding.claim, CLAIM_WORDS)}”: "
         f"{sentence(finding)}"
     )
 
