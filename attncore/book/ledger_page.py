@@ -309,7 +309,7 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
     (ledger-thresholds)=
     ## Thresholds and shared notes
     <BLANKLINE>
-    ::::{dropdown} Each threshold that decides a verdict above, with its reason, its band and the rows it decides
+    ::::{dropdown} Each threshold, with its reason, its band and the rows it decides
     ...
     * - (ledger-threshold-z)=
     <BLANKLINE>
@@ -331,8 +331,7 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
     if not registered.records and not _note_texts(rows):
         return "\n".join([*lines, "No row of this build names a threshold or shares a note."])
     lines += [
-        "::::{dropdown} Each threshold that decides a verdict above, with its reason, its band "
-        "and the rows it decides",
+        "::::{dropdown} Each threshold, with its reason, its band and the rows it decides",
         "",
     ]
 
