@@ -348,6 +348,15 @@ def test_no_raw_markup_in_the_visible_text(built_book):
         assert not found, f"{page.name}: {text[max(0, found.start() - 60) : found.end() + 20]}"
 
 
+def test_a_table_cell_holds_no_block_its_text_began_by_accident(built_book):
+    """A cell whose text starts like a Markdown block ("> 99.9") stays text: no cell of any
+    page is a quotation, a list or a heading (Tables 7.4 and 7.5 once showed "99.9" in a grey
+    quotation box, its ">" lost)."""
+    for page in html_pages(built_book):
+        found = re.search(r"<td[^>]*>\s*<(blockquote|ul|ol|h\d)\b", page.read_text())
+        assert not found, f"{page.name}: a table cell starts a <{found[1]}>"
+
+
 def test_one_of_a_thing_takes_the_singular(built_book):
     """No "1 passes", "1 seeds" or "1 draws" in the visible text (a table's cells apart)."""
     plural = re.compile(

@@ -14,5 +14,5 @@ def test_a_fragile_key_finding_is_marked_so() -> None:
         "fragile": [{"threshold": "falls_to", "value": 0.4, "verdict": "holds with a caveat"}],
     }
     text = intro_page.key_findings([row], ["vaswani-small-gradients"])
-    assert "* - {bdg-success}`holds` *(fragile)*" in text
-    assert "*(fragile)*" not in intro_page.key_findings([{**row, "fragile": []}], [row["claim"]])
+    assert "* - {bdg-success}`holds` {ref}`(fragile) <ledger-fragile>`" in text
+    assert "(fragile)" not in intro_page.key_findings([{**row, "fragile": []}], [row["claim"]])

@@ -150,7 +150,7 @@ def test_pace_story_groups_faster_same_slower_and_never():
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 200.0
     assert paces({"constant": "β"})[1]["faster"] == ["β"]
     runs.loc[ln & (runs["method"] == "constant"), "steps to target"] = 1200.0
-    assert paces({"constant": "β"})[1]["same"] == ["β"]
+    assert paces({"constant": "β"})[1]["same"] == ["β"]  # two seeds each: too few to part
     runs.loc[ln & (runs["method"] == "sqrt_d"), "steps to target"] = math.nan
     branch, groups = paces({"constant": "β"})
     assert branch == "never" and groups["reached"] == ["β"]
@@ -471,3 +471,21 @@ def test_one_seed_cannot_show_that_qk_norm_trains_worse():
     finding = bernhard_q_norm_undesirable(runs, LONG)
     assert finding.verdict is Verdict.UNTESTABLE
     assert finding.branch == "one-seed"
+
+
+def test_a_method_whose_every_seed_is_earlier_is_faster_even_within_the_factor():
+    """Learned β at 700-1050 steps against 1/√d at 1150-1500 (medians a factor 1.39 apart,
+    under FAST): no seed overlaps, so the pace is faster, not "about the same"."""
+    steps = {"sqrt_d": [1150.0, 1250.0, 1500.0], "learned": [700.0, 900.0, 1050.0]}
+    runs = pd.DataFrame(
+        [
+            {"setup": "LayerNorm", "method": m, "seed": i, "steps to target": s}
+            for m, seeds in steps.items()
+            for i, s in enumerate(seeds)
+        ]
+    )
+    groups = pace_story(runs, "LayerNorm", LONG).values["groups"]
+    assert groups == [{"methods": ["learned"], "pace": ["faster"]}]
+    runs.loc[runs["method"] == "learned", "steps to target"] = [1100.0, 1200.0, 1300.0]
+    groups = pace_story(runs, "LayerNorm", LONG).values["groups"]
+    assert groups == [{"methods": ["learned"], "pace": ["same"]}]

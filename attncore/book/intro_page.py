@@ -65,7 +65,7 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         )
         ledger = f"{{ref}}`ledger {ledger_number(claim)} <{ledger_target(claim)}>`"
         source = CLAIMS[claim].source
-        fragile = " *(fragile)*" if row.get("fragile") else ""
+        fragile = " {ref}`(fragile) <ledger-fragile>`" if row.get("fragile") else ""
         lines += [
             f"* - {chip(row['verdict'])}{fragile}",
             f"  - {{cite:t}}`{source}`: “{claim_opening(claim, CLAIM_WORDS)}”",

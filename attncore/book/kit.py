@@ -131,7 +131,7 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
         "source": CLAIMS[finding.claim].source,
         "chapter": CLAIMS[finding.claim].chapter,
         "verdict": finding.verdict.value,
-        "measured": sentence(finding),
+        "measured": sentence(finding, keep_break=True),
         "check": how_checked(finding),
         "evidence": evidence,
         "thresholds": [t.record() for t in finding.thresholds],

@@ -60,6 +60,7 @@ from attncore.book.paths import ROOT, chapter_source
 from attncore.book.threshold_notes import ThresholdNotes, explained
 from attncore.claims import PENDING, Kind, Verdict
 from attncore.claims.catalogue import SOURCES
+from attncore.claims.saying import finding_and_details
 
 __all__ = [
     "LABEL",
@@ -416,7 +417,7 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
                     f"  - {chip(row['verdict'])}",
                     *(["", "    *fragile*"] if row["fragile"] else []),
                     *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
-                    f"  - {_once(row['claim'], row['measured'], seen['measured'], _SAME)}",
+                    f"  - {_found(row, seen['measured'])}",
                     "",
                     *_detail(row, notes, thresholds, seen),
                 ]
@@ -425,6 +426,18 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
 
 
 _SAME = "the same measurement as"
+
+
+def _found(row: dict[str, Any], measured: dict[str, str]) -> str:
+    """What the row shows of its measurement: the finding, before the sentence's break
+    (:func:`~attncore.claims.saying.finding_and_details`; the rest is the dropdown's), or a
+    link to an earlier row that measured the same."""
+    said = _once(row["claim"], row["measured"], measured, _SAME)
+    return (
+        literal(finding_and_details(row["measured"])[0])
+        if said == literal(row["measured"])
+        else said
+    )
 
 
 def _detail(
@@ -442,6 +455,10 @@ def _detail(
     if row["check"]:
         checked = _once(row["claim"], row["check"], seen["check"], "checked as")
         body += ["", f"    *Checked by* {checked}."]
+    details = finding_and_details(row["measured"])[1]
+    if details:
+        stop = "" if details.endswith(".") else "."
+        body += ["", f"    *Measured*: {literal(details)}{stop}"]
     note = thresholds.note(row["thresholds"], row["fragile"])
     if note:
         body += ["", f"    {note}"]

@@ -136,8 +136,27 @@ def list_table(
         for key, values in zip(frame.index, frame.itertuples(index=False), strict=True)
     ]
     for row in rows:
-        lines += [f"* - {row[0]}", *(f"  - {cell}" for cell in row[1:])]
+        lines += [f"* - {_inline(row[0])}", *(f"  - {_inline(cell)}" for cell in row[1:])]
     return "\n".join([*lines, "```", ""])
+
+
+_BLOCK_START = re.compile(r"(>|#{1,6}(?=\s)|[-+*](?=\s)|\d+(?=[.)]\s))")
+
+
+def _inline(cell: str) -> str:
+    r"""A cell's text kept inline: a start that Markdown would read as a block (``> 99.9`` a
+    quotation, ``- 1`` a list, ``1. x`` a numbered list, ``# x`` a heading) escaped.
+
+    >>> _inline("> 99.9"), _inline("- 0.5"), _inline("3. ok"), _inline("0.5"), _inline("-0.5")
+    ('\\> 99.9', '\\- 0.5', '3\\. ok', '0.5', '-0.5')
+    """
+    found = _BLOCK_START.match(cell)
+    if not found:
+        return cell
+    if found[0][0].isdigit():
+        end = found.end()
+        return f"{cell[:end]}\\{cell[end:]}"
+    return "\\" + cell
 
 
 def fraction(value: float, decimals: int = 3) -> str:

@@ -23,12 +23,20 @@ spec                   value                            says
 ``words``              keys of the claim's ``words``    its phrases, listed
 ``items:name``         records (mappings)               each in the claim's ``words[name]``,
                                                         joined by semicolons
+``details:name``       records (mappings)               as ``items``, after a
+                                                        :data:`BREAK`: the measurements
+                                                        behind the finding
 ``yes text|no text``   true or false                    the first text or the second
 =====================  ===============================  ===========================
 
 >>> say("d {d} to {top}, {seeds:count:seed}; {grew:clearly|not clearly}",
 ...     {"d": 16, "top": 1024, "seeds": 2, "grew": False})
 'd 16 to 1024, two seeds; not clearly'
+
+A template says its finding first; where a ``details`` slot follows, what comes after the
+:data:`BREAK` it makes is the measurements behind that finding, which a page listing many
+verdicts (the ledger) folds away (:func:`finding_and_details`).
+
 >>> say("{missing:.2f}", {})
 Traceback (most recent call last):
 ...
@@ -46,7 +54,21 @@ from attncore.claims.claim import ANY
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.words import count, listing, number, plain, share
 
-__all__ = ["ANY", "how_checked", "read", "say", "sentence", "slots", "template"]
+__all__ = [
+    "ANY",
+    "BREAK",
+    "finding_and_details",
+    "how_checked",
+    "read",
+    "say",
+    "sentence",
+    "slots",
+    "template",
+]
+
+BREAK = "\n"
+"""Where a sentence's finding ends and its measurements begin (a ``details`` slot puts it
+there); a page that shows the sentence whole reads it as a space."""
 
 
 class _Filters(string.Formatter):
@@ -86,8 +108,9 @@ class _Filters(string.Formatter):
             return listing([format(v, rest) if rest else str(v) for v in value])
         if name == "words":
             return listing([self.words[key] for key in value])
-        if name == "items":
-            return "; ".join(self.format(self.words[rest], **item) for item in value)
+        if name in ("items", "details"):
+            said = "; ".join(self.format(self.words[rest], **item) for item in value)
+            return BREAK + said if name == "details" else said
         return super().format_field(value, spec)
 
 
@@ -131,10 +154,28 @@ def template(claim: str, branch: str) -> str:
     return says.get(branch, says.get(ANY, ""))
 
 
-def sentence(finding: Finding) -> str:
-    """What ``finding`` measured, in the words of its claim's template for its branch."""
+def sentence(finding: Finding, *, keep_break: bool = False) -> str:
+    """What ``finding`` measured, in the words of its claim's template for its branch: as one
+    paragraph, or with its :data:`BREAK` kept (``keep_break``, for a record that a page may
+    split, :func:`finding_and_details`)."""
     words = CLAIMS[finding.claim].words
-    return say(template(finding.claim, finding.branch), finding.values, words)
+    said = say(template(finding.claim, finding.branch), finding.values, words)
+    return said if keep_break else " ".join(part.strip() for part in said.split(BREAK))
+
+
+def finding_and_details(text: str) -> tuple[str, str]:
+    """A sentence split at its :data:`BREAK`: the finding (its closing ``:``, ``;`` or ``,``
+    left out) and the measurements behind it, empty where it has none.
+
+    >>> finding_and_details("Var = d: " + BREAK + "d = 16: 1.01")
+    ('Var = d', 'd = 16: 1.01')
+    >>> finding_and_details("all 4 digits match")
+    ('all 4 digits match', '')
+    """
+    finding, _, details = text.partition(BREAK)
+    if not details:
+        return text, ""
+    return finding.rstrip().rstrip(":;,").rstrip(), details.strip()
 
 
 def how_checked(finding: Finding) -> str:

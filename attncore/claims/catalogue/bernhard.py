@@ -96,11 +96,11 @@ CLAIMS: dict[str, Claim] = {
         check="closed forms of the mean and variance of q·k/√d at a fixed d, each simulated",
         says={
             "holds": "every reason tried raises the mean square of q·k/√d above its value 1 in "
-            "the footnote's setting: {moments:items:moment}",
+            "the footnote's setting: {moments:details:moment}",
             "caveat": "the mean square of q·k/√d, 1 in the footnote's setting, grows with some "
-            "reasons but not with {flat:list}: {moments:items:moment}",
+            "reasons but not with {flat:list}: {moments:details:moment}",
             "fails": "no reason tried grows the mean square of q·k/√d, 1 in the footnote's "
-            "setting: {moments:items:moment}",
+            "setting: {moments:details:moment}",
             "untestable": "a simulation disagrees with its closed form, so no verdict; the mean "
             "square of q·k/√d, 1 in the footnote's setting, is {moments:items:moment}",
             "no-reason": "no reason was tried",
@@ -119,9 +119,9 @@ CLAIMS: dict[str, Claim] = {
         unreachable={Verdict.CAVEAT: EXACT},
         check="symbolic (Cauchy-Schwarz) and simulated logits per law, d = {d}",
         says={
-            "holds": "no simulated ratio |q·k_i|/(k_total‖q‖) exceeds 1: {laws:items:law} "
+            "holds": "no simulated ratio |q·k_i|/(k_total‖q‖) exceeds 1: {laws:details:law} "
             "(heuristic size √(2/(πd))/n = {typical:.4f})",
-            "fails": "a simulated ratio |q·k_i|/(k_total‖q‖) exceeds 1: {laws:items:law} "
+            "fails": "a simulated ratio |q·k_i|/(k_total‖q‖) exceeds 1: {laws:details:law} "
             "(heuristic size √(2/(πd))/n = {typical:.4f})",
             "untestable": "no law was simulated",
         },
@@ -556,14 +556,14 @@ CLAIMS: dict[str, Claim] = {
         "in the same runs as the baseline; learns = every seed learns within the long budget "
         "([…]: 95 % t interval over seeds)",
         says={
-            "holds": "1/k_total learns the task wherever 1/√d does ({good:list}). After {long} "
-            "steps, {setups:items:setup}",
+            "holds": "1/k_total learns the task wherever 1/√d does ({good:list}). "
+            "{setups:details:setup} (after {long} steps)",
             "caveat": "1/k_total learns the task in {good:list}, not in {missed:list}, where "
-            "1/√d does. After {long} steps, {setups:items:setup}",
+            "1/√d does. {setups:details:setup} (after {long} steps)",
             "fails": "Where 1/√d learns the task ({baseline:list}), 1/k_total does not: on this "
-            "task it does not perform well. After {long} steps, {setups:items:setup}",
+            "task it does not perform well. {setups:details:setup} (after {long} steps)",
             "untestable": "1/√d learns the task in no setup, so there is no baseline that "
-            "learns. After {long} steps, {setups:items:setup}",
+            "learns. {setups:details:setup} (after {long} steps)",
             "untrained": "1/k_total was not trained in this run",
         },
         words={
@@ -593,14 +593,14 @@ CLAIMS: dict[str, Claim] = {
         "QK-norm as good everywhere refutes it on this task only",
         says={
             "caveat": "QK-norm trains worse than 1/√d in {worse:list}: evidence for the claim "
-            "through a proxy, since QK-norm also normalizes k and adds a gain. After {long} "
-            "steps, {setups:items:setup}",
+            "through a proxy, since QK-norm also normalizes k and adds a gain. "
+            "{setups:details:setup} (after {long} steps)",
             "fails": "QK-norm trains as well as 1/√d or better in every setup: on this task a "
             "logit independent of ‖q‖ does no harm (through a proxy: QK-norm also normalizes k "
-            "and adds a gain). After {long} steps, {setups:items:setup}",
+            "and adds a gain). {setups:details:setup} (after {long} steps)",
             "one-seed": "With one seed of a method in a setup there is no spread to judge a "
-            "difference by, so this run cannot tell whether QK-norm trains worse. After {long} "
-            "steps, {setups:items:setup}",
+            "difference by, so this run cannot tell whether QK-norm trains worse. "
+            "{setups:details:setup} (after {long} steps)",
             "untrained": "QK-norm was not trained in this run",
         },
         words={

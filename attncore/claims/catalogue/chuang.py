@@ -95,11 +95,11 @@ CLAIMS: dict[str, Claim] = {
         },
         check="laws that break an assumption, derived and simulated",
         says={
-            "holds": "every law that breaks an assumption misses Var(q·k) = d: {laws:items:law}",
+            "holds": "every law that breaks an assumption misses Var(q·k) = d: {laws:details:law}",
             "fails": "the assumptions are sufficient for Var(q·k) = d, not necessary: "
-            "{laws:items:law}",
+            "{laws:details:law}",
             "untestable": "a simulation disagrees with its closed form, so no verdict: "
-            "{laws:items:law}",
+            "{laws:details:law}",
             "no-law": "no law breaking an assumption was tried",
         },
         words={
@@ -176,14 +176,14 @@ CLAIMS: dict[str, Claim] = {
         check="counterexamples with every listed covariance zero (independent pairs marked), "
         "derived and simulated at d_k = {d_k}",
         says={
-            "holds": "no law breaks it; logit variance at d_k = {d_k}: {laws:items:law}",
+            "holds": "no law breaks it; logit variance at d_k = {d_k}: {laws:details:law}",
             "fails": "a law whose listed pairs are all independent breaks it; logit variance at "
-            "d_k = {d_k}: {laws:items:law}",
+            "d_k = {d_k}: {laws:details:law}",
             "caveat": "only laws with uncorrelated but dependent pairs break it, so it fails if "
             "'independent in the following ways' means zero covariances; logit variance at "
-            "d_k = {d_k}: {laws:items:law}",
+            "d_k = {d_k}: {laws:details:law}",
             "untestable": "a simulation disagrees with its own closed form, so no verdict; "
-            "logit variance at d_k = {d_k}: {laws:items:law}",
+            "logit variance at d_k = {d_k}: {laws:details:law}",
         },
         words={
             "law": "{label}{independent: (every listed pair independent)|}, {simulated:.1f} "
@@ -263,14 +263,14 @@ CLAIMS: dict[str, Claim] = {
         "σ_Wk moved = by more than a set factor",
         says={
             "holds": "1/√d stops being valid in every setup as σ_Wq σ_Wk move. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
             "caveat": "Not every setup shows training end the validity of 1/√d cleanly"
-            "{rests:items:rests}. {setups:items:setup}",
+            "{rests:items:rests}. {setups:details:setup}",
             "fails": "1/√d stays valid through training in some setup that starts from Chuang's "
-            "premise{rests:items:rests}. {setups:items:setup}",
+            "premise{rests:items:rests}. {setups:details:setup}",
             "untestable": "No setup starts with a 1/√d logit spread of about 1: 1/√d is not "
             "valid even at initialization, so no run starts from Chuang's premise, and whether "
-            "training ends its validity cannot be tested. {setups:items:setup}",
+            "training ends its validity cannot be tested. {setups:details:setup}",
         },
         words={
             "setup": "{setup}: the 1/√d logit spread {status:words}, {s0:.3g} → {s1:.3g} "
@@ -375,15 +375,15 @@ CLAIMS: dict[str, Claim] = {
         "training length) or β is not about 5, does not hold if it is in none",
         says={
             "holds": "The gap appears in every setup that can test it, at both budgets: "
-            "{where:items:gap}{near:items:near}{rests:items:rests}. {setups:items:setup}",
+            "{where:items:gap}{near:items:near}{rests:items:rests}. {setups:details:setup}",
             "not-five": "The gap appears in every setup that can test it, at both budgets "
-            "({where:items:gap}){near:items:near}{rests:items:rests}. {setups:items:setup}",
+            "({where:items:gap}){near:items:near}{rests:items:rests}. {setups:details:setup}",
             "caveat": "The gap appears only in {where:items:gap}{near:items:near}"
-            "{rests:items:rests}. {setups:items:setup}",
+            "{rests:items:rests}. {setups:details:setup}",
             "fails": "The gap appears nowhere{near:items:near}{rests:items:rests}. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
             "untestable": "No setup can test the gap: the searched β learns the task in none. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
         },
         words={
             "gap": "{setup} at {budget} steps",
@@ -418,19 +418,19 @@ CLAIMS: dict[str, Claim] = {
         says={
             "fails": "With {n_train:,} training strings{fewer:, fewer than Chuang's 15,000|}, "
             "every seed of 1/√d learns the task in every setup within the short budget: it does "
-            "not need 25,000 strings here, whatever the training length. Token accuracy after "
-            "{short} and {long} steps: {setups:items:setup}",
+            "not need 25,000 strings here, whatever the training length. "
+            "{setups:details:setup} (token accuracy after {short} and {long} steps)",
             "late": "Every seed of 1/√d learns the task with the long budget in {learned:list}, "
             "not with the short one: whether {n_train:,} training strings are enough turns on "
-            "the training length, which Chuang does not give. Token accuracy after {short} and "
-            "{long} steps: {setups:items:setup}",
+            "the training length, which Chuang does not give. "
+            "{setups:details:setup} (token accuracy after {short} and {long} steps)",
             "untestable": "With {n_train:,} training strings some seed of 1/√d falls short of "
             "learning the task in every setup; one training-set size cannot tell whether "
-            "25,000 strings would lift it. Token accuracy after {short} and {long} steps: "
-            "{setups:items:setup}",
+            "25,000 strings would lift it. "
+            "{setups:details:setup} (token accuracy after {short} and {long} steps)",
             "more": "The chapter trains on {n_train:,} strings, more than Chuang's 15,000, so it "
-            "cannot tell whether 15,000 would do. Token accuracy after {short} and {long} "
-            "steps: {setups:items:setup}",
+            "cannot tell whether 15,000 would do. "
+            "{setups:details:setup} (token accuracy after {short} and {long} steps)",
             "untrained": "1/√d was not trained in this run",
         },
         words={
@@ -498,13 +498,13 @@ CLAIMS: dict[str, Claim] = {
         says={
             "fails": "At both budgets in every setup every seed of 1/√d exceeds Chuang's mark "
             "and no seed of the searched β does: with {n_train:,} training strings the searched "
-            "β needs more data than 1/√d here, not half. {setups:items:setup}",
+            "β needs more data than 1/√d here, not half. {setups:details:setup}",
             "both": "Both exceed Chuang's mark with {n_train:,} training strings in "
             "{both:items:place}; whether the searched β would with half as many, the chapter "
             "cannot tell: a ratio of training-set sizes needs two sizes, and it trains one. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
             "untestable": "A ratio of training-set sizes needs two sizes, and the chapter trains "
-            "one ({n_train:,} training strings). {setups:items:setup}",
+            "one ({n_train:,} training strings). {setups:details:setup}",
         },
         words={
             "setup": "{setup} after {budget} steps: 1/√d {fixed}, searched β {searched}, best "
@@ -529,12 +529,12 @@ CLAIMS: dict[str, Claim] = {
         "keys, not Var(q·k) over independent draws",
         says={
             "holds": "In every setup σ_Wq σ_Wk moves while σ_X stays fixed, and the relaxed "
-            "formula follows the logit spread. {setups:items:setup}",
+            "formula follows the logit spread. {setups:details:setup}",
             "caveat": "σ_Wq σ_Wk moves with the relaxed formula following the logit spread in "
             "{main:list}{alone:items:alone}{moved:items:moved}{missed:items:missed}. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
             "fails": "In no setup does σ_Wq σ_Wk move with the relaxed formula following the "
-            "logit spread{moved:items:moved}{missed:items:missed}. {setups:items:setup}",
+            "logit spread{moved:items:moved}{missed:items:missed}. {setups:details:setup}",
             "untrained": "1/√d was not trained in this run",
         },
         words={
@@ -566,13 +566,13 @@ CLAIMS: dict[str, Claim] = {
         "(iv) are read only through (ii), as Chuang derives them",
         says={
             "holds": "Training breaks (ii) from the first evaluation on in every setup. "
-            "{setups:items:setup}",
+            "{setups:details:setup}",
             "caveat": "Not every setup shows training break (ii) from the first evaluation on"
-            "{rests:items:rests}. {setups:items:setup}",
+            "{rests:items:rests}. {setups:details:setup}",
             "fails": "(ii) still holds at the end of training in some setup that meets it at "
-            "step 0{rests:items:rests}. {setups:items:setup}",
+            "step 0{rests:items:rests}. {setups:details:setup}",
             "untestable": "No setup meets (ii) at step 0, so no run starts from Chuang's "
-            "premise, and whether training breaks (ii) cannot be tested. {setups:items:setup}",
+            "premise, and whether training breaks (ii) cannot be tested. {setups:details:setup}",
         },
         words={
             "setup": "{setup}: (ii) {status:words}, with Var(q_ij), Var(k_ij) by the relaxed "
@@ -768,11 +768,11 @@ CLAIMS: dict[str, Claim] = {
         check=_II_CHECK,
         says={
             "holds": "the zero means and (iv) go with (ii) in every initializer: "
-            "{initializers:items:init}",
+            "{initializers:details:init}",
             "fails": "(iv) or the zero means part from (ii) for {apart:list}: "
-            "{initializers:items:init}",
+            "{initializers:details:init}",
             "untestable": "{all_met:every initializer meets (ii)|no initializer meets (ii)}, so "
-            "none shows whether the rest follows it: {initializers:items:init}",
+            "none shows whether the rest follows it: {initializers:details:init}",
         },
         words=_II_WORDS,
     ),
