@@ -41,9 +41,10 @@ KEY_CLAIMS = [
 """The claims the first page reports: an editorial choice; their verdicts are computed
 (Chuang's relaxed-variance formula is the decision's, said there)."""
 
-_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal", "critical_scale")
-"""The chapters whose headlines the first page reports, in the book's order (the length and
-the stability chapters' results are the decision box's, said there once)."""
+_CHAPTERS = ("every_rescaling", "beyond_initialization", "string_reversal")
+"""The chapters whose headlines the first page reports, in the book's order (the critical
+scale's, the length and the stability chapters' results are the decision box's, said there
+once)."""
 
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:

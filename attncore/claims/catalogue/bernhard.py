@@ -138,14 +138,14 @@ CLAIMS: dict[str, Claim] = {
         "closed form of E‖k‖, and simulated key sets), at every d from Bernhard's smallest, 16.",
         check="Gamma-function closed form of E‖k‖ and simulated key sets",
         says={
-            "holds": "k_total / (n√d) for n = {n} stays close to 1 at every d "
-            "({ratios:items:ratio}); largest |z| against the Gamma-function closed form "
+            "holds": "k_total / (n√d) for n = {n} stays close to 1 at every d: "
+            "{ratios:details:ratio}; largest |z| against the Gamma-function closed form "
             "{worst:.1f}",
             "caveat": "k_total / (n√d) for n = {n} stays close to 1 from Bernhard's smallest d "
-            "on, and parts from it below, at d = {off:list} ({ratios:items:ratio}); largest |z| "
+            "on, and parts from it below, at d = {off:list}: {ratios:details:ratio}; largest |z| "
             "against the Gamma-function closed form {worst:.1f}",
-            "fails": "k_total / (n√d) for n = {n} parts from 1 at Bernhard's smallest d or above "
-            "({ratios:items:ratio}); largest |z| against the Gamma-function closed form "
+            "fails": "k_total / (n√d) for n = {n} parts from 1 at Bernhard's smallest d or above: "
+            "{ratios:details:ratio}; largest |z| against the Gamma-function closed form "
             "{worst:.1f}",
             "untestable": "the simulation and the Gamma-function closed form disagree (largest "
             "|z| {worst:.1f}), so no verdict; k_total / (n√d) for n = {n}: {ratios:items:ratio}",

@@ -136,11 +136,11 @@ CLAIMS: dict[str, Claim] = {
         "reading); two standard errors",
         says={
             "holds": "the mean largest probability rises with the spread and is not clearly "
-            "below the post's example at any marked spread ({by_keys:items:keys})",
+            "below the post's example at any marked spread: {by_keys:details:keys}",
             "caveat": "the mean largest probability rises with the spread but stays clearly "
-            "below the post's example for {short:items:short} ({by_keys:items:keys})",
+            "below the post's example for {short:items:short}: {by_keys:details:keys}",
             "fails": "the mean largest probability does not clearly rise with the spread "
-            "everywhere ({by_keys:items:keys})",
+            "everywhere: {by_keys:details:keys}",
             "untestable": "fewer than two spreads, or no number of keys, measured",
         },
         words={
