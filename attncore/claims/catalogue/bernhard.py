@@ -298,19 +298,19 @@ CLAIMS: dict[str, Claim] = {
         "no more components differ from component 1 than chance makes (KS at 5 %).",
         says={
             "holds": "key 1's component does not differ from the others in law, and within a "
-            "draw not clearly more components differ from it than chance makes; per panel, the "
-            "share of the other components beyond the KS critical value and the rank "
-            "correlation of their sd with the length of their key: {panels:items:panel} "
-            "({draws} draws of {keys} keys)",
+            "draw not clearly more components differ from it than chance makes. "
+            "{panels:details:panel} (per panel, the share of the other components beyond the "
+            "KS critical value and the rank correlation of their sd with the length of their "
+            "key; {draws} draws of {keys} keys)",
             "caveat": "key 1's component does not differ from the others in law, but within a "
-            "draw clearly more components differ from it than chance makes in {differing:list}; "
-            "per panel, the share of the other components beyond the KS critical value and the "
-            "rank correlation of their sd with the length of their key: {panels:items:panel} "
-            "({draws} draws of {keys} keys)",
-            "fails": "key 1's component differs from the others in law: {broken:items:broken}; "
-            "per panel, the share of the other components beyond the KS critical value and the "
-            "rank correlation of their sd with the length of their key: {panels:items:panel} "
-            "({draws} draws of {keys} keys)",
+            "draw clearly more components differ from it than chance makes in {differing:list}. "
+            "{panels:details:panel} (per panel, the share of the other components beyond the "
+            "KS critical value and the rank correlation of their sd with the length of their "
+            "key; {draws} draws of {keys} keys)",
+            "fails": "key 1's component differs from the others in law: {broken:items:broken}. "
+            "{panels:details:panel} (per panel, the share of the other components beyond the "
+            "KS critical value and the rank correlation of their sd with the length of their "
+            "key; {draws} draws of {keys} keys)",
             "untestable": "{draws:count:draw} of {keys:count:key}: too few to compare",
         },
         check="every key's component over the queries against key 1's: in law over draws "
