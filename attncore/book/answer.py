@@ -538,10 +538,9 @@ def _curve_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
         return None
     link = evidence_link("every_rescaling", str(headline.get("evidence", "")), "evidence")
     return (
-        f"**Where a rescaling can put attention.** {literal(headline['text'])} A rescaling that "
-        "multiplies every logit by one factor is a point of the curve of constant factors, so "
-        "rescalings differ by where they sit on it; only QK-norm and cosine attention can "
-        f"leave it ({link} in {{doc}}`every_rescaling`)."
+        f"**Where a rescaling can put attention.** {literal(headline['text'])} Rescalings that "
+        "multiply every logit by one factor differ only by where they sit on that curve; only "
+        f"QK-norm and cosine attention can leave it ({link} in {{doc}}`every_rescaling`)."
     )
 
 
@@ -569,9 +568,9 @@ def _refill_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             f"{'changes' if changed == 1 else 'change'} with the sample"
         )
     return (
-        "**Bernhard's plots show a refilled column.** His R code fills the dot products of "
-        "all keys of a few queries into the column his text describes as key 1 of many "
-        f"queries; {sample}, and {verdicts}. This concerns the figures' code, not the "
+        "**Bernhard's plots show a refilled column.** Where his text plots key 1 of many "
+        "queries, his R code plots all keys of a few queries; "
+        f"{sample}, and {verdicts}. This concerns the figures' code, not the "
         f"proposal itself ({link} in {{doc}}`bernhard_figures`)."
     )
 
@@ -623,9 +622,8 @@ def _training_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
             "and only one of them closes by the long budget",
         )
     return (
-        f"**{title}** {which}, 1/√d stays near guessing after the short training budget (the "
-        "shorter of the chapter's two) while the factor Chuang's search finds learns the task, "
-        f"{end}. {caveat}"
+        f"**{title}** {which}, 1/√d stays near guessing after the short training budget "
+        f"while the factor Chuang's search finds learns the task, {end}. {caveat}"
     )
 
 
