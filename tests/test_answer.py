@@ -55,6 +55,7 @@ def test_the_factor_follows_the_two_vaswani_verdicts(variance, gradients, start)
         rows(vaswani_variance=variance, vaswani_small_gradients=gradients), {}
     )
     assert f"\n- {start}" in text
+    assert "*Evidence: a derivation for every d, checked by simulation.*" in text
     assert ("Not every sign of that shows" in text) == (gradients == C)
 
 
