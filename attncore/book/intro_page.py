@@ -49,7 +49,8 @@ once)."""
 
 def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLAIMS) -> str:
     """A MyST table: per claim, its verdict chip (marked fragile where a threshold inside its
-    band would change it), the opening of the source's words, and links to the evidence and
+    band would change it), the opening of the source's words with the verdict's catch where it
+    has one, and links to the evidence and
     to the claim's ledger row, which gives the whole quote, what was measured (said once,
     there) and the book's reading."""
     by_claim = {row["claim"]: row for row in rows}
@@ -69,7 +70,8 @@ def key_findings(rows: Sequence[dict[str, Any]], claims: Sequence[str] = KEY_CLA
         fragile = " {ref}`(fragile) <ledger-fragile>`" if row.get("fragile") else ""
         lines += [
             f"* - {chip(row['verdict'])}{fragile}",
-            f"  - {{cite:t}}`{source}`: “{claim_opening(claim, CLAIM_WORDS)}”",
+            f"  - {{cite:t}}`{source}`: “{claim_opening(claim, CLAIM_WORDS)}”"
+            + (f" (catch: {literal(row['catch'])})" if row.get("catch") else ""),
             f"  - {evidence}{ledger}",
         ]
     if not lines:

@@ -36,7 +36,7 @@ from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles
 from attncore.claims import CLAIMS, PENDING, Finding, Verdict
 from attncore.claims.catalogue import SOURCES
-from attncore.claims.saying import how_checked, sentence
+from attncore.claims.saying import catch, how_checked, sentence
 from attncore.symbolic.derivation import Derivation, Shown
 
 __all__ = [
@@ -132,6 +132,7 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
         "chapter": CLAIMS[finding.claim].chapter,
         "verdict": finding.verdict.value,
         "measured": sentence(finding, keep_break=True),
+        "catch": catch(finding),
         "check": how_checked(finding),
         "evidence": evidence,
         "thresholds": [t.record() for t in finding.thresholds],

@@ -65,7 +65,9 @@ class Claim:
     its rule can take (the rule's :attr:`~attncore.claims.Finding.branch`), with named slots
     the rule's :attr:`~attncore.claims.Finding.values` fill (:mod:`attncore.claims.saying`
     lists the format specs); ``check`` says how it was checked, with slots too; ``words``
-    names the phrases a template's ``words`` slot lists."""
+    names the phrases a template's ``words`` slot lists; ``catch``, a template too, names the
+    price of a verdict that holds where the run shows one (said beside the chip wherever the
+    claim's words are shown without its sentence)."""
 
     chapter: str
     source: str
@@ -80,6 +82,7 @@ class Claim:
     says: Mapping[str, str] = field(default_factory=dict)
     check: str = ""
     words: Mapping[str, str] = field(default_factory=dict)
+    catch: str = ""
 
 
 @dataclass(frozen=True)

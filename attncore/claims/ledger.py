@@ -41,8 +41,8 @@ def ledger(
     Each row has the claim's catalogue fields (``kind`` as its words), ``verdict`` (or
     :data:`PENDING`), ``measured``, ``check``, ``evidence``, ``run`` (which run decided it),
     ``stale`` (the run's code fingerprint differs from ``fingerprints[chapter]``, the code
-    now), and the run's ``thresholds`` and ``fragile`` records
-    (:func:`attncore.claims.thresholds.decided_by`).
+    now), the run's ``thresholds`` and ``fragile`` records
+    (:func:`attncore.claims.thresholds.decided_by`) and the verdict's ``catch``.
     """
     rows = []
     for key, claim in CLAIMS.items():
@@ -59,6 +59,7 @@ def ledger(
                     "stale": False,
                     "thresholds": [],
                     "fragile": [],
+                    "catch": "",
                 }
             )
             continue
@@ -85,6 +86,7 @@ def ledger(
                 "stale": stale,
                 "thresholds": list(record.get("thresholds", [])) if record else [],
                 "fragile": list(record.get("fragile", [])) if record else [],
+                "catch": record.get("catch", "") if record else "",
             }
         )
     return rows

@@ -57,6 +57,7 @@ from attncore.claims.words import count, listing, number, plain, share
 __all__ = [
     "ANY",
     "BREAK",
+    "catch",
     "finding_and_details",
     "how_checked",
     "read",
@@ -161,6 +162,22 @@ def sentence(finding: Finding, *, keep_break: bool = False) -> str:
     words = CLAIMS[finding.claim].words
     said = say(template(finding.claim, finding.branch), finding.values, words)
     return said if keep_break else " ".join(part.strip() for part in said.split(BREAK))
+
+
+def catch(finding: Finding) -> str:
+    """The price of ``finding`` its claim names (:attr:`~attncore.claims.Claim.catch`), empty
+    where the claim names none or the finding lacks a value the template needs.
+
+    >>> from attncore.claims import Verdict
+    >>> catch(Finding("bernhard-fig2-k-total-better", Verdict.HOLDS, values={"uniform": True}))
+    'attention rows nearly uniform'
+    >>> catch(Finding("bernhard-fig2-k-total-better", Verdict.HOLDS))
+    ''
+    """
+    claim = CLAIMS[finding.claim]
+    if not claim.catch or not set(slots(claim.catch)) <= set(finding.values):
+        return ""
+    return say(claim.catch, finding.values, claim.words)
 
 
 def finding_and_details(text: str) -> tuple[str, str]:

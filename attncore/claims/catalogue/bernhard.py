@@ -279,6 +279,7 @@ CLAIMS: dict[str, Claim] = {
             "one-draw": "{draws:count:draw}: a standard error needs at least two",
             "no-value": "some draws have no value: nothing to judge",
         },
+        catch="{uniform:attention rows nearly uniform|}",
         check="paired over draws of the {sample} samples, panel {other} against panel {base}: "
         "the W₁ and KS distortions lower ('better') and their mean per-draw ratio small on both "
         "distances ('much better', the book's reading), each by a t test over the draws; the "
