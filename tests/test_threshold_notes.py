@@ -36,9 +36,9 @@ def test_a_chapter_line_names_no_threshold_and_its_ledger_row_explains_each_once
 def test_another_value_of_a_name_is_explained_again_under_its_own_label():
     notes = ThresholdNotes("t")
     a = {"name": "x", "value": 1.0, "reason": "r", "band": None}
-    assert notes.label(a) == ("t-x", True)
-    assert notes.label({**a, "value": 2.0}) == ("t-x-2", True)
-    assert notes.label(a) == ("t-x", False)
+    assert notes.label(a) == "t-x"
+    assert notes.label({**a, "value": 2.0}) == "t-x-2"
+    assert notes.label(a) == "t-x" and len(notes.records) == 2  # the first is not given again
 
 
 def test_a_hostile_threshold_name_never_enters_a_role():

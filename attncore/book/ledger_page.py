@@ -258,14 +258,15 @@ def _shared(text: str, notes: dict[str, str], words: str) -> str:
     return f" ({{ref}}`{words} <{notes[text]}>`)." if text in notes else ""
 
 
-def _once(claim: str, text: str, seen: dict[str, str], words: str) -> str:
-    """``text`` escaped, or, where an earlier row gave it (``seen``: text to that row's claim,
-    filled as rows are laid out), ``words`` and a link to that row."""
+def _once(claim: str, text: str, seen: dict[str, str], words: str, shown: str = "") -> str:
+    """``text`` escaped (or ``shown``, the part of it a row shows), or, where an earlier row
+    gave it (``seen``: text to that row's claim, filled as rows are laid out), ``words`` and a
+    link to that row."""
     if text in seen:
         earlier = seen[text]
         return f"{words} {{ref}}`{ledger_number(earlier)} <{ledger_target(earlier)}>`"
     seen[text] = claim
-    return literal(text)
+    return literal(shown or text)
 
 
 def _note_texts(rows: Sequence[dict[str, Any]]) -> list[str]:
@@ -326,7 +327,7 @@ def shared_tables(rows: Sequence[dict[str, Any]]) -> str:
     registered = _registered(rows)
 
     def decided_by(row: dict[str, Any]) -> set[str]:
-        return {registered.label(t)[0] for t in row["thresholds"]}
+        return {registered.label(t) for t in row["thresholds"]}
 
     lines = ["(ledger-thresholds)=", "## Thresholds and shared notes", ""]
     if not registered.records and not _note_texts(rows):
@@ -432,12 +433,8 @@ def _found(row: dict[str, Any], measured: dict[str, str]) -> str:
     """What the row shows of its measurement: the finding, before the sentence's break
     (:func:`~attncore.claims.saying.finding_and_details`; the rest is the dropdown's), or a
     link to an earlier row that measured the same."""
-    said = _once(row["claim"], row["measured"], measured, _SAME)
-    return (
-        literal(finding_and_details(row["measured"])[0])
-        if said == literal(row["measured"])
-        else said
-    )
+    finding = finding_and_details(row["measured"])[0]
+    return _once(row["claim"], row["measured"], measured, _SAME, shown=finding)
 
 
 def _detail(

@@ -91,11 +91,11 @@ class ThresholdNotes:
     records: dict[str, Record] = field(default_factory=dict)
     """Each label's threshold record, in the order the page met them."""
 
-    def label(self, threshold: Record) -> tuple[str, bool]:
-        """The threshold's label, and whether this call gave it (its first use here)."""
+    def label(self, threshold: Record) -> str:
+        """The threshold's label, given at its first use here."""
         key = _key(threshold)
         if key in self.labels:
-            return self.labels[key], False
+            return self.labels[key]
         slug = re.sub(r"[^a-z0-9]+", "-", key[0].lower()).strip("-") or "threshold"
         label, taken = f"{self.prefix}-{slug}", set(self.labels.values())
         count = 1
@@ -104,14 +104,14 @@ class ThresholdNotes:
             label = f"{self.prefix}-{slug}-{count}"
         self.labels[key] = label
         self.records[label] = threshold
-        return label, True
+        return label
 
     def note(self, thresholds: Sequence[Record], fragile: Sequence[Record]) -> str:
         """The note of one verdict: whether it is fragile, then its thresholds by name and
         value, each linked to where it is explained; empty without thresholds."""
         if not thresholds:
             return ""
-        labels = [self.label(threshold)[0] for threshold in thresholds]
+        labels = [self.label(threshold) for threshold in thresholds]
         listed = "Thresholds: " + "; ".join(
             f"{named(t)} ({{ref}}`{LINK_TEXT} <{label}>`)"
             for t, label in zip(thresholds, labels, strict=True)
