@@ -473,14 +473,12 @@ def _advice(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
 def _long_contexts(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str:
     """Contexts longer than training: whether 1/√d flattens attention as n grows and which
     factors kept a task solved at lengths never trained on, with the scale of the evidence."""
-    parts = [s for s in (_advice(runs), _flattening(verdicts), _first_task(runs)) if s]
+    trained = _first_task(runs)
+    parts = [s for s in (_advice(runs), _flattening(verdicts), trained) if s]
     if not parts:
         return ""
-    scale = (
-        _scale(runs, "length_generalization", "models of width 16 and two layers", "n_seeds")
-        if _first_task(runs)
-        else ""
-    )
+    model = "models of width 16 and two layers"
+    scale = _scale(runs, "length_generalization", model, "n_seeds") if trained else ""
     return " ".join(parts) + scale
 
 

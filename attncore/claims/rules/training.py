@@ -388,11 +388,12 @@ def pace_story(
         if method == "sqrt_d" or not len(_part(runs, setup, method)):
             continue
         steps = _median_steps(runs, setup, method)
+        apart = _apart(runs, setup, method)
         if math.isnan(steps):
             groups["never"].append(name[method])
-        elif math.isnan(reference) or steps * FAST < reference or _apart(runs, setup, method) < 0:
+        elif math.isnan(reference) or steps * FAST < reference or apart < 0:
             groups["faster"].append(name[method])
-        elif steps > FAST * max(reference, 1.0) or _apart(runs, setup, method) > 0:
+        elif steps > FAST * max(reference, 1.0) or apart > 0:
             groups["slower"].append(name[method])
         else:
             groups["same"].append(name[method])
