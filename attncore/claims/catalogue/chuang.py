@@ -33,6 +33,22 @@ _II_WORDS = {
 """How one initializer's conditions read in a verdict on (ii)."""
 
 
+def _proof(section: str, quote: str) -> Claim:
+    """One of Chuang's Propositions 1 to 4 (his appendix), its proof checked line by line."""
+    return Claim(
+        "derivations",
+        "chuang2023scaling",
+        section,
+        quote,
+        "Every line of the proof, re-derived in sympy, simplifies to the next.",
+        Kind.IDENTITY,
+        unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
+    )
+
+
 CLAIMS: dict[str, Claim] = {
     "chuang-any-scalar-product-dk": Claim(
         "why_sqrt_d",
@@ -107,56 +123,24 @@ CLAIMS: dict[str, Claim] = {
             "within {z:.1f} standard errors of the derivation",
         },
     ),
-    "chuang-proposition-1": Claim(
-        "derivations",
-        "chuang2023scaling",
+    "chuang-proposition-1": _proof(
         "6, Proposition 1",
         r"Proposition 1. … $$\text{Var}[X] = \mathbb{E}(X^2) + (\mathbb{E}[X])^2 - "
         r"2(\mathbb{E}[x])^2 = \mathbb{E}(X^2) - (\mathbb{E}X)^2.$$",
-        "Every line of the proof, re-derived in sympy, simplifies to the next.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     ),
-    "chuang-proposition-2": Claim(
-        "derivations",
-        "chuang2023scaling",
+    "chuang-proposition-2": _proof(
         "6, Proposition 2",
         r"Proposition 2. … $$\text{Cov}[X, Y] = \mathbb{E}XY - \mathbb{E}X\mathbb{E}Y.$$",
-        "Every line of the proof, re-derived in sympy, simplifies to the next.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     ),
-    "chuang-proposition-3": Claim(
-        "derivations",
-        "chuang2023scaling",
+    "chuang-proposition-3": _proof(
         "6, Proposition 3",
         r"Proposition 3. If $X$ and $Y$ are independent and both have zero means, then … "
         r"$$\text{Var}[XY] = \text{Var}X \text{Var}Y.$$",
-        "Every line of the proof, re-derived in sympy, simplifies to the next.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     ),
-    "chuang-proposition-4": Claim(
-        "derivations",
-        "chuang2023scaling",
+    "chuang-proposition-4": _proof(
         "6, Proposition 4",
         r"Proposition 4. Let $X_i, i \in \{1, \dots, n\}$ be $n$ independent variables. … "
         r"$$\text{Var}\left(\sum_i X_i\right) = \sum_i \text{Var}X_i.$$",
-        "Every line of the proof, re-derived in sympy, simplifies to the next.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     ),
     "chuang-proposition-5": Claim(
         "why_sqrt_d",

@@ -18,6 +18,13 @@ _DIGITS = "printed digits match or they do not"
 
 _RECOMPUTED = "recomputed with a max-subtracted softmax, rounded to the printed digits"
 
+_PRINTED = {
+    Verdict.CAVEAT: _DIGITS,
+    Verdict.UNTESTABLE: "a run with other inputs than the post's checks nothing and records no "
+    "verdict (the ledger shows the claim pending)",
+}
+"""The verdicts a check of the post's printed outputs cannot return, with the reasons."""
+
 
 CLAIMS: dict[str, Claim] = {
     "blog-softmax-example": Claim(
@@ -28,11 +35,7 @@ CLAIMS: dict[str, Claim] = {
         "The post's printed softmax of y = [0.2, 0.4, 0.1, 0.8] and of 8y, recomputed and "
         "rounded to the printed digits.",
         Kind.QUOTATION,
-        unreachable={
-            Verdict.CAVEAT: _DIGITS,
-            Verdict.UNTESTABLE: "a run with other inputs than the post's checks nothing and "
-            "records no verdict (the ledger shows the claim pending)",
-        },
+        unreachable=_PRINTED,
         check=_RECOMPUTED,
         says={
             "holds": "every printed digit of softmax(y) and softmax(8y) is reproduced",
@@ -50,11 +53,7 @@ CLAIMS: dict[str, Claim] = {
         "5 decimals; the quote shows their first rows), recomputed and rounded to the printed "
         "digits.",
         Kind.QUOTATION,
-        unreachable={
-            Verdict.CAVEAT: _DIGITS,
-            Verdict.UNTESTABLE: "a run with other inputs than the post's checks nothing and "
-            "records no verdict (the ledger shows the claim pending)",
-        },
+        unreachable=_PRINTED,
         check=_RECOMPUTED,
         says={
             "holds": "every printed digit of both Jacobians is reproduced",
