@@ -77,3 +77,14 @@ def test_the_book_citation_names_the_commit_and_its_date():
     entry = bibtex(citation)
     assert revision.short in entry and citation.year in entry and citation.url in entry
     assert sentence(citation).startswith(f"The attncore contributors ({citation.year}).")
+
+
+def test_every_work_the_book_cites_has_an_address_or_says_it_has_none():
+    entries = re.split(r"\n(?=@)", (REPO / "book" / "references.bib").read_text().strip())
+    without = [
+        e.split("{", 1)[1].split(",", 1)[0]
+        for e in entries
+        if not re.search(r"^\s*(url|eprint|doi)\s*=", e, re.M)
+        and "no public address is known" not in e
+    ]
+    assert not without, f"book/references.bib: give these an url, eprint or doi: {without}"

@@ -1,0 +1,31 @@
+"""The replication's counts: their shape, their summary, and the numbers other text quotes."""
+
+import re
+
+import pytest
+
+from attncore.claims.thresholds.length_generalization import SOLVED
+from attncore.sources.replication import STRINGS_PER_TEST, replication_summary
+
+
+def test_every_cell_has_twenty_runs_of_counts_out_of_a_hundred():
+    summary = replication_summary()
+    assert set(summary["runs"]) == {20}
+    assert summary["accuracy"].between(0, 1).all()
+    assert (summary["solved"] <= summary["runs"]).all()
+    assert STRINGS_PER_TEST == 100
+
+
+def test_wilson_interval_brackets_the_share_of_runs_solved():
+    summary = replication_summary()
+    share = summary["solved"] / summary["runs"]
+    assert (summary["solved_low"] <= share).all() and (share <= summary["solved_high"]).all()
+    # 20 of 20 still leaves room below one: the Wilson interval, not a zero-width one
+    assert summary.loc[("log_n", 30), "solved_low"] == pytest.approx(0.839, abs=1e-3)
+
+
+def test_the_solved_threshold_quotes_the_replication_as_its_files_record_it():
+    summary = replication_summary()
+    quoted = [float(x) for x in re.findall(r"0\.\d\d", SOLVED.reason)]
+    standard = [round(v, 2) for v in summary.loc["standard", "accuracy"].iloc[:3]]
+    assert quoted[1:] == [round(summary.loc[("log_n", 10), "accuracy"], 2), *standard]
