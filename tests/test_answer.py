@@ -271,15 +271,25 @@ def test_the_learning_rate_sentence_follows_the_two_verdicts(qk, sigma) -> None:
 
 def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
     length = {**length_run(sqrt_d="solved", log_n="solved"), "parameters": {"n_seeds": 3}}
-    stability = {"parameters": {"n_rates": 8, "n_seeds": "<b>2</b>", "steps": 400}}
+    length["measurements"] += measurements(
+        "length_generalization", {"d_model": 16, "n_layers": 2}, "sec-length-setup"
+    )
+    stability = {  # a hostile width is left unsaid, as the seeds are
+        "parameters": {"n_rates": 8, "n_seeds": "<b>2</b>", "steps": 400},
+        "measurements": measurements("stability", {"d_model": "<b>16</b>", "n_layers": 1}, "s"),
+    }
     verdicts = rows(wortsman_mitigations_effective=H)
     text = answer.recommendation(
         verdicts, {"length_generalization": length, "stability": stability}
     )
     box = text.partition(":::{admonition}")[2].partition("\n:::")[0]
     long, rates = (line for line in box.splitlines() if line.startswith("- **"))
-    assert long.endswith("*Evidence at toy scale: models of width 16 and two layers; 3 seeds.*")
-    assert rates.endswith("strings; 8 learning rates, 400 steps per run.*")  # no hostile seeds
+    assert long.endswith(
+        "*Evidence at toy scale: models of width 16 with two layers, trained on FIRST; 3 seeds.*"
+    )
+    assert rates.endswith(
+        "models with one layer, trained to reverse strings; 8 learning rates, 400 steps per run.*"
+    )
 
 
 def test_the_long_context_advice_follows_the_routes_that_kept_first_solved() -> None:

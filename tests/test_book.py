@@ -804,6 +804,10 @@ window.addEventListener("load", () => setTimeout(() => {
     split, clipped, captions, pageWidth: document.documentElement.scrollWidth, width,
     cards: Array.from(document.querySelectorAll("table.ledger-table tr"))
       .map((r) => getComputedStyle(r).display),
+    // each figure as shown: its file, its shown and natural widths, and the hint under it
+    shrunk: Array.from(article.querySelectorAll("a.attncore-full-size img")).map((img) => [
+      img.getAttribute("src").split("/").pop(), img.clientWidth, img.naturalWidth,
+      getComputedStyle(img.closest("a"), "::after").content]),
   });
   window.parent.document.body.appendChild(pre);  // the page's own window, or its frame's
 }, 1500));
@@ -832,3 +836,12 @@ def test_on_a_390_pixel_phone_no_word_is_split_and_nothing_is_clipped(served):
         assert report["pageWidth"] <= report["width"] + 1, f"{page.name} scrolls sideways"
         if page.stem == "claims_ledger":
             assert report["cards"] and set(report["cards"]) == {"block"}, report["cards"]
+        # the page's images carry hashed names: hold each to the smallest text of the page's
+        # figures, and where a phone shrinks that below the floor, the hint must say a tap
+        # opens it full size
+        manifest = root / RUNS / page.stem / "manifest.json"
+        texts = [] if not manifest.is_file() else json.loads(manifest.read_text())["figures"]
+        text = min((f["min_text_px"] for f in texts if f["min_text_px"]), default=None)
+        for name, shown, natural, hint in report["shrunk"]:
+            if text and natural and text * shown / natural < 0.9 * MIN_TEXT_PX:
+                assert "full size" in hint, f"{page.name}: {name} shrunk to {shown} px, no hint"

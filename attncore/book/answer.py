@@ -437,16 +437,22 @@ def _parameter(runs: Mapping[str, Mapping[str, Any]], chapter: str, name: str) -
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _scale(runs: Mapping[str, Mapping[str, Any]], chapter: str, model: str, names: str) -> str:
-    """The scale of a line's evidence: the ``model`` trained and the run's counts ``names``
-    (``"n_seeds"`` and so on), said only where the run has them."""
+def _scale(runs: Mapping[str, Mapping[str, Any]], chapter: str, task: str, names: str) -> str:
+    """The scale of a line's evidence: the model ``chapter`` measured (width and layers), the
+    ``task`` it was trained on and the run's counts ``names`` (``"n_seeds"`` and so on), each
+    said only where the run has it."""
+    measured = _measured(runs, chapter)
+    width, layers = _number(measured, "d_model"), _number(measured, "n_layers")
+    model = "models" if width is None else f"models of width {width:g}"
+    if layers is not None:
+        model += f" with {count(int(layers), 'layer')}"
     words = {"n_seeds": "seeds", "n_rates": "learning rates", "steps": "steps per run"}
     counts = [
         f"{value:,} {words[name]}"
         for name in names.split()
         if (value := _parameter(runs, chapter, name)) is not None
     ]
-    return f" *Evidence at toy scale: {model}{'; ' if counts else ''}{', '.join(counts)}.*"
+    return f" *Evidence at toy scale: {model}, {task}{'; ' if counts else ''}{', '.join(counts)}.*"
 
 
 _ADVICE = {
@@ -477,8 +483,7 @@ def _long_contexts(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, 
     parts = [s for s in (_advice(runs), _flattening(verdicts), trained) if s]
     if not parts:
         return ""
-    model = "models of width 16 and two layers"
-    scale = _scale(runs, "length_generalization", model, "n_seeds") if trained else ""
+    scale = _scale(runs, "length_generalization", "trained on FIRST", "n_seeds") if trained else ""
     return " ".join(parts) + scale
 
 
@@ -496,9 +501,7 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
         "Contexts longer than training": _long_contexts(verdicts, runs),
         "High learning rates": rates
         and rates
-        + _scale(
-            runs, "stability", "one layer of width 16 reversing strings", "n_rates n_seeds steps"
-        ),
+        + _scale(runs, "stability", "trained to reverse strings", "n_rates n_seeds steps"),
         "The alternatives": _costs(runs),
     }
     if _compared(_measured(runs, "every_rescaling")).get("k_total") == "less":
