@@ -70,6 +70,10 @@ window.addEventListener("load", () => setTimeout(() => {
     // each figure's image: its text alternative and the file a click opens
     figures: Array.from(document.querySelectorAll("article figure img"))
       .map(i => [i.alt, i.closest("a") ? i.closest("a").href : null, i.src]),
+    // code a reader can show whose long lines would run past the right edge of its box
+    cutCode: Array.from(document.querySelectorAll("article .cell_input pre"))
+      .filter(p => !/pre-wrap|break-spaces/.test(getComputedStyle(p).whiteSpace))
+      .map(p => p.textContent.trim().slice(0, 60)),
   };
   const pre = document.createElement("pre");
   pre.id = "attncore-probe";
@@ -228,6 +232,7 @@ def test_pages_in_headless_chromium(served):
             assert link == source, (page.name, link, source)
             assert alt and not re.fullmatch(r"\S+\.(png|svg)", alt), (page.name, alt)
         assert not report["wideTables"], f"{page.name}: tables wider than the column"
+        assert not report["cutCode"], f"{page.name}: code lines cut at the edge {report['cutCode']}"
         for verdict, painted in report["chips"]:  # chips look as in the verdict figures
             if verdict in VERDICT_COLOURS:
                 red, green, blue = (round(255 * c) for c in to_rgb(VERDICT_COLOURS[verdict]))
