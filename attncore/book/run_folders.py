@@ -177,6 +177,8 @@ _SHARE, _COUNT = Meaning(0, 1), Meaning(0, 10**6, integer=True)
 _SIZE = Meaning(1e-12, 1e12)
 """A size of a run's numbers (a norm, a spread): positive, and neither so small nor so large
 that a ratio of two of them could overflow."""
+_MODEL = {"d_model": Meaning(1, 2**16, integer=True), "n_layers": Meaning(1, 256, integer=True)}
+"""The width and depth of a chapter's trained model, the scale page one gives its evidence."""
 
 MEASURED: dict[str, dict[str, Meaning]] = {
     "every_rescaling": {
@@ -193,7 +195,9 @@ MEASURED: dict[str, dict[str, Meaning]] = {
         "train_length": Meaning(equals=("train_length",)),
         "longest": Meaning(equals=("train_length", "test_lengths")),
         r"[a-z0-9_]+( \+ [a-z0-9_]+)?\.longest": Meaning(outcomes=OUTCOMES),
+        **_MODEL,
     },
+    "stability": _MODEL,
     "bernhard_figures": {
         r"refill\.differing_share": _SHARE,
         r"refill\.changed_verdicts": _COUNT,
