@@ -276,7 +276,17 @@ def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
     )
     stability = {  # a hostile width is left unsaid, as the seeds are
         "parameters": {"n_rates": 8, "n_seeds": "<b>2</b>", "steps": 400},
-        "measurements": measurements("stability", {"d_model": "<b>16</b>", "n_layers": 1}, "s"),
+        "measurements": measurements(
+            "stability",
+            {
+                "d_model": "<b>16</b>",
+                "n_layers": 1,
+                "qk_norm.sensitivity": 0.123,
+                "sqrt_d.sensitivity": 0.6,
+                "sigma_reparam.sensitivity": float("nan"),
+            },
+            "s",
+        ),
     }
     verdicts = rows(wortsman_mitigations_effective=H)
     text = answer.recommendation(
@@ -290,6 +300,7 @@ def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
     assert rates.endswith(
         "models with one layer, trained to reverse strings; 8 learning rates, 400 steps per run.*"
     )
+    assert "learning-rate sensitivity in nats: QK-norm 0.12, 1/√d 0.60)" in rates  # no NaN
 
 
 def test_the_long_context_advice_follows_the_routes_that_kept_first_solved() -> None:

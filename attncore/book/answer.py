@@ -67,8 +67,8 @@ TEST_TIME = {
 names them: the cheapest change for a trained model."""
 
 STABILIZERS = {
-    "wortsman-mitigations-effective": "QK-norm",
-    "zhai-sigma-reparam-robust": "σReparam",
+    "wortsman-mitigations-effective": ("QK-norm", "qk_norm"),
+    "zhai-sigma-reparam-robust": ("σReparam", "sigma_reparam"),
 }
 """The claims whose verdicts say whether a method made the final loss less sensitive to the
 learning rate than 1/√d, with the method each names."""
@@ -230,12 +230,13 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     )
 
 
-def _high_rates(verdicts: Mapping[str, str]) -> str | None:
-    """Whether QK-norm and σReparam made the final loss less sensitive to the learning rate."""
+def _high_rates(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """Whether QK-norm and σReparam made the final loss less sensitive to the learning rate,
+    with the sensitivities the stability chapter measured, where it did."""
     groups: dict[str, list[str]] = {_H: [], _C: [], _F: []}
-    for claim, method in STABILIZERS.items():
+    for claim, (label, _) in STABILIZERS.items():
         if verdicts.get(claim) in groups:
-            groups[verdicts[claim]].append(method)
+            groups[verdicts[claim]].append(label)
     words = {
         _H: "clearly less sensitive to the learning rate than 1/√d does",
         _C: "less sensitive to the learning rate than 1/√d does on average, but not clearly",
@@ -248,7 +249,14 @@ def _high_rates(verdicts: Mapping[str, str]) -> str | None:
     ]
     if not parts:
         return None
-    return f"In the book's sweep of learning rates, {'; '.join(parts)} ({{doc}}`stability`)."
+    measured = _measured(runs, "stability")
+    sizes = [
+        f"{label} {value:.2f}"
+        for label, method in [*STABILIZERS.values(), ("1/√d", "sqrt_d")]
+        if (value := _number(measured, f"{method}.sensitivity")) is not None
+    ]
+    size = f"; learning-rate sensitivity in nats: {', '.join(sizes)}" if len(sizes) > 1 else ""
+    return f"In the book's sweep of learning rates, {'; '.join(parts)} ({{doc}}`stability`{size})."
 
 
 def _flattening(verdicts: Mapping[str, str]) -> str | None:
@@ -493,7 +501,7 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
     ``rows`` (the ledger's) or the measurements in ``runs`` and naming the scale of its
     evidence, then what the default rests on; what did not run is left out."""
     verdicts = _verdicts(rows)
-    rates = _high_rates(verdicts)
+    rates = _high_rates(verdicts, runs)
     default = _which_factor(verdicts)
     lines = {
         "The default": default

@@ -197,7 +197,7 @@ MEASURED: dict[str, dict[str, Meaning]] = {
         r"[a-z0-9_]+( \+ [a-z0-9_]+)?\.longest": Meaning(outcomes=OUTCOMES),
         **_MODEL,
     },
-    "stability": _MODEL,
+    "stability": {**_MODEL, r"[a-z0-9_]+\.sensitivity": Meaning(0, 1e3)},
     "bernhard_figures": {
         r"refill\.differing_share": _SHARE,
         r"refill\.changed_verdicts": _COUNT,
