@@ -1,5 +1,6 @@
 """Train short, test long: the exact scoring by kinds of positions against the engine's forward
-pass on whole strings, the factors at a new length, and the chapter's rules per branch."""
+pass on whole strings and the factors at a new length (the chapter's rules are tested branch by
+branch in ``tests/test_rules_length_generalization.py``)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,10 @@ import math
 
 import numpy as np
 import pytest
-from length_tables import BAD, FLAT, FOCUSED, GOOD, MID, SAME, frame
 
 torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
-from attncore.claims import Verdict  # noqa: E402
-from attncore.claims.rules import length_generalization as rules  # noqa: E402
 from attncore.training.engine import ensemble_forward  # noqa: E402
 from attncore.training.lengths import (  # noqa: E402
     TEMPERATURES,
@@ -95,88 +93,3 @@ def test_first_strings_label_the_first_bit():
     x, y = first_strings(np.random.default_rng(1), (5, 3), 4)
     assert x.shape == y.shape == (5, 3, 5)
     assert (x[..., 0] == 2).all() and (y[..., 0] == x[..., 1]).all() and (y[..., 1:] == -1).all()
-
-
-@pytest.mark.parametrize(
-    ("sqrt_d", "log_n", "verdict"),
-    [
-        (BAD, GOOD, Verdict.HOLDS),
-        (GOOD, GOOD, Verdict.CAVEAT),
-        (BAD, MID, Verdict.CAVEAT),
-        (MID, BAD, Verdict.FAILS),
-    ],
-)
-def test_chiang_rule_reaches_each_verdict(sqrt_d, log_n, verdict):
-    found = rules.chiang_log_n(frame({"sqrt_d": sqrt_d, "log_n": log_n}), 10)
-    assert found.verdict == verdict, found.values
-
-
-WIDE = [0.2, 1.0, 0.9]
-"""Accuracies of three seeds too spread for an interval to settle anything."""
-
-
-def test_undecided_seeds_make_a_rule_untestable_not_a_failure():
-    chiang = rules.chiang_log_n(frame({"sqrt_d": WIDE, "log_n": WIDE}), 10)
-    assert chiang.verdict == Verdict.UNTESTABLE and chiang.branch == "untestable"
-    wide = {"entropy": 0.1, "largest": 0.9}
-    spread = frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, sqrt_d=wide, ssmax_learned=wide)
-    spread.loc[(spread["length"] == 1000) & (spread["seed"] == 0), "entropy"] = 0.9
-    spread.loc[(spread["length"] == 1000) & (spread["seed"] == 1), "entropy"] = 0.0
-    ssmax = rules.ssmax_flattening(spread, 10)
-    assert ssmax.verdict == Verdict.UNTESTABLE and ssmax.branch == "untestable"
-
-
-def test_a_method_unsolved_at_the_training_length_leaves_the_claim_untestable():
-    table = frame({"sqrt_d": BAD, "log_n": GOOD, "k_total": GOOD})
-    table.loc[(table["method"] == "sqrt_d") & (table["length"] == 10), "accuracy"] = 0.7
-    for rule in (rules.chiang_log_n, rules.k_total_long):
-        found = rule(table, 10)
-        assert found.verdict == Verdict.UNTESTABLE and found.branch == "not-learned"
-        assert found.values["train_length"] == 10
-        assert [m["method"] for m in found.values["unlearned"]] == ["1/√d"]
-
-
-def test_rules_are_untestable_with_one_seed_or_no_longer_length():
-    one = frame({"sqrt_d": [0.5], "log_n": [1.0], "ssmax_learned": [1.0], "k_total": [0.5]})
-    assert rules.chiang_log_n(one, 10).verdict == Verdict.UNTESTABLE
-    short = frame({"sqrt_d": BAD, "log_n": GOOD}, length=10)
-    assert rules.chiang_log_n(short, 10).verdict == Verdict.UNTESTABLE
-    assert rules.k_total_long(one, 10).verdict == Verdict.UNTESTABLE
-    assert rules.ssmax_flattening(one, 10).verdict == Verdict.UNTESTABLE
-
-
-def test_ssmax_rule_reaches_each_verdict():
-    flat, focused, same = FLAT, FOCUSED, SAME
-    holds = frame({"sqrt_d": MID, "ssmax_learned": GOOD}, sqrt_d=flat, ssmax_learned=focused)
-    assert rules.ssmax_flattening(holds, 10).verdict == Verdict.HOLDS
-    caveat = frame({"sqrt_d": MID, "ssmax_learned": GOOD}, sqrt_d=flat, ssmax_learned=flat)
-    assert rules.ssmax_flattening(caveat, 10).verdict == Verdict.CAVEAT
-    fails = frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, sqrt_d=same, ssmax_learned=same)
-    assert rules.ssmax_flattening(fails, 10).verdict == Verdict.FAILS
-
-
-@pytest.mark.parametrize(
-    ("k_total", "verdict"),
-    [(GOOD, Verdict.HOLDS), (MID, Verdict.CAVEAT), (BAD, Verdict.FAILS)],
-)
-def test_k_total_rule_reaches_each_verdict(k_total, verdict):
-    table = frame({"sqrt_d": MID if k_total is MID else GOOD, "k_total": k_total})
-    found = rules.k_total_long(table, 10)
-    assert found.verdict == verdict
-    assert found.values["key_growth"] == pytest.approx(1001 / 11)
-    assert found.values["fall"] == pytest.approx(1.0)
-
-
-def test_the_chapters_readings_name_every_method():
-    table = frame({"sqrt_d": BAD, "log_n": GOOD, "sqrt_d + qwen": GOOD})
-    labels = {"sqrt_d": "A", "log_n": "B", "sqrt_d + qwen": "C"}
-    found = rules.longest_outcomes(table, labels)
-    assert [(r.branch, r.values["methods"], r.values["many"]) for r in found] == [
-        ("solved", ["B", "C"], True),
-        ("not solved", ["A"], False),
-    ]
-    reading = rules.temperature_reading(table, {"sqrt_d + qwen": "C"})
-    assert reading.branch == "paired" and reading.values["longest"] == 1000
-    assert reading.values["temperatures"] == [
-        {"label": "C", "change": ["raises"], "gap": ["level"]}
-    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from drivers import Branches, C, Drivers, F, H, U
 
 from attncore.checks import ParameterError
 from attncore.claims import Finding, Verdict
@@ -215,14 +216,18 @@ def components(
     return pd.DataFrame(rows)
 
 
+def similar(**options) -> rules.Assessment:
+    return rules.assess_other_components_similar(components(**options), ks_critical=0.09)
+
+
 def test_other_components_hold_when_alike_in_law_and_within_draws():
-    result = rules.assess_other_components_similar(components(), ks_critical=0.09)
+    result = similar()
     assert result.finding.verdict is Verdict.HOLDS
     assert result.conclusion.branch == "holds"
 
 
 def test_other_components_caveat_when_a_draw_s_components_differ():
-    result = rules.assess_other_components_similar(components(ks=0.3), ks_critical=0.09)
+    result = similar(ks=0.3)
     assert result.finding.verdict is Verdict.CAVEAT
     assert result.conclusion.values == {"differing": ["1b"]}
     [panel] = result.finding.values["panels"]
@@ -230,7 +235,7 @@ def test_other_components_caveat_when_a_draw_s_components_differ():
 
 
 def test_other_components_do_not_hold_when_key_one_differs_in_law():
-    result = rules.assess_other_components_similar(components(first_shift=1.0), ks_critical=0.09)
+    result = similar(first_shift=1.0)
     assert result.finding.verdict is Verdict.FAILS
     assert [(b["panel"], b["statistic"]) for b in result.finding.values["broken"]] == [
         ("1b", "mean"),
@@ -270,8 +275,8 @@ def test_other_components_on_simulated_draws():
             k_table(noisy(0.4), noisy(0.3), noisy(0.9999, spread=1e-6))
         ),
         lambda: rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.4, seed=1), noisy(0.9))),
-        lambda: rules.assess_other_components_similar(components(ks=0.3), ks_critical=0.09),
-        lambda: rules.assess_other_components_similar(components(first_shift=1.0), 0.09),
+        lambda: similar(ks=0.3),
+        lambda: similar(first_shift=1.0),
     ],
 )
 def test_a_conclusion_names_no_number_of_the_finding(assessment):
@@ -283,3 +288,90 @@ def test_a_conclusion_names_no_number_of_the_finding(assessment):
     assert all(isinstance(x, (str, dict)) for x in named), a.conclusion
     records = [y for x in named if isinstance(x, dict) for y in x.values()]
     assert all(isinstance(y, str) for y in records), a.conclusion
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+
+def helps(w_1c: float, skew_1c: float, n: int = 20) -> rules.Assessment:
+    return rules.assess_sqrt_d_helps(
+        helps_table(noisy(0.7, n), noisy(w_1c, n, seed=1), noisy(8.0, n), noisy(skew_1c, n, seed=1))
+    )
+
+
+def better(w_2c: float, n: int = 20) -> rules.Assessment:
+    return rules.assess_k_total_better(
+        k_table(noisy(0.4, n), noisy(w_2c, n, 0.001, 1), noisy(0.9, n))
+    )
+
+
+def costs(j_none: float, e_none: float, draws: int = 10) -> Finding:
+    noise = 0.01 * np.random.default_rng(0).standard_normal((draws, 2))
+    rows = [
+        {"seed": s, "d": 16, "rescaling": r, "jacobian_norm": j, "extreme_share": e}
+        for s in range(draws)
+        for r, j, e in [
+            ("none", j_none + noise[s, 0], e_none + noise[s, 1]),
+            ("sqrt_d", 0.3, 0.1),
+        ]
+    ]
+    return rules.fig1_vanishing_inference(pd.DataFrame(rows), d=16)
+
+
+DRIVERS: Drivers = {
+    "bernhard-fig1-unscaled-distorts": {
+        H: lambda: unscaled(noisy(6.0), noisy(1e-4, spread=1e-6), noisy(0.4)),
+        C: lambda: unscaled([6.0] * 16 + [0.5] * 4, noisy(1e-4, spread=1e-6), noisy(0.4)),
+        F: lambda: unscaled(noisy(6.0), noisy(0.5 / N_KEYS, spread=1e-4), noisy(0.4)),
+        U: lambda: unscaled([6.0], [1e-4], [0.4]),
+    },
+    "bernhard-fig1-sqrt-d-helps": {
+        H: lambda: helps(0.3, 2.0),
+        C: lambda: helps(0.3, 0.0),
+        F: lambda: helps(0.9, 2.0),
+        U: lambda: helps(0.3, 2.0, n=1),
+    },
+    "bernhard-fig2-k-total-better": {
+        H: lambda: better(0.05),
+        C: lambda: better(0.3),
+        F: lambda: better(0.6),
+        U: lambda: better(0.05, n=1),
+    },
+    "bernhard-other-components-similar": {
+        H: lambda: similar(),
+        C: lambda: similar(ks=0.3),
+        F: lambda: similar(first_shift=1.0),
+        U: lambda: similar(n_seeds=1),
+    },
+    "bernhard-fig1-vanishing-inference": {
+        H: lambda: costs(0.2, 0.8),
+        C: lambda: costs(0.3, 0.8),
+        F: lambda: costs(0.5, 0.1),
+        U: lambda: costs(0.3, 0.1),
+    },
+}
+"""Per claim of the chapter on Bernhard's figures: for each verdict its rule can return, an
+input that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "bernhard-fig1-unscaled-distorts": {
+        "caveat": lambda: unscaled(noisy(1.0, spread=0.5), noisy(1e-4, spread=1e-6), noisy(0.4)),
+        "no-value": lambda: unscaled([6.0, float("nan"), 6.0], [1e-4] * 3, [0.4] * 3),
+    },
+    "bernhard-fig1-sqrt-d-helps": {
+        "single-draws": lambda: rules.assess_sqrt_d_helps(
+            helps_table(noisy(0.7), [0.35] * 16 + [0.9] * 4, noisy(6.0), noisy(2.8))
+        ),
+        "no-value": lambda: helps(float("nan"), 2.0),
+    },
+    "bernhard-fig2-k-total-better": {
+        "single-draws": lambda: rules.assess_k_total_better(
+            k_table(noisy(0.4, 40), [0.05] * 37 + [0.5] * 3, noisy(0.9, 40))
+        ),
+        "no-value": lambda: better(float("nan")),
+    },
+    "bernhard-fig1-vanishing-inference": {"one-draw": lambda: costs(0.2, 0.8, draws=1)},
+}
+"""Per claim of the same chapter: for each branch of its rule that no verdict's driver takes,
+an input that takes it (a mean on its mark, too few single draws, a draw with no value, a
+single draw)."""

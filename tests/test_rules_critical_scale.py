@@ -13,12 +13,38 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from critical_tables import synthetic
+from critical_tables import synthetic, two_draws
+from drivers import Branches, C, Drivers, F, H, U
 
 from attncore.checks import ParameterError
 from attncore.claims import Verdict
 from attncore.claims.rules import critical_scale as rules
 from attncore.symbolic.critical import limit_angle_ratio
+
+
+def off(n, rho):
+    """A boundary at ln n for every rho but the largest."""
+    return 1.0 if rho < 0.6 else 1.6
+
+
+def partly_collapsed(n, rho):
+    """A floor above collapse at the smallest rho alone."""
+    return 0.3 if rho == 0.2 else 0.0
+
+
+def uniform(n, rho):
+    """1/√d's angle ratio falls and its entropy rises with n."""
+    return 1.0 - math.log(n) / 10, math.log(n) / 10
+
+
+def half_uniform(n, rho):
+    """1/√d's entropy rises with n, its angle ratio stays."""
+    return 0.5, math.log(n) / 10
+
+
+def flat_ratio(n, rho):
+    """Neither moves with n."""
+    return 0.5, 0.5
 
 
 def test_the_level_is_the_derived_limit_of_the_angle_ratio():
@@ -44,7 +70,7 @@ def test_the_boundary_of_a_curve_reaching_the_level_at_a_known_place_is_found_th
     ("centre", "verdict"),
     [
         (lambda n, rho: 1.0, Verdict.HOLDS),
-        (lambda n, rho: 1.0 if rho < 0.6 else 1.6, Verdict.CAVEAT),
+        (off, Verdict.CAVEAT),
         (lambda n, rho: 1.6, Verdict.FAILS),
     ],
 )
@@ -93,7 +119,7 @@ def test_the_odds_band_moves_the_boundary_by_about_ln_2_over_the_logistic_slope(
     ("arguments", "verdict"),
     [
         ({}, Verdict.HOLDS),
-        ({"floor": lambda n, rho: 0.3 if rho == 0.2 else 0.0}, Verdict.CAVEAT),
+        ({"floor": partly_collapsed}, Verdict.CAVEAT),
         ({"ns": (4096,)}, Verdict.CAVEAT),
         ({"width": lambda n: 0.3, "floor": lambda n, rho: 0.3}, Verdict.FAILS),
         ({"ns": (4096,), "floor": lambda n, rho: 0.3}, Verdict.UNTESTABLE),
@@ -131,9 +157,9 @@ def test_phase_transition_reports_its_thresholds_and_fragility():
 @pytest.mark.parametrize(
     ("fixed", "verdict"),
     [
-        (lambda n, rho: (1.0 - math.log(n) / 10, math.log(n) / 10), Verdict.HOLDS),
-        (lambda n, rho: (0.5, math.log(n) / 10), Verdict.CAVEAT),
-        (lambda n, rho: (0.5, 0.5), Verdict.FAILS),
+        (uniform, Verdict.HOLDS),
+        (half_uniform, Verdict.CAVEAT),
+        (flat_ratio, Verdict.FAILS),
         (lambda n, rho: (0.1 + math.log(n) / 10, 0.9 - math.log(n) / 10), Verdict.FAILS),
     ],
 )
@@ -143,7 +169,7 @@ def test_uniform_as_n_grows_reaches_each_verdict(fixed, verdict):
 
 
 def test_uniform_as_n_grows_needs_two_n():
-    table = synthetic(ns=(512,), fixed=lambda n, rho: (0.5, 0.5))
+    table = synthetic(ns=(512,), fixed=flat_ratio)
     one = rules.uniform_as_n_grows(table)
     assert one.verdict is Verdict.UNTESTABLE and one.values["count"] == 1
     none = rules.uniform_as_n_grows(synthetic())  # no such rows
@@ -168,3 +194,55 @@ def test_the_readings_follow_the_numbers():
     assert root.branch == "sides" and root.values["gamma"] == 1.0
     assert root.values["sides"] == [{"side": ["below"], "rhos": [0.2, 0.5, 0.8]}]
     assert log.branch == "above" and log.values == {"scale": "ln n/√d", "gamma": 30.0}
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+DRIVERS: Drivers = {
+    "chen-uniform-as-n-grows": {
+        H: lambda: rules.uniform_as_n_grows(synthetic(fixed=uniform)),
+        C: lambda: rules.uniform_as_n_grows(synthetic(fixed=half_uniform)),
+        F: lambda: rules.uniform_as_n_grows(synthetic(fixed=flat_ratio)),
+        U: lambda: rules.uniform_as_n_grows(synthetic(fixed=uniform, draws=1)),
+    },
+    "chen-phase-transition": {
+        H: lambda: rules.phase_transition(synthetic()),
+        C: lambda: rules.phase_transition(synthetic(ns=(4096,))),
+        F: lambda: rules.phase_transition(synthetic(width=lambda n: 0.3, floor=lambda n, rho: 0.3)),
+        U: lambda: rules.phase_transition(synthetic(gammas=np.geomspace(1.5, 3.0, 10))),
+    },
+    "chen-critical-log-n": {
+        H: lambda: rules.critical_log_n(synthetic()),
+        C: lambda: rules.critical_log_n(synthetic(centre=off)),
+        F: lambda: rules.critical_log_n(synthetic(centre=lambda n, rho: 1.6)),
+        U: lambda: rules.critical_log_n(synthetic(draws=1)),
+    },
+}
+"""Per claim of the chapter on the critical scale: for each verdict its rule can return, an
+input that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "chen-uniform-as-n-grows": {
+        "untestable": lambda: rules.uniform_as_n_grows(
+            two_draws({"fixed": flat_ratio}, {"fixed": lambda n, rho: (0.8, 0.2)})
+        ),
+        "one-n": lambda: rules.uniform_as_n_grows(synthetic(ns=(512,), fixed=flat_ratio)),
+    },
+    "chen-phase-transition": {
+        "caveat": lambda: rules.phase_transition(synthetic(width=lambda n: 0.15)),
+        "untestable": lambda: rules.phase_transition(two_draws({}, {"floor": lambda n, rho: 0.3})),
+        "one-n-partly": lambda: rules.phase_transition(
+            synthetic(ns=(4096,), floor=partly_collapsed)
+        ),
+        "one-n-untestable": lambda: rules.phase_transition(
+            synthetic(ns=(4096,), floor=lambda n, rho: 0.3)
+        ),
+    },
+    "chen-critical-log-n": {
+        "untestable": lambda: rules.critical_log_n(
+            two_draws({"centre": lambda n, rho: 1.0}, {"centre": lambda n, rho: 1.4})
+        ),
+    },
+}
+"""Per claim of the chapter on the critical scale: for each branch of its rule that no
+verdict's driver takes, an input that takes it (draws that cannot tell, a single n)."""

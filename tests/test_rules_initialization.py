@@ -5,11 +5,13 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from drivers import Branches, C, Drivers, F, H, U
 
-from attncore.claims import Verdict
+from attncore.claims import Finding, Verdict
 from attncore.claims.rules.initialization import (
     aligned_takeaway,
     aligned_weights,
+    assumption_ii_dependence,
     beta_search_finding,
     beta_search_result,
     blog_unit_variance_finding,
@@ -160,18 +162,20 @@ def init_table(
     corr=(0.001, 0.001),
     default=(True, True),
 ):
-    """A synthetic table of initializer moments, two initializers "a" and "b"."""
+    """A synthetic table of initializer moments, one initializer per entry of ``qk``: by
+    default two, "a" and "b"."""
+    n = len(qk)
     return pd.DataFrame(
         {
-            "label": ["a", "b"],
+            "label": [chr(ord("a") + i) for i in range(n)],
             "default": list(default),
             "weight mean z": list(mean_z),
             "weight variance": list(weight),
-            "weight variance SE": [1e-4, 1e-4],
+            "weight variance SE": [1e-4] * n,
             "Q variance": list(qk),
-            "Q variance SE": [0.002, 0.002],
+            "Q variance SE": [0.002] * n,
             "K variance": list(qk),
-            "K variance SE": [0.002, 0.002],
+            "K variance SE": [0.002] * n,
             "largest |mean z|": list(mean_z),
             "largest |cov z|": list(cov_z),
             "largest |corr|": list(corr),
@@ -276,3 +280,63 @@ def test_search_takeaway_both_ways():
     clean = search_takeaway(Verdict.HOLDS, 5.1, 5.11, CLEAN, planted=5.0)
     assert clean.branch == "reliable" and clean.values["worst"] == 0.0
     assert search_takeaway(Verdict.HOLDS, 5.1, 5.11, {}, planted=5.0).branch == "exact-only"
+
+
+# ---- reachability drivers ---------------------------------------------------------------------
+
+
+def dependence(claim: str, qk, cov_z, mean_z=None) -> Finding:
+    """Chuang's (ii) against (iii) and (iv) in initializers of unit weights whose Q and K
+    variances are ``qk`` and whose largest z of covariances (and of means) are ``cov_z`` (and
+    ``mean_z``, by default 1)."""
+    n = len(qk)
+    table = init_table((1.0,) * n, qk, mean_z or (1.0,) * n, cov_z, (0.001,) * n, (True,) * n)
+    return assumption_ii_dependence(table, claim)
+
+
+DRIVERS: Drivers = {
+    "chuang-beta-search": {
+        H: lambda: finding(),
+        C: lambda: finding(noisy=NOISY),
+        F: lambda: finding(found=7.0),
+        U: lambda: finding(found=100.0, values=np.log(BETAS)),
+    },
+    "blog-init-unit-variance": {
+        H: lambda: blog_unit_variance_finding(init_table(weight=(1.0, 0.98), mean_z=(0.5, 1.0))),
+        C: lambda: blog_unit_variance_finding(init_table(weight=(1.0, 0.008), mean_z=(0.5, 1.0))),
+        F: lambda: blog_unit_variance_finding(init_table(mean_z=(0.5, 1.0))),
+        U: lambda: blog_unit_variance_finding(init_table(default=(False, False))),
+    },
+    "chuang-standard-init-conditions": {
+        H: lambda: chuang_standard_init_finding(init_table(qk=(1.0, 1.02))),
+        C: lambda: chuang_standard_init_finding(
+            init_table(qk=(1.0, 1.02), cov_z=(8.0, 1.0), corr=(0.015, 0.001))
+        ),
+        F: lambda: chuang_standard_init_finding(init_table()),
+        U: lambda: chuang_standard_init_finding(init_table(default=(False, False))),
+    },
+    "chuang-iii-iv-based-on-ii": {
+        H: lambda: dependence("chuang-iii-iv-based-on-ii", (1.0, 64.0), (1.0, 9.0), (1.0, 9.0)),
+        F: lambda: dependence("chuang-iii-iv-based-on-ii", (1.0, 64.0), (1.0, 1.0)),
+        U: lambda: dependence("chuang-iii-iv-based-on-ii", (64.0, 64.0), (1.0, 1.0)),
+    },
+    "chuang-without-ii-invalid": {
+        H: lambda: dependence("chuang-without-ii-invalid", (1.0, 64.0), (1.0, 9.0)),
+        F: lambda: dependence("chuang-without-ii-invalid", (1.0, 64.0), (1.0, 1.0)),
+        U: lambda: dependence("chuang-without-ii-invalid", (1.0, 1.0), (1.0, 1.0)),
+    },
+}
+"""Per claim of the chapter on initialization: for each verdict its rule can return, an input
+that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "chuang-beta-search": {"exact-only": lambda: finding(noisy={})},
+    "chuang-without-ii-invalid": {
+        "fails-mixed": lambda: dependence(
+            "chuang-without-ii-invalid", (1.0, 64.0, 64.0), (1.0, 1.0, 9.0)
+        ),
+    },
+}
+"""Per claim of the chapter on initialization: for each branch of its rule that no verdict's
+driver takes, an input that takes it (no noisy search; (iv) kept by some without (ii) and
+lost by others)."""

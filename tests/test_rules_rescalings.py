@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from drivers import Branches, C, Driver, Drivers, F, H, U
 
 from attncore.checks import ParameterError
 from attncore.claims import Finding, Verdict
@@ -83,17 +84,20 @@ def test_a_count_over_configurations_is_corrected_for_their_number():
     assert four.verdict is Verdict.UNTESTABLE
 
 
+REFERENCE = pd.DataFrame(
+    {"wasserstein_diff": [-0.1, -0.1], "wasserstein_diff_se": [0.01, 0.01]},
+    index=pd.MultiIndex.from_tuples([(8, 4), (16, 64)], names=["d", "n"]),
+)
+"""The standard normal's paired comparisons, against which the other families are read."""
+
+
 def test_other_families_need_even_more_so_for_holds():
-    reference = pd.DataFrame(
-        {"wasserstein_diff": [-0.1, -0.1], "wasserstein_diff_se": [0.01, 0.01]},
-        index=pd.MultiIndex.from_tuples([(8, 4), (16, 64)], names=["d", "n"]),
-    )
-    big = rules.bernhard_other_families(pairs([-0.3] * 4), reference, check="toy")
+    big = rules.bernhard_other_families(pairs([-0.3] * 4), REFERENCE, check="toy")
     assert big.verdict is Verdict.HOLDS
-    small = rules.bernhard_other_families(pairs([-0.11] * 4), reference, check="toy")
+    small = rules.bernhard_other_families(pairs([-0.11] * 4), REFERENCE, check="toy")
     assert small.verdict is Verdict.CAVEAT
     assert small.values["not_more"] == [{"families": ["f", "g"]}]
-    worse = rules.bernhard_other_families(pairs([0.2] * 4), reference, check="toy")
+    worse = rules.bernhard_other_families(pairs([0.2] * 4), REFERENCE, check="toy")
     assert worse.verdict is Verdict.FAILS
 
 
@@ -113,9 +117,9 @@ def test_section5_reports_the_ordering_of_the_factors_without_a_caveat():
         rules.bernhard_section5_worse({}, check="t")
 
 
-def nsd(diff):
+def nsd(diff, se=0.01):
     """n_sqrt_d (a) against k_total (b); family f is the standard normal."""
-    return pairs(diff, factor_a=2.0, factor_b=1.0)
+    return pairs(diff, se, factor_a=2.0, factor_b=1.0)
 
 
 @pytest.mark.parametrize(
@@ -456,18 +460,21 @@ def _steps(w, e, j):
     ).assign(draws=40)
 
 
+W = [0.05, 0.1, 0.3, 0.6]
+"""W₁ rising with the query scale."""
+
+
 def test_bernhard_distortion_signals_reaches_every_outcome():
     f = rules.bernhard_distortion_signals
-    w = [0.05, 0.1, 0.3, 0.6]
     assert (
-        f(_steps(w, [0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1]), check="c").verdict
+        f(_steps(W, [0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1]), check="c").verdict
         == Verdict.HOLDS
     )
-    peaked = _steps(w, [0.0, 0.1, 0.3, 0.6], [0.2, 0.3, 0.2, 0.1])
+    peaked = _steps(W, [0.0, 0.1, 0.3, 0.6], [0.2, 0.3, 0.2, 0.1])
     assert f(peaked, check="c").verdict == Verdict.CAVEAT
-    late = _steps(w, [0.0, 0.1, 0.3, 0.6], [0.3, 0.2, 0.1, 0.2])
+    late = _steps(W, [0.0, 0.1, 0.3, 0.6], [0.3, 0.2, 0.1, 0.2])
     assert f(late, check="c").verdict == Verdict.FAILS
-    against = _steps(w, [0.6, 0.3, 0.1, 0.0], [0.3, 0.25, 0.2, 0.1])
+    against = _steps(W, [0.6, 0.3, 0.1, 0.0], [0.3, 0.25, 0.2, 0.1])
     assert f(against, check="c").verdict == Verdict.FAILS
 
 
@@ -542,3 +549,148 @@ def test_the_heavy_tails_reading_follows_the_draws():
 def test_few_draws_is_said_only_below_the_minimum():
     assert rules.few_draws(2).branch == "few" and rules.few_draws(2).values["draws"] == 2
     assert rules.few_draws(100).branch == "enough"
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+
+def lower(claim: str) -> dict[Verdict, Driver]:
+    def run(diff, se=0.01):
+        return rules.lower_distortion(claim, pairs(diff, se), "k_total", "sqrt_d", check="t")
+
+    return {
+        H: lambda: run([-0.2] * 4),
+        C: lambda: run([-0.2, -0.2, 0.1, 0.0]),
+        F: lambda: run([-0.2, 0.1, 0.1, 0.0]),
+        U: lambda: run([-0.05] * 4, se=0.05),
+    }
+
+
+def n_sqrt_d(diff, se=0.01) -> Finding:
+    return rules.bernhard_n_sqrt_d_other(nsd(diff, se), "f", check="t")
+
+
+def vaswani(**options) -> Finding:
+    return rules.vaswani_small_gradients(grid(**options), threshold=0.9, check="t")
+
+
+def gradients(sat_a, sat_b, **options) -> Finding:
+    table = vanishing(sat_a, sat_b, **options)
+    return rules.bernhard_vanishing_gradients(table, threshold=0.9, check="t")
+
+
+def stable(table: pd.DataFrame) -> Finding:
+    return rules.blog_stable_region(table, None, normal="N", check="t")
+
+
+def alleviates(e_diff, j_diff) -> Finding:
+    return rules.bernhard_sqrt_d_alleviates(_alleviate(e_diff, j_diff), check="t")
+
+
+def small_logits(w, above, step=None) -> Finding:
+    return rules.bernhard_small_logits(_scales(w, above, step), check="t")
+
+
+def signals(e, j, draws=40) -> Finding:
+    return rules.bernhard_distortion_signals(_steps(W, e, j).assign(draws=draws), check="t")
+
+
+def conclusion(diff_a, diff_b) -> Finding:
+    return rules.bernhard_conclusion(_w_pairs(diff_a), _w_pairs(diff_b), check="t")
+
+
+def abstract(s_diff, e_diff, **options) -> Finding:
+    return rules.bernhard_abstract_more_effective(_abstract(s_diff, e_diff, **options), check="t")
+
+
+DRIVERS: Drivers = {
+    "bernhard-other-moments": lower("bernhard-other-moments"),
+    "bernhard-d-n-range": lower("bernhard-d-n-range"),
+    "bernhard-other-families": {
+        H: lambda: rules.bernhard_other_families(pairs([-0.3] * 4), REFERENCE, check="t"),
+        C: lambda: rules.bernhard_other_families(pairs([-0.11] * 4), REFERENCE, check="t"),
+        F: lambda: rules.bernhard_other_families(pairs([0.2] * 4), REFERENCE, check="t"),
+        U: lambda: rules.bernhard_other_families(pairs([-0.05] * 4, 0.05), REFERENCE, check="t"),
+    },
+    "bernhard-section5-worse": {
+        H: lambda: rules.bernhard_section5_worse({"x": pairs([-0.2] * 4)}, check="t"),
+        C: lambda: rules.bernhard_section5_worse({"x": pairs([-0.2, -0.2, 0, 0])}, check="t"),
+        F: lambda: rules.bernhard_section5_worse({"x": pairs([0.2] * 4)}, check="t"),
+        U: lambda: rules.bernhard_section5_worse({"x": pairs([-0.01] * 4, 0.05)}, check="t"),
+    },
+    "bernhard-section5-more-complicated": {C: lambda: rules.section5_complexity()},
+    "bernhard-n-sqrt-d-other": {
+        H: lambda: n_sqrt_d([0.0, 0.2, 0.0, 0.2]),
+        C: lambda: n_sqrt_d([0.0, 0.2, 0.0, 0.0]),
+        F: lambda: n_sqrt_d([0.2, -0.2, 0.2, 0.001]),
+        U: lambda: n_sqrt_d([0.0, 0.2, 0.0, 0.2], se=0.5),
+    },
+    "vaswani-small-gradients": {
+        H: lambda: vaswani(),
+        C: lambda: vaswani(none_last=0.4),
+        F: lambda: vaswani(none_last=0.5, sat_last=0.1),
+        U: lambda: vaswani(none_last=0.45, sat_last=0.12, se=0.1),
+    },
+    "bernhard-vanishing-gradients": {
+        H: lambda: gradients([0.0, 0.0], [0.3, 0.0]),
+        C: lambda: gradients([0.0, 0.0], [0.3, 0.0], grad_a=0.01),
+        F: lambda: gradients([0.0, 0.5], [0.0, 0.0]),
+        U: lambda: gradients([0.0, 0.0], [0.0, 0.0]),
+    },
+    "blog-stable-responsive-region": {
+        H: lambda: stable(_grid()),
+        C: lambda: stable(_grid(n_h=(0.7, 0.9))),
+        F: lambda: stable(_grid(j=(0.3, 0.1))),
+        U: lambda: stable(_grid().assign(draws=1)),
+    },
+    "blog-gradient-flow-preserved": {
+        H: lambda: rules.blog_gradient_flow(_flow(), check="t"),
+        C: lambda: rules.blog_gradient_flow(_flow(none=(0.2, 0.2)), check="t"),
+        F: lambda: rules.blog_gradient_flow(_flow(root=(0.4, 0.1)), check="t"),
+        U: lambda: rules.blog_gradient_flow(_flow().assign(draws=1), check="t"),
+    },
+    "bernhard-sqrt-d-alleviates-vanishing": {
+        H: lambda: alleviates([-0.4, -0.4], [0.1, 0.1]),
+        C: lambda: alleviates([-0.4, -0.4], [0.1, 0.0]),
+        F: lambda: alleviates([0.0, 0.1], [0.1, 0.1]),
+        U: lambda: alleviates([0.0, 0.0], [0.1, 0.1]),
+    },
+    "bernhard-small-logits-little-distortion": {
+        H: lambda: small_logits([0.05, 0.1, 0.6], [-0.4, -0.3, 0.1]),
+        C: lambda: small_logits([0.05, 0.3, 0.2], [-0.4, -0.3, -0.3], step=[0.0, 0.25, -0.1]),
+        F: lambda: small_logits([0.05, 0.05, 0.05], [0.4] * 3),
+        U: lambda: small_logits([0.05, 0.05, 0.05], [-0.4] * 3),
+    },
+    "bernhard-prescaled-softmax-same": {
+        H: lambda: rules.bernhard_prescaled_same(1e-17, check="t"),
+        F: lambda: rules.bernhard_prescaled_same(1e-3, check="t"),
+    },
+    "bernhard-distortion-signals-vanishing": {
+        H: lambda: signals([0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1]),
+        C: lambda: signals([0.0, 0.1, 0.3, 0.6], [0.2, 0.3, 0.2, 0.1]),
+        F: lambda: signals([0.6, 0.3, 0.1, 0.0], [0.3, 0.25, 0.2, 0.1]),
+        U: lambda: signals([0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1], draws=1),
+    },
+    "bernhard-conclusion-k-total-better": {
+        H: lambda: conclusion([-0.2] * 2, [-0.2] * 2),
+        C: lambda: conclusion([0.2] * 2, [-0.2] * 2),
+        F: lambda: conclusion([0.2] * 2, [0.2] * 2),
+        U: lambda: conclusion([-0.01] * 2, [-0.01] * 2),
+    },
+    "bernhard-abstract-more-effective": {
+        H: lambda: abstract([-0.3, -0.3], [-0.3, -0.3]),
+        C: lambda: abstract([-0.3, -0.3], [-0.3, -0.3], grad_a=(0.05, 0.05)),
+        F: lambda: abstract([0.0, 0.0], [0.0, 0.3]),
+        U: lambda: abstract([0.0, 0.0], [0.0, 0.0], s_b=(0.0, 0.0), e_b=(0.0, 0.0)),
+    },
+}
+"""Per claim of the rescalings' rules: for each verdict its rule can return, an input that
+returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "bernhard-small-logits-little-distortion": {
+        "coarse": lambda: small_logits([0.05, 0.5, 0.6], [-0.4, 0.0, 0.1]),
+    },
+}
+"""Per claim of the rescalings' rules: each branch no verdict's driver takes (a crossing the
+grid cannot place against 'moderate')."""

@@ -8,8 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from drivers import Branches, C, Drivers, F, H, U
 
-from attncore.claims import Verdict
+from attncore.claims import Finding, Verdict
 from attncore.claims.catalogue import CLAIMS, Claim
 from attncore.claims.rules import saturation as rules
 from attncore.simulate.saturation import JacobianLandmarks, jacobian_landmarks, saturation_curve
@@ -151,36 +152,36 @@ MARKS = JacobianLandmarks(
 )
 
 
-def verdict(marks, ratio=0.19, level=0.9):
-    return rules.peaked_small_derivatives(marks, example_ratio=ratio, peaked_level=level).verdict
+def peaked(marks: JacobianLandmarks) -> Finding:
+    return rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
 
 
 def test_peaked_holds_when_the_norm_falls_as_far_as_in_the_blog():
-    assert verdict(MARKS) is Verdict.HOLDS
+    assert peaked(MARKS).verdict is Verdict.HOLDS
 
 
 def test_peaked_holds_within_standard_errors_of_the_yardstick():
     # 0.06 is above 0.19 * 0.30 = 0.057, but not by two standard errors
-    assert verdict(replace(MARKS, peaked_norm=0.06, peaked_norm_se=0.003)) is Verdict.HOLDS
+    assert peaked(replace(MARKS, peaked_norm=0.06, peaked_norm_se=0.003)).verdict is Verdict.HOLDS
 
 
 def test_peaked_caveat_when_it_falls_less_than_in_the_blog():
     marks = replace(MARKS, peaked_spread=20.0, peaked_max_probability=0.92, peaked_norm=0.10)
-    finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
+    finding = peaked(marks)
     assert finding.verdict is Verdict.CAVEAT and finding.branch == "caveat"
     assert finding.values["peaked_p"] == 0.92
 
 
 def test_peaked_does_not_hold_when_the_norm_does_not_fall():
     flat = replace(MARKS, peaked_norm=0.297, peaked_norm_se=0.002)
-    assert verdict(flat) is Verdict.FAILS
+    assert peaked(flat).verdict is Verdict.FAILS
     rising = replace(MARKS, peak_spread=100.0, peaked_norm=0.30)  # the peak is the last point
-    assert verdict(rising) is Verdict.FAILS
+    assert peaked(rising).verdict is Verdict.FAILS
 
 
 def test_peaked_not_testable_when_no_rows_are_peaked():
     marks = replace(MARKS, peaked_spread=10.0, peaked_max_probability=0.83, peaked_norm=0.18)
-    finding = rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
+    finding = peaked(marks)
     assert finding.verdict is Verdict.UNTESTABLE
     assert finding.branch == "untestable" and finding.values["peaked_p"] == 0.83
 
@@ -192,7 +193,7 @@ def test_peaked_not_testable_when_no_rows_are_peaked():
 def test_peaked_rule_on_simulated_curves(spread_max, expected):
     curve = saturation_curve(np.geomspace(0.1, spread_max, 25), n_keys=64, n_rows=400, seed=5)
     marks = jacobian_landmarks(curve, n_keys=64)
-    assert verdict(marks) is expected
+    assert peaked(marks).verdict is expected
 
 
 # --- readings of the curve ---------------------------------------------------------------------
@@ -436,19 +437,102 @@ def test_depends_on_n_on_simulated_rows():
     assert rules.depends_on_n(table).verdict is Verdict.HOLDS
 
 
+# --- the quotation ----------------------------------------------------------------------------
+
+ORIGINAL = Claim("", "a", "1", "Intro. To counteract this, we scale the products by 1/√d.", "")
+VERBATIM = '"To counteract this, we scale the products by 1/√d".'
+REWORDED = '"To counter this, we scale the products by 1/√d".'
+ALTERED = '"To counteract this, we scale the products by √d".'
+"""Quotes of :data:`ORIGINAL`'s second sentence: word for word, with a word changed, with the
+formula changed."""
+
+
+def quotation(text: str) -> Finding:
+    return rules.quotation_finding("blog-vaswani-quote", Claim("", "b", "2", text, ""), ORIGINAL)
+
+
 def test_quotation_finding_reaches_every_outcome():
-    original = Claim("", "a", "1", "Intro. To counteract this, we scale the products by 1/√d.", "")
-
-    def judged(text):
-        quote = Claim("", "b", "2", text, "")
-        return rules.quotation_finding("blog-vaswani-quote", quote, original)
-
-    assert judged('"To counteract this, we scale the products by 1/√d".').verdict is Verdict.HOLDS
-    assert judged('"To counter this, we scale the products by 1/√d".').verdict is Verdict.CAVEAT
-    assert judged('"To counteract this, we scale the products by √d".').verdict is Verdict.FAILS
+    assert quotation(VERBATIM).verdict is Verdict.HOLDS
+    assert quotation(REWORDED).verdict is Verdict.CAVEAT
+    assert quotation(ALTERED).verdict is Verdict.FAILS
     blog = rules.quotation_finding(
         "blog-vaswani-quote", CLAIMS["blog-vaswani-quote"], CLAIMS["vaswani-small-gradients"]
     )
     assert blog.verdict is Verdict.FAILS
     replaced = [r for change in blog.values["changes"] for r in change["replaced"]]
     assert any(r["was"] == "1/√d_k" for r in replaced)
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+NONE_MATCH = dict.fromkeys(ALL_MATCH, False)
+FEW_KEYS = {4: [0.5, 0.97, 0.99]}
+"""Four keys, as peaked as the post at both marked spreads."""
+
+
+def skews(curve: pd.DataFrame, values: dict[int, list[float]]) -> Finding:
+    return rules.variance_skews_softmax(curve, keys(values), MARKED, peak=0.95)
+
+
+DRIVERS: Drivers = {
+    "blog-softmax-example": {
+        H: lambda: rules.worked_example_findings(ALL_MATCH)[0],
+        F: lambda: rules.worked_example_findings(NONE_MATCH)[0],
+    },
+    "blog-jacobian-example": {
+        H: lambda: rules.worked_example_findings(ALL_MATCH)[1],
+        F: lambda: rules.worked_example_findings(NONE_MATCH)[1],
+    },
+    "blog-peaked-small-derivatives": {
+        H: lambda: peaked(MARKS),
+        C: lambda: peaked(replace(MARKS, peaked_norm=0.2)),
+        F: lambda: peaked(replace(MARKS, peaked_norm=0.3)),
+        U: lambda: peaked(replace(MARKS, peaked_max_probability=0.5)),
+    },
+    "blog-jacobian-formula": {
+        H: lambda: rules.jacobian_formula(AGREEMENT),
+        F: lambda: rules.jacobian_formula({**AGREEMENT, "symbolic": False}),
+    },
+    "blog-variance-skews-softmax": {
+        H: lambda: skews(rising_curve(), FEW_KEYS),
+        C: lambda: skews(rising_curve(), {**FEW_KEYS, 1024: [0.02, 0.67, 0.88]}),
+        F: lambda: skews(rising_curve((0.2, 0.9, 0.5)), FEW_KEYS),
+        U: lambda: skews(rising_curve().iloc[:1], FEW_KEYS),
+    },
+    "blog-variance-factor-64": {
+        H: lambda: rules.variance_factor(64.0, 64.0, 8.0, True),
+        F: lambda: rules.variance_factor(64.0, 64.0, 8.0, False),
+    },
+    "bernhard-softmax-depends-on-n": {
+        H: lambda: rules.depends_on_n(at_unit([1.45, 24.0], [0.73, 1.64])),
+        C: lambda: rules.depends_on_n(at_unit([1.5, 1.6], [1.0, 1.1])),
+        F: lambda: rules.depends_on_n(at_unit([1.5, 1.6], [1.0, 1.1], sizes=(64, 65))),
+        U: lambda: rules.depends_on_n(at_unit([1.5, 1.5], [1.0, 1.0], sizes=(64, 64))),
+    },
+    "chuang-shift-invariance": {
+        H: lambda: rules.shift_finding(shift_frame([1e-16, 3e-13]), 10, 8),
+        F: lambda: rules.shift_finding(shift_frame([1e-16, 1e-6]), 10, 8),
+        U: lambda: rules.shift_finding(shift_frame([0.0, 0.0]).iloc[:0], 10, 8),
+    },
+    "chuang-overflow-709": {
+        H: lambda: rules.overflow_finding({"float64": 709.78}),
+        C: lambda: rules.overflow_finding({"float64": 709.78, "float16": 11.09}),
+        F: lambda: rules.overflow_finding({"float64": 88.7}),
+        U: lambda: rules.overflow_finding({"float16": 11.09}),
+    },
+    "blog-vaswani-quote": {
+        H: lambda: quotation(VERBATIM),
+        C: lambda: quotation(REWORDED),
+        F: lambda: quotation(ALTERED),
+    },
+    "chuang-softmax-columns": {
+        F: lambda: rules.softmax_axis_finding(np.arange(9.0).reshape(3, 3)),
+        U: lambda: rules.softmax_axis_finding(np.ones((3, 3))),
+    },
+}
+"""Per claim of the chapter on softmax saturation: for each verdict its rule can return, an
+input that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {}
+"""Per claim of the same chapter: no branch of its rules beyond those its verdicts' drivers
+take."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
+from drivers import Branches, C, Driver, Drivers, F, H, U
 from stability_tables import (
     LENGTH,
     alike,
@@ -20,13 +22,48 @@ from stability_tables import (
 from attncore.claims import Verdict
 from attncore.claims.rules import stability as rules
 
-H, C, F, U = Verdict.HOLDS, Verdict.CAVEAT, Verdict.FAILS, Verdict.UNTESTABLE
-
 
 def noisy_lower(lr, seed):
     """1/√d's rises scaled by a factor per seed: smaller on average, with noise larger than
     the gap."""
     return 0.2 + (u_loss(lr, 0) - 0.2) * (0.5, 1.25, 0.95)[seed]
+
+
+def narrow(lr: float, seed: int) -> float:
+    """Best at 1e-2 alone, and near the initial loss at every other rate."""
+    return (0.2 if lr == 1e-2 else 2.3) + 0.01 * seed
+
+
+def wobbly(lr: float, seed: int) -> float:
+    """1/√d's losses, shifted up or down by seed: a difference of either sign."""
+    return u_loss(lr, seed) + (0.3, -0.2, 0.1)[seed] * (lr in (1e-3, 1e-1))
+
+
+def unclear_rise(lr: float, seed: int) -> float:
+    """Best at 1e-2; above it higher on average, within the seeds' noise."""
+    return 0.2 if lr == 1e-2 else 0.25 + (0.1, -0.1, 0.0)[seed]
+
+
+def collapses_once(lr: float, seed: int) -> float:
+    """Collapsed at the highest rate alone."""
+    return 0.01 + 0.001 * seed if lr >= 1.0 else 1.5 + 0.01 * seed
+
+
+def barely(lr: float, seed: int) -> float:
+    """Above collapse, and within the seeds' noise of 1/√d's collapsed entropy."""
+    return (0.3, 0.0, 0.6)[seed] if lr > 1e-2 else 1.0 + 0.01 * seed
+
+
+ENTROPY_RISING = {
+    "sqrt_d": alike(u_loss),
+    "qk_norm": alike(flat_loss),
+    "sigma_reparam": alike(flat_loss),
+}
+"""Every method's entropy equal to its loss: highest, not lowest, where a run is unstable."""
+ENTROPY_UNRELATED = {
+    m: alike(loss, unrelated_entropy) for m, (loss, _, _) in ENTROPY_RISING.items()
+}
+"""The same losses, with an entropy nearly unrelated to them."""
 
 
 def test_lr_sensitivity_is_wortsmans_mean_rise_over_the_best():
@@ -58,7 +95,6 @@ def test_growth_threshold_is_named_and_not_deciding_here():
 def test_lower_sensitivity_per_branch(method, claim):
     runs, _ = sweep()
     assert rules.lower_sensitivity(claim, runs, method).verdict is H
-    narrow = lambda lr, seed: (0.2 if lr == 1e-2 else 2.3) + 0.01 * seed  # noqa: E731
     worse = (narrow, steady_logit, high_entropy)
     assert rules.lower_sensitivity(claim, sweep(**{method: worse})[0], method).verdict is F
     noisy = (noisy_lower, steady_logit, high_entropy)
@@ -69,14 +105,8 @@ def test_lower_sensitivity_per_branch(method, claim):
 
 def test_entropy_with_instability_per_branch():
     assert rules.entropy_with_instability(*sweep()).verdict is H
-    rising = {
-        "sqrt_d": alike(u_loss),
-        "qk_norm": alike(flat_loss),
-        "sigma_reparam": alike(flat_loss),
-    }
-    assert rules.entropy_with_instability(*sweep(**rising)).verdict is F
-    unrelated = {m: (loss, e, unrelated_entropy) for m, (loss, e, _) in rising.items()}
-    assert rules.entropy_with_instability(*sweep(**unrelated)).verdict is C
+    assert rules.entropy_with_instability(*sweep(**ENTROPY_RISING)).verdict is F
+    assert rules.entropy_with_instability(*sweep(**ENTROPY_UNRELATED)).verdict is C
     assert rules.entropy_with_instability(*sweep(seeds=1)).verdict is U
 
 
@@ -84,19 +114,14 @@ def test_prevents_collapse_per_branch():
     runs, curves = sweep()
     found = rules.prevents_collapse(runs, curves, LENGTH)
     assert found.verdict is H and [t.name for t in found.thresholds] == ["collapse"]
-    same = (flat_loss, steady_logit, lambda lr, seed: 0.01 + 0.001 * seed if lr > 1e-2 else 1.0)
+    same = alike(flat_loss, collapsing_entropy)
     assert rules.prevents_collapse(*sweep(sigma_reparam=same), LENGTH).verdict is F
-    once = (flat_loss, steady_logit,
-            lambda lr, seed: 0.01 + 0.001 * seed if lr >= 1.0 else 1.5 + 0.01 * seed)  # fmt: skip
+    once = alike(flat_loss, collapses_once)
     assert rules.prevents_collapse(*sweep(sigma_reparam=once), LENGTH).verdict is C
     calm = (u_loss, growing := steady_logit, high_entropy)
     assert rules.prevents_collapse(*sweep(sqrt_d=calm), LENGTH).verdict is U
     assert growing is steady_logit
     assert rules.prevents_collapse(*sweep(seeds=1), LENGTH).verdict is U
-
-    def unclear_rise(lr, seed):
-        return 0.2 if lr == 1e-2 else 0.25 + (0.1, -0.1, 0.0)[seed]
-
     solved = (unclear_rise, steady_logit, collapsing_entropy)  # low entropy, no clear rise
     found = rules.prevents_collapse(*sweep(sqrt_d=solved), LENGTH)
     assert found.verdict is U and found.branch == "solution"
@@ -114,10 +139,6 @@ def test_the_table_and_the_sentence_say_each_method_once():
 
 
 def test_a_difference_the_seeds_cannot_place_is_undecided_not_a_failure() -> None:
-    def wobbly(lr: float, seed: int) -> float:
-        """1/√d's losses, shifted up or down by seed: a difference of either sign."""
-        return u_loss(lr, seed) + (0.3, -0.2, 0.1)[seed] * (lr in (1e-3, 1e-1))
-
     found = rules.lower_sensitivity(
         "wortsman-mitigations-effective", sweep(qk_norm=alike(wobbly))[0], "qk_norm"
     )
@@ -125,9 +146,111 @@ def test_a_difference_the_seeds_cannot_place_is_undecided_not_a_failure() -> Non
 
 
 def test_sigma_reparam_that_does_not_collapse_but_is_not_clearly_higher_is_undecided() -> None:
-    def barely(lr: float, seed: int) -> float:
-        """Above collapse, and within the seeds' noise of 1/√d's collapsed entropy."""
-        return (0.3, 0.0, 0.6)[seed] if lr > 1e-2 else 1.0 + 0.01 * seed
-
     found = rules.prevents_collapse(*sweep(sigma_reparam=alike(flat_loss, barely)), LENGTH)
     assert found.verdict == Verdict.UNTESTABLE and found.branch == "untestable", found.values
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+
+def sensitivity_drivers(claim: str, method: str) -> dict[Verdict, Driver]:
+    return {
+        H: lambda: rules.lower_sensitivity(claim, sweep()[0], method),
+        C: lambda: rules.lower_sensitivity(claim, sweep(**{method: alike(noisy_lower)})[0], method),
+        F: lambda: rules.lower_sensitivity(claim, sweep(**{method: alike(narrow)})[0], method),
+        U: lambda: rules.lower_sensitivity(claim, sweep(seeds=1)[0], method),
+    }
+
+
+DRIVERS: Drivers = {
+    "wortsman-small-models-unstable": {
+        H: lambda: rules.logit_growth(*sweep()),
+        C: lambda: rules.logit_growth(*sweep(sqrt_d=(u_loss, steady_logit, high_entropy))),
+        F: lambda: rules.logit_growth(*sweep(sqrt_d=alike(falling_loss, high_entropy))),
+        U: lambda: rules.logit_growth(*sweep(seeds=1)),
+    },
+    "wortsman-mitigations-effective": sensitivity_drivers(
+        "wortsman-mitigations-effective", "qk_norm"
+    ),
+    "zhai-sigma-reparam-robust": sensitivity_drivers("zhai-sigma-reparam-robust", "sigma_reparam"),
+    "zhai-low-entropy-unstable": {
+        H: lambda: rules.entropy_with_instability(*sweep()),
+        C: lambda: rules.entropy_with_instability(*sweep(**ENTROPY_UNRELATED)),
+        F: lambda: rules.entropy_with_instability(*sweep(**ENTROPY_RISING)),
+        U: lambda: rules.entropy_with_instability(*sweep(seeds=1)),
+    },
+    "zhai-sigma-reparam-prevents-collapse": {
+        H: lambda: rules.prevents_collapse(*sweep(), LENGTH),
+        C: lambda: rules.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, collapses_once)), LENGTH
+        ),
+        F: lambda: rules.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, collapsing_entropy)), LENGTH
+        ),
+        U: lambda: rules.prevents_collapse(*sweep(sqrt_d=alike(u_loss, high_entropy)), LENGTH),
+    },
+}
+"""Per claim of the stability chapter: for each verdict its rule can return, an input that
+returns it (collected by ``tests/test_reachability.py``)."""
+
+
+def noisy_top(lr: float, seed: int) -> float:
+    """Best at 1e-2; at the highest rate higher on average, within the seeds' noise."""
+    if lr == 1.0:
+        return 0.2 + (0.5, -0.1, 0.1)[seed]
+    return 0.2 if lr == 1e-2 else 0.6
+
+
+def undecided_entropy(lr: float, seed: int) -> float:
+    return ((seed + round(np.log10(lr)) + 1) % 3) * 0.1 + 0.5
+
+
+def undecided_sensitivity(claim: str, method: str) -> dict[str, Driver]:
+    return {
+        "untestable": lambda: rules.lower_sensitivity(
+            claim, sweep(**{method: alike(wobbly)})[0], method
+        ),
+        "one-seed": lambda: rules.lower_sensitivity(claim, sweep(seeds=1)[0], method),
+    }
+
+
+BRANCHES: Branches = {
+    "wortsman-mitigations-effective": undecided_sensitivity(
+        "wortsman-mitigations-effective", "qk_norm"
+    ),
+    "zhai-sigma-reparam-robust": undecided_sensitivity(
+        "zhai-sigma-reparam-robust", "sigma_reparam"
+    ),
+    "wortsman-small-models-unstable": {
+        "untestable": lambda: rules.logit_growth(
+            *sweep(sqrt_d=(noisy_top, steady_logit, lambda lr, seed: 1.5))
+        ),
+        "no-logits": lambda: rules.logit_growth(
+            *sweep(sqrt_d=(u_loss, lambda lr, seed: float("nan"), high_entropy))
+        ),
+    },
+    "zhai-low-entropy-unstable": {
+        "too-few": lambda: rules.entropy_with_instability(*sweep(lrs=(1e-2,))),
+        "untestable": lambda: rules.entropy_with_instability(
+            *sweep(
+                sqrt_d=alike(u_loss, undecided_entropy),
+                qk_norm=alike(flat_loss, undecided_entropy),
+                sigma_reparam=alike(flat_loss, undecided_entropy),
+            )
+        ),
+    },
+    "zhai-sigma-reparam-prevents-collapse": {
+        "no-collapse": lambda: rules.prevents_collapse(
+            *sweep(sqrt_d=alike(u_loss, high_entropy)), LENGTH
+        ),
+        "solution": lambda: rules.prevents_collapse(
+            *sweep(sqrt_d=(unclear_rise, steady_logit, collapsing_entropy)), LENGTH
+        ),
+        "untestable": lambda: rules.prevents_collapse(
+            *sweep(sigma_reparam=alike(flat_loss, barely)), LENGTH
+        ),
+        "one-seed": lambda: rules.prevents_collapse(*sweep(seeds=1), LENGTH),
+    },
+}
+"""Per claim of the stability chapter: for each branch of its rule that no verdict's driver
+takes, an input that takes it (one seed, no logits recorded, nothing to prevent)."""

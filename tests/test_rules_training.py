@@ -6,8 +6,9 @@ import math
 
 import pandas as pd
 import pytest
+from drivers import Branches, C, Drivers, F, H, U
 
-from attncore.claims import Verdict
+from attncore.claims import Finding, Verdict
 from attncore.claims.rules.training import (
     association,
     bernhard_q_norm_undesirable,
@@ -20,6 +21,7 @@ from attncore.claims.rules.training import (
     chuang_perfect_accuracy,
     chuang_sigma_w_moving_factors,
     chuang_string_reversal,
+    embedding_dimension,
     example_evaluations,
     example_runs,
     gap_conclusion,
@@ -269,6 +271,16 @@ def test_a_premise_unmet_at_the_start_reads_the_same_in_both_rules():
         assert {r["status"][0] for r in finding.values["setups"]} == {"unmet"}
 
 
+def memorizing(accuracy: float, overlap: int) -> Finding:
+    """The searched β at ``accuracy`` on test strings, ``overlap`` of them seen in training."""
+    runs = example_runs()
+    runs.loc[runs["method"] == "constant", "test accuracy at 500 steps"] = accuracy
+    runs.loc[runs["method"] == "sqrt_d", "test accuracy at 500 steps"] = 0.1
+    return chuang_not_memorizing(
+        runs, [SHORT, LONG], vocab=101, length=20, parameters=4741, overlap=overlap, n_test=1000
+    )
+
+
 @pytest.mark.parametrize(
     ("accuracy", "overlap", "verdict"),
     [
@@ -279,12 +291,7 @@ def test_a_premise_unmet_at_the_start_reads_the_same_in_both_rules():
     ],
 )
 def test_not_memorizing_branches(accuracy, overlap, verdict):
-    runs = example_runs()
-    runs.loc[runs["method"] == "constant", "test accuracy at 500 steps"] = accuracy
-    runs.loc[runs["method"] == "sqrt_d", "test accuracy at 500 steps"] = 0.1
-    finding = chuang_not_memorizing(
-        runs, [SHORT, LONG], vocab=101, length=20, parameters=4741, overlap=overlap, n_test=1000
-    )
+    finding = memorizing(accuracy, overlap)
     assert finding.verdict is verdict
     assert finding.values["strings"] == "101²⁰ ≈ 1.22 × 10⁴⁰" and finding.values["paper"]
     assert finding.values["seen"] == (overlap, 1000)
@@ -489,3 +496,154 @@ def test_a_method_whose_every_seed_is_earlier_is_faster_even_within_the_factor()
     runs.loc[runs["method"] == "learned", "steps to target"] = [1100.0, 1200.0, 1300.0]
     groups = pace_story(runs, "LayerNorm", LONG).values["groups"]
     assert groups == [{"methods": ["learned"], "pace": ["same"]}]
+
+
+# ---- reachability drivers ---------------------------------------------------------------------
+
+ACCURACIES = ["accuracy at 500 steps", "accuracy at 3000 steps"]
+
+
+def set_method(table: pd.DataFrame, method: str, columns, value) -> pd.DataFrame:
+    table = table.copy()
+    table.loc[table["method"] == method, columns] = value
+    return table
+
+
+def half(sqrt: float, searched: float) -> pd.DataFrame:
+    table = set_method(example_runs(), "sqrt_d", [*ACCURACIES, "test accuracy at 500 steps"], sqrt)
+    return set_method(table, "constant", [*ACCURACIES, "test accuracy at 500 steps"], searched)
+
+
+def perfect(best: float) -> Finding:
+    table = example_runs()
+    table["test exact at 500 steps"] = 0.9
+    table.loc[0, "test exact at 500 steps"] = best
+    return chuang_perfect_accuracy(table, [SHORT])
+
+
+def everywhere(betas: dict[str, list[float]]) -> Finding:
+    """Chuang's gap in every setup at both budgets, with the searches' ``betas``."""
+    table = set_method(example_runs(), "sqrt_d", ACCURACIES, 0.01)
+    return chuang_string_reversal(set_method(table, "constant", ACCURACIES, 1), SHORT, LONG, betas)
+
+
+def samples(table: pd.DataFrame, n_train: int = 15000) -> Finding:
+    return chuang_25000_samples(table, SHORT, LONG, n_train)
+
+
+DRIVERS: Drivers = {
+    "chuang-string-reversal": {
+        H: lambda: everywhere({"small init": [5.0], "LayerNorm": [4.0]}),
+        C: lambda: chuang_string_reversal(example_runs(), SHORT, LONG),
+        F: lambda: chuang_string_reversal(example_runs(searched=0.5), SHORT, LONG),
+        U: lambda: chuang_string_reversal(
+            set_method(example_runs(), "constant", ACCURACIES, 0.03), SHORT, LONG
+        ),
+    },
+    "chuang-25000-samples": {
+        F: lambda: samples(_learned_early(example_runs())),
+        U: lambda: samples(example_runs()),
+    },
+    "chuang-96-half-data": {
+        F: lambda: chuang_96_half_data(half(0.99, 0.5), SHORT, LONG, 15000),
+        U: lambda: chuang_96_half_data(example_runs(), SHORT, LONG, 15000),
+    },
+    "chuang-not-memorizing": {
+        H: lambda: memorizing(0.99, 0),
+        C: lambda: memorizing(0.99, 50),
+        U: lambda: memorizing(0.3, 0),
+    },
+    "chuang-perfect-accuracy": {
+        C: lambda: perfect(1.0),
+        U: lambda: perfect(0.95),
+    },
+    "chuang-beta-only-at-init": {
+        H: lambda: chuang_beta_only_at_init(_unit_start(example_runs())),
+        C: lambda: chuang_beta_only_at_init(_unit_start(example_runs(), ["small init"])),
+        F: lambda: chuang_beta_only_at_init(_unit_start(example_runs(spread_end=1.0))),
+        U: lambda: chuang_beta_only_at_init(example_runs()),
+    },
+    "chuang-assumptions-invalid-in-training": {
+        H: lambda: chuang_assumptions_invalid(example_evaluations()),
+        C: lambda: chuang_assumptions_invalid(
+            pd.concat(
+                [
+                    example_evaluations(unit_at_init=False).query("setup == 'small init'"),
+                    example_evaluations().query("setup == 'LayerNorm'"),
+                ]
+            )
+        ),
+        F: lambda: chuang_assumptions_invalid(example_evaluations(sigma_w_growth=1.0)),
+        U: lambda: chuang_assumptions_invalid(example_evaluations(unit_at_init=False)),
+    },
+    "chuang-sigma-w-moving-factors": {
+        H: lambda: chuang_sigma_w_moving_factors(example_evaluations()),
+        C: lambda: chuang_sigma_w_moving_factors(example_evaluations(sigma_x_growth=3.0)),
+        F: lambda: chuang_sigma_w_moving_factors(example_evaluations(sigma_w_growth=1.0)),
+        U: lambda: chuang_sigma_w_moving_factors(example_evaluations().query("method != 'sqrt_d'")),
+    },
+    "bernhard-transformer-performance": {
+        H: lambda: bernhard_transformer_performance(
+            set_method(example_runs(), "k_total", "accuracy at 3000 steps", 0.99), LONG
+        ),
+        C: lambda: bernhard_transformer_performance(example_runs(k_total=0.99), LONG),
+        F: lambda: bernhard_transformer_performance(example_runs(), LONG),
+        U: lambda: bernhard_transformer_performance(
+            example_runs().query("method != 'k_total'"), LONG
+        ),
+    },
+    "bernhard-q-norm-undesirable": {
+        C: lambda: bernhard_q_norm_undesirable(_with_qk_norm(example_runs(), "k_total"), LONG),
+        F: lambda: bernhard_q_norm_undesirable(_with_qk_norm(example_runs(), "sqrt_d"), LONG),
+        U: lambda: bernhard_q_norm_undesirable(example_runs(), LONG),
+    },
+    "blog-embedding-dimension": {
+        C: lambda: embedding_dimension(16, 1),
+        F: lambda: embedding_dimension(16, 2),
+    },
+}
+"""Per claim of the string-reversal chapter: for each verdict its rule can return, an input
+that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "chuang-string-reversal": {
+        "not-five": lambda: everywhere({"small init": [52.6, 5.0], "LayerNorm": [4.0]}),
+    },
+    "chuang-25000-samples": {
+        "untestable": lambda: samples(
+            set_method(example_runs(), "sqrt_d", "accuracy at 3000 steps", 0.5)
+        ),
+        "more": lambda: samples(_learned_early(example_runs()), 20000),
+        "untrained": lambda: samples(example_runs().query("method != 'sqrt_d'")),
+    },
+    "chuang-96-half-data": {
+        "untestable": lambda: chuang_96_half_data(half(0.5, 0.5), SHORT, LONG, 15000),
+    },
+    "chuang-not-memorizing": {
+        "unmeasured": lambda: chuang_not_memorizing(
+            example_runs().drop(columns="test accuracy at 500 steps"),
+            [SHORT, LONG],
+            vocab=101,
+            length=20,
+            parameters=4741,
+            overlap=0,
+            n_test=1000,
+        ),
+    },
+    "chuang-perfect-accuracy": {
+        "unmeasured": lambda: chuang_perfect_accuracy(example_runs(), [SHORT]),
+    },
+    "bernhard-transformer-performance": {
+        "untestable": lambda: bernhard_transformer_performance(
+            set_method(example_runs(), "sqrt_d", "accuracy at 3000 steps", 0.5), LONG
+        ),
+    },
+    "bernhard-q-norm-undesirable": {
+        "one-seed": lambda: bernhard_q_norm_undesirable(
+            _with_qk_norm(example_runs(k_total=0.99, seeds=1), "k_total"), LONG
+        ),
+    },
+}
+"""Per claim of the string-reversal chapter: for each branch of its rule that no verdict's
+driver takes, an input that takes it (nothing trained or measured, one seed, another reason
+for the same verdict)."""

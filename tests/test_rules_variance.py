@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sympy as sp
+from drivers import Branches, C, Driver, Drivers, F, H, U
 
 from attncore.claims import Verdict
 from attncore.claims.rules import variance as rules
@@ -75,6 +76,7 @@ def test_chuang_proposition_from_the_real_derivations() -> None:
 DEPENDENT = Counterexample("own signs", False, True, 48.0, 48.5, 0.4, 30.0)
 INDEPENDENT = Counterexample("pair swap", True, False, 32.0, 31.7, -0.6, 20.0)
 HARMLESS = Counterexample("harmless", True, True, 16.0, 16.1, 0.2, 0.2)
+BAD = Counterexample("bad", True, False, 32.0, 40.0, 9.0, 20.0)
 
 
 def test_proposition_5_fails_on_a_counterexample_with_independent_pairs() -> None:
@@ -93,8 +95,7 @@ def test_proposition_5_holds_when_nothing_breaks_it() -> None:
 
 
 def test_proposition_5_untestable_when_a_simulation_misses_its_closed_form() -> None:
-    bad = Counterexample("bad", True, False, 32.0, 40.0, 9.0, 20.0)
-    assert rules.chuang_proposition_5([bad, DEPENDENT], 16, 4.0).verdict is Verdict.UNTESTABLE
+    assert rules.chuang_proposition_5([BAD, DEPENDENT], 16, 4.0).verdict is Verdict.UNTESTABLE
 
 
 def test_counterexample_breaks_needs_all_three_conditions() -> None:
@@ -278,3 +279,93 @@ def test_density_fit_names_the_misfit() -> None:
     # 40 bins: standard deviation sqrt(80) ~ 8.9; 80 is 4.5 of them above 40
     fit = rules.density_fit({1: (80.0, 40), 64: (41.0, 40)}, 4.0)
     assert fit.branch == "departs" and [f["d"] for f in fit.values["misfits"]] == [1]
+
+
+# --- reachability drivers ---------------------------------------------------------------------
+
+
+def footnote(claim: str) -> dict[Verdict, Driver]:
+    return {
+        H: lambda: rules.footnote_variance(claim, sp.Integer(0), {4: 0.5}, 4.0, 100),
+        F: lambda: rules.footnote_variance(claim, d - 1, {4: 0.5}, 4.0, 100),
+        U: lambda: rules.footnote_variance(claim, sp.Integer(0), {4: 9.0}, 4.0, 100),
+    }
+
+
+def proposition(number: int) -> dict[Verdict, Driver]:
+    return {
+        H: lambda: rules.chuang_proposition(number, {"line": sp.Integer(0)}),
+        F: lambda: rules.chuang_proposition(number, {"line": d}),
+        U: lambda: rules.chuang_proposition(number, {}),
+    }
+
+
+DRIVERS: Drivers = {
+    "vaswani-variance": footnote("vaswani-variance"),
+    "blog-scaled-variance": footnote("blog-scaled-variance"),
+    "chuang-temperature-sd": footnote("chuang-temperature-sd"),
+    "blog-variance-derivation": {
+        H: lambda: rules.proof_lines("blog-variance-derivation", {"l": sp.Integer(0)}),
+        F: lambda: rules.proof_lines("blog-variance-derivation", {"l": d}),
+        U: lambda: rules.proof_lines("blog-variance-derivation", {}),
+    },
+    **{f"chuang-proposition-{n}": proposition(n) for n in (1, 2, 3, 4)},
+    "chuang-proposition-5": {
+        H: lambda: rules.chuang_proposition_5([HARMLESS], 16, 4.0),
+        C: lambda: rules.chuang_proposition_5([DEPENDENT], 16, 4.0),
+        F: lambda: rules.chuang_proposition_5([INDEPENDENT], 16, 4.0),
+        U: lambda: rules.chuang_proposition_5([BAD], 16, 4.0),
+    },
+    "chuang-relaxed-variance": {
+        H: lambda: rules.relaxed_variance([0.3], [0.2], 1.125, 16, 16, 4.0),
+        F: lambda: rules.relaxed_variance([9.0], [0.2], 1.125, 16, 16, 4.0),
+        U: lambda: rules.relaxed_variance([], [], 1.125, 16, 16, 4.0),
+    },
+    "chuang-any-scalar-product-dk": {
+        H: lambda: rules.any_scalar_product(0.5, 0.3, 9.0, 1.125, 16, 4.0),
+        C: lambda: rules.any_scalar_product(0.5, 9.0, 0.3, 1.125, 16, 4.0),
+        F: lambda: rules.any_scalar_product(9.0, 0.3, 0.3, 1.125, 16, 4.0),
+        U: lambda: rules.any_scalar_product(0.5, 9.0, 9.0, 1.125, 16, 4.0),
+    },
+    "chuang-assumptions-necessary": {
+        H: lambda: rules.assumptions_necessary({"law": (d, 0.5)}, 4.0),
+        F: lambda: rules.assumptions_necessary({"law": (sp.Integer(0), 0.5)}, 4.0),
+        U: lambda: rules.assumptions_necessary({}, 4.0),
+    },
+    "bernhard-other-reasons-large-dots": {
+        H: lambda: rules.other_reasons({"a": 1.5, "b": 16.0}, {"a": 0.1, "b": 0.1}, 4.0),
+        C: lambda: rules.other_reasons({"a": 1.5, "b": 1.0}, {"a": 0.1, "b": 0.1}, 4.0),
+        F: lambda: rules.other_reasons({"a": 1.0}, {"a": 0.1}, 4.0),
+        U: lambda: rules.other_reasons({}, {}, 4.0),
+    },
+    "bernhard-cauchy-schwarz": {
+        H: lambda: rules.cauchy_schwarz({"n": 0.02}, {"n": 0.003}, 0.003, 64),
+        F: lambda: rules.cauchy_schwarz({"n": 1.5}, {"n": 0.003}, 0.003, 64),
+        U: lambda: rules.cauchy_schwarz({}, {}, 0.003, 64),
+    },
+    "bernhard-n-sqrt-d-normal": {
+        H: lambda: rules.n_sqrt_d_normal({16: 0.99, 64: 1.0}, {16: 0.1, 64: 0.1}, 32, 4.0),
+        C: lambda: rules.n_sqrt_d_normal({1: 0.8, 16: 0.99}, {1: 0.1, 16: 0.1}, 32, 4.0),
+        F: lambda: rules.n_sqrt_d_normal({16: 0.8}, {16: 0.1}, 32, 4.0),
+        U: lambda: rules.n_sqrt_d_normal({16: 0.99}, {16: 9.0}, 32, 4.0),
+    },
+}
+"""Per claim of the chapters "Why sqrt(d)" and its appendix: for each verdict its rule can
+return, an input that returns it (collected by ``tests/test_reachability.py``)."""
+
+BRANCHES: Branches = {
+    "chuang-any-scalar-product-dk": {
+        "caveat": lambda: rules.any_scalar_product(
+            0.5, 9.0, 0.3, 1.125, 16, 4.0, [DEPENDENT, INDEPENDENT]
+        ),
+    },
+    "chuang-assumptions-necessary": {
+        "untestable": lambda: rules.assumptions_necessary({"law": (sp.Integer(0), 9.0)}, 4.0),
+    },
+    "bernhard-other-reasons-large-dots": {
+        "untestable": lambda: rules.other_reasons({"a": 1.5}, {"a": 9.0}, 4.0),
+    },
+}
+"""Per claim of the same chapters: for each branch of its rule that no verdict's driver
+takes, an input that takes it (a counterexample that breaks it, a simulation that disagrees
+with its closed form)."""
