@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,3 +164,9 @@ def test_bad_input_gives_one_line_parameter_error(call, message):
     with pytest.raises(ParameterError, match=message) as error:
         call()
     assert "\n" not in str(error.value)
+
+
+def test_every_registered_source_is_in_the_bibliography():
+    bibliography = (Path(__file__).resolve().parent.parent / "book" / "references.bib").read_text()
+    missing = [r.source for r in RESCALINGS.values() if f"{{{r.source}," not in bibliography]
+    assert not missing, f"add these to book/references.bib: {missing}"
