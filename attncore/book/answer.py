@@ -252,7 +252,7 @@ def _high_rates(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any
     measured = _measured(runs, "stability")
     sizes = [
         f"{label} {value:.2f}"
-        for label, method in [*STABILIZERS.values(), ("1/√d", "sqrt_d")]
+        for label, method in [*STABILIZERS.values(), ("1/√d", "sqrt_d"), ("ln n/√d", "log_n")]
         if (value := _number(measured, f"{method}.sensitivity")) is not None
     ]
     size = f"; learning-rate sensitivity in nats: {', '.join(sizes)}" if len(sizes) > 1 else ""

@@ -450,7 +450,7 @@ def _detail(
     title = f"The claim ({literal(row['section'])}{kind}) and its check"
     body = _claim_cell(row, notes, seen["reading"])
     if row["check"]:
-        checked = _once(row["claim"], row["check"], seen["check"], "checked as")
+        checked = _once(row["claim"], row["check"], seen["check"], "the same check as")
         body += ["", f"    *Checked by* {checked}."]
     details = finding_and_details(row["measured"])[1]
     if details:

@@ -371,7 +371,7 @@ CLAIMS: dict[str, Claim] = {
         },
         words={
             "gap": "{setup} at {budget} steps",
-            "near": "; the searched β is about 5 in {near:share:search}",
+            "near": "; the searched β is within a factor 2 of 5 in {near:share:search}",
             "rests": ". {untested:list} cannot test the claim (its search found no β that "
             "learns); the verdict rests on {tested:list}",
             "setup": "{setup}{searches:items:searches}: 1/√d {sqrt_short} vs searched β "
