@@ -18,8 +18,10 @@ from __future__ import annotations
 import math
 import numbers
 import sys
+from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "ParameterError",
@@ -27,6 +29,7 @@ __all__ = [
     "finite_real",
     "positive_int",
     "positive_real",
+    "table_with",
     "warn",
 ]
 
@@ -85,8 +88,11 @@ def positive_real(name: str, value: object) -> float:
     return x
 
 
-def finite_array(name: str, values: object, ndim: int | None = None) -> np.ndarray:
-    """Return ``values`` as a float array if every entry is finite (and ``ndim`` matches).
+def finite_array(
+    name: str, values: object, ndim: int | None = None, min_size: int = 1
+) -> np.ndarray:
+    """Return ``values`` as a float array if every entry is finite (``ndim`` matches and it
+    holds at least ``min_size`` entries).
 
     >>> finite_array("y", [0.2, 0.4]).tolist()
     [0.2, 0.4]
@@ -103,10 +109,26 @@ def finite_array(name: str, values: object, ndim: int | None = None) -> np.ndarr
         raise ParameterError(f"{name} must be an array of real numbers, got dtype {arr.dtype}")
     if ndim is not None and arr.ndim != ndim:
         raise ParameterError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
-    if arr.size == 0:
-        raise ParameterError(f"{name} must not be empty")
+    if arr.size < min_size:
+        raise ParameterError(f"{name} must hold at least {min_size} entries, got {arr.size}")
     if arr.dtype.kind != "f":
         arr = arr.astype(np.float64)
     if not np.isfinite(arr).all():
         raise ParameterError(f"{name} must contain only finite numbers, got a non-finite entry")
     return arr
+
+
+def table_with(name: str, table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Return ``table`` if it has every one of ``columns`` and at least one row.
+
+    >>> table_with("runs", pd.DataFrame({"a": [1]}), ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: runs must have the columns b
+    """
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ParameterError(f"{name} must have the columns {', '.join(missing)}")
+    if table.empty:
+        raise ParameterError(f"{name} must hold at least one row")
+    return table

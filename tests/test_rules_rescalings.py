@@ -112,7 +112,7 @@ def test_section5_reports_the_ordering_of_the_factors_without_a_caveat():
     unclear = pairs([-0.01] * 4, se=0.05)
     assert rules.bernhard_section5_worse({"x": unclear}, check="t").verdict is Verdict.UNTESTABLE
     table = rules.section5_table({"x": selective})
-    assert table.loc["x", "W₁ clearly above k_total's"] == 4
+    assert table.loc["x", "w1_clearly_above_k_total"] == 4
     with pytest.raises(ParameterError):
         rules.bernhard_section5_worse({}, check="t")
 

@@ -19,6 +19,7 @@ from stability_tables import (
     unrelated_entropy,
 )
 
+from attncore.book import figures_stability as figures
 from attncore.claims import Verdict
 from attncore.claims.rules import stability as rules
 
@@ -129,7 +130,7 @@ def test_prevents_collapse_per_branch():
 
 def test_the_table_and_the_sentence_say_each_method_once():
     runs, _ = sweep()
-    table = rules.sensitivity_table(runs)
+    table = figures.sensitivity_table(runs)
     assert list(table["method"]) == ["1/√d", "QK-norm", "σReparam"]
     assert table.loc[0, "diverged runs"] == "3 of 12"
     order = rules.sensitivity_order(runs)

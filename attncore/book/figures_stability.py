@@ -18,7 +18,7 @@ matplotlib figure; the methods the registry knows wear the colours and markers o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib.figure
@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from attncore.book.plotting import method_style
-from attncore.claims.rules.stability import LABELS, capped
+from attncore.claims.rules.stability import LABELS, best_rates, capped, lr_sensitivity
 
-__all__ = ["loss_against_rate", "over_training", "style"]
+__all__ = ["loss_against_rate", "over_training", "sensitivity_table", "style"]
 
 _OPTIONS = {"soft_cap": ("#999933", "P"), "sigma_reparam": ("#882255", "D")}
 """Colours and markers of the methods that are model options rather than registered
@@ -102,3 +102,27 @@ def over_training(
     fig.legend(handles, labels, loc="center right", fontsize=8)
     fig.tight_layout(rect=(0, 0, 0.82, 1))
     return fig
+
+
+def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> pd.DataFrame:
+    """The page's table: per method, the learning-rate sensitivity (mean ± standard deviation
+    over the seeds), the best rate, the loss there and the diverged runs."""
+    sens = lr_sensitivity(runs)
+    table = capped(runs)
+    best = best_rates(table)
+    rows = []
+    for method, group in sens.groupby("method", sort=False):
+        at_best = table[(table["method"] == method) & (table["lr"] == best[method])]["loss"]
+        own = runs[runs["method"] == method]
+        rows.append(
+            {
+                "method": labels.get(method, method),
+                "LR sensitivity": f"{group['sensitivity'].mean():.3f}"
+                + (f" ± {group['sensitivity'].std(ddof=1):.3f}" if len(group) > 1 else ""),
+                "best rate": f"{best[method]:.2g}",
+                "loss at the best rate": f"{at_best.mean():.2g}"
+                + (f" ± {at_best.std(ddof=1):.1g}" if len(at_best) > 1 else ""),
+                "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
+            }
+        )
+    return pd.DataFrame(rows)

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from attncore.checks import ParameterError
+from attncore.checks import finite_array
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.statistics import clear, single
@@ -114,9 +114,7 @@ def estimate(values: Sequence[float] | np.ndarray | pd.Series) -> Estimate:
     >>> e.mean, round(e.se, 4), e.above(1.5), e.below(5.0)
     (2.5, 0.6455, False, True)
     """
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
-        raise ParameterError(f"values must be at least 2 finite numbers, got {x.size}")
+    x = finite_array("values", values, ndim=1, min_size=2)
     return Estimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), int(x.size))
 
 
@@ -398,8 +396,8 @@ def k_total_better(panels: pd.DataFrame, **options: object) -> Finding:
     return assess_k_total_better(panels, **options).finding  # type: ignore[arg-type]
 
 
+#: The two signs of vanishing gradients, by column: the name the claim's words give each.
 _SIGNS = {"jacobian_norm": "jacobian", "extreme_share": "extreme"}
-"""The two signs of vanishing gradients, by column: the name the claim's words give each."""
 
 
 def _signs(
@@ -532,9 +530,9 @@ def published_agreement(intended: Sequence[Finding], published: Sequence[Finding
     return Reading("other", {"changed": changed}) if changed else Reading("same")
 
 
+#: The share of draws whose two samples are farther apart than the KS critical value at and above
+#: which the published and intended samples are called different samples (a majority).
 SAME_SAMPLE_SHARE = 0.5
-"""The share of draws whose two samples are farther apart than the KS critical value at and
-above which the published and intended samples are called different samples (a majority)."""
 
 
 def differing_share(ks_distances: Sequence[float], ks_critical: float) -> float:
@@ -562,8 +560,8 @@ def samples_differ(ks_distances: Sequence[float], ks_critical: float) -> Reading
     return Reading("differ" if differ else "alike")
 
 
+#: The statistics of a component compared between key 1 and the other keys.
 COMPONENT_STATISTICS = ("mean", "sd", "skewness")
-"""The statistics of a component compared between key 1 and the other keys."""
 
 
 def _components_by_panel(

@@ -75,10 +75,10 @@ def critical_level(rho: float | np.ndarray, odds: float) -> float | np.ndarray:
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
+#: Points per interval of the ``gamma`` grid at which the curves are read: between grid points each
+#: curve is a monotone cubic (PCHIP) in ``ln gamma``, whose error at the boundary is a small
+#: fraction of the straight line's (0.6 % of ``gamma_c`` on the chapter's 40-point grid).
 REFINE = 16
-"""Points per interval of the ``gamma`` grid at which the curves are read: between grid
-points each curve is a monotone cubic (PCHIP) in ``ln gamma``, whose error at the boundary is
-a small fraction of the straight line's (0.6 % of ``gamma_c`` on the chapter's 40-point grid)."""
 
 
 def _curves(

@@ -48,8 +48,8 @@ __all__ = [
     "temperature_table",
 ]
 
+#: The accuracy of guessing FIRST's label, a fair coin's bit.
 CHANCE = 0.5
-"""The accuracy of guessing FIRST's label, a fair coin's bit."""
 
 
 def _interval(values: np.ndarray, comparisons: int, confidence: float) -> tuple[float, float]:
@@ -101,8 +101,8 @@ def _longest(table: pd.DataFrame) -> int:
     return int(table["length"].max())
 
 
+#: How the findings name the methods the rules compare.
 _NAMES = {"sqrt_d": "1/√d", "log_n": "ln n/√d", "k_total": "1/k_total", "ssmax_learned": "SSMax"}
-"""How the findings name the methods the rules compare."""
 
 
 def _untestable(
@@ -169,8 +169,8 @@ def _change(mean: float, half: float, name: str) -> dict[str, float]:
     return {name: float(mean), f"{name}_low": float(low), f"{name}_high": float(high)}
 
 
+#: What stands for an interval that a single seed cannot give.
 _NO_INTERVAL = "one seed, no interval"
-"""What stands for an interval that a single seed cannot give."""
 
 
 def accuracy_text(row: pd.Series) -> str:
@@ -361,8 +361,8 @@ def _k_total_values(rows: pd.DataFrame, train_length: int, longest: int) -> dict
     return values
 
 
+#: What :func:`solved_at_longest` can say of a method at the longest length.
 OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
-"""What :func:`solved_at_longest` can say of a method at the longest length."""
 
 
 def solved_at_longest(
@@ -409,8 +409,8 @@ def solved_at_longest(
     return {str(method): outcome(method, low) for method, low in at.items()}
 
 
+#: The order in which :func:`longest_outcomes` gives the groups of :data:`OUTCOMES`.
 _SAID = ("solved", "not solved", "one seed", "undecided", "not learned")
-"""The order in which :func:`longest_outcomes` gives the groups of :data:`OUTCOMES`."""
 
 
 def longest_outcomes(
@@ -448,8 +448,8 @@ def longest_outcomes(
     return readings
 
 
+#: The most methods a sentence names in one group; a longer group is counted.
 LISTED = 4
-"""The most methods a sentence names in one group; a longer group is counted."""
 
 
 def _few(
@@ -502,9 +502,9 @@ def temperature_table(table: pd.DataFrame, names: dict[str, str]) -> pd.DataFram
 
 
 _CHANGE = {"above": "raises", "below": "lowers", "unclear": "unchanged"}
+#: The keys a temperature's record gives for the direction of its change (against the 1/√d models as
+#: trained) and of its gap (against training with ln n/√d).
 _GAP = {"above": "above", "below": "below", "unclear": "level"}
-"""The keys a temperature's record gives for the direction of its change (against the 1/√d
-models as trained) and of its gap (against training with ln n/√d)."""
 
 
 def temperature_reading(table: pd.DataFrame, names: dict[str, str]) -> Reading:

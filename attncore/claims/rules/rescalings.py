@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from attncore.checks import ParameterError
+from attncore.checks import ParameterError, table_with
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.statistics import MIN_DRAWS, clear, clear_side, single
@@ -171,14 +171,6 @@ def _where(index: pd.Index, most: int = 3) -> list[dict[str, Any]]:
     return [{"family": str(f), "d": int(d), "n": int(n)} for f, d, n in index]
 
 
-def _need(table: pd.DataFrame, columns: list[str]) -> None:
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise ParameterError(f"table must have the columns {', '.join(missing)}")
-    if table.empty:
-        raise ParameterError("table must hold at least one configuration")
-
-
 _DISTORTION = [
     "wasserstein_a",
     "wasserstein_b",
@@ -250,7 +242,7 @@ def lower_distortion(
     above nowhere (the draws cannot tell). How often ``better``'s attention is nearly uniform
     (:data:`UNIFORM_SHARE`) is reported, not held against a claim about distortion.
     """
-    _need(pairs, _DISTORTION)
+    table_with("pairs", pairs, _DISTORTION)
     wins = _wins(pairs, level=level)
     verdict = _distortion_verdict(wins, _wins(pairs, side="above", level=level))
     return Finding(claim, verdict, check=check, values=_describe(pairs, better, worse, wins))
@@ -270,7 +262,7 @@ def even_more_so(pairs: pd.DataFrame, reference: pd.DataFrame, level: float = LE
     >>> even_more_so(pairs, ref).tolist()
     [True]
     """
-    _need(pairs, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
+    table_with("pairs", pairs, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
     at = [(d, n) for _, d, n in pairs.index]
     ref = reference.reindex(at)
     gap = -pairs["wasserstein_diff"].to_numpy() + ref["wasserstein_diff"].to_numpy()
@@ -292,7 +284,7 @@ def bernhard_other_families(
     where it does not, the verdict is at best **holds with a caveat** (the values name the
     families where it does not: ``not_more``, optional).
     """
-    _need(pairs, _DISTORTION)
+    table_with("pairs", pairs, _DISTORTION)
     wins = _wins(pairs, level=level)
     more = even_more_so(pairs, reference, level)
     by_family = more.groupby(level="family", sort=False).all()
@@ -331,7 +323,7 @@ def bernhard_section5_worse(
     if not alternatives:
         raise ParameterError("alternatives must name at least one alternative")
     for pairs in alternatives.values():
-        _need(pairs, [*_DISTORTION, "selectivity_diff", "selectivity_diff_se"])
+        table_with("pairs", pairs, [*_DISTORTION, "selectivity_diff", "selectivity_diff_se"])
     every = pd.concat(list(alternatives.values()), keys=list(alternatives))
     large = every["wasserstein_diff"].abs() > margin * every["wasserstein_a"]
     wins = _wins(every, level=level) & large
@@ -413,8 +405,8 @@ def section5_complexity(n_values: tuple[int, int] = (4, 8), p: float = 3) -> Fin
     return Finding("bernhard-section5-more-complicated", verdict, values=values)
 
 
+#: The calls of :func:`n_sqrt_d_calls`, in the order tables give them.
 CALLS = ("worse", "same", "better", "unclear")
-"""The calls of :func:`n_sqrt_d_calls`, in the order tables give them."""
 
 
 def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = LEVEL) -> pd.Series:
@@ -431,7 +423,9 @@ def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = L
     >>> n_sqrt_d_calls(pairs).tolist()
     ['worse', 'better', 'same', 'unclear']
     """
-    _need(pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "draws"])
+    table_with(
+        "pairs", pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "draws"]
+    )
     diff = pairs["wasserstein_diff"]
     large = diff.abs() > margin * pairs["wasserstein_b"]
     worse = _wins(pairs, side="above", level=level) & large
@@ -457,8 +451,10 @@ def bernhard_n_sqrt_d_other(
     **does not hold** if in none, every other call decided (same or better); **not testable
     here** if in none while some calls are unclear (too few draws).
     """
-    _need(
-        pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "factor_a", "factor_b"]
+    table_with(
+        "pairs",
+        pairs,
+        ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "factor_a", "factor_b"],
     )
     calls = n_sqrt_d_calls(pairs, margin, level)
     family = pairs.index.get_level_values("family")
@@ -496,7 +492,7 @@ def vaswani_table(
     a factor ``steady`` or clearly moves beyond it.
     """
     columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
-    _need(summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
+    table_with("summary", summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
     rows = []
     for n, part in summary.groupby("n"):
         none = part[part["rescaling"] == "none"].sort_values("d")
@@ -520,20 +516,20 @@ def vaswani_table(
         rows.append(
             {
                 "n": n,
-                "none: J last d / first d": last["jacobian_norm"] / first["jacobian_norm"],
-                "none: J falls clearly": _beyond(j_drop, j_se, draws),
-                "none: J clearly stays": _beyond(
+                "none_j_ratio": last["jacobian_norm"] / first["jacobian_norm"],
+                "none_j_falls": _beyond(j_drop, j_se, draws),
+                "none_j_stays": _beyond(
                     last["jacobian_norm"] - falls_to * first["jacobian_norm"],
                     math.hypot(last["jacobian_norm_se"], falls_to * first["jacobian_norm_se"]),
                     draws,
                 ),
-                "none: saturated, first d": first["saturated_share"],
-                "none: saturated, last d": last["saturated_share"],
-                "none: saturation rises clearly": _beyond(s_rise, s_se, draws),
-                "sqrt_d: J max / min over d": high["jacobian_norm"] / low["jacobian_norm"],
-                "sqrt_d: J clearly stable": root_side == "below",
-                "sqrt_d: J clearly moves": root_side == "above",
-                "sqrt_d: saturated, max over d": float(root["saturated_share"].max()),
+                "none_saturated_first": first["saturated_share"],
+                "none_saturated_last": last["saturated_share"],
+                "none_saturation_rises": _beyond(s_rise, s_se, draws),
+                "sqrt_d_j_spread": high["jacobian_norm"] / low["jacobian_norm"],
+                "sqrt_d_j_stable": root_side == "below",
+                "sqrt_d_j_moves": root_side == "above",
+                "sqrt_d_saturated_max": float(root["saturated_share"].max()),
             }
         )
     return pd.DataFrame(rows).set_index("n")
@@ -565,15 +561,15 @@ def vaswani_small_gradients(
     (too few draws to tell).
     """
     table = vaswani_table(summary, steady, falls_to)
-    falls = table["none: J falls clearly"]
-    halves = falls & (table["none: J last d / first d"] < falls_to)
-    rises = table["none: saturation rises clearly"]
-    stable = table["sqrt_d: J clearly stable"]
+    falls = table["none_j_falls"]
+    halves = falls & (table["none_j_ratio"] < falls_to)
+    rises = table["none_saturation_rises"]
+    stable = table["sqrt_d_j_stable"]
     if halves.all() and rises.all() and stable.all():
         verdict = Verdict.HOLDS
     elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
         verdict = Verdict.CAVEAT
-    elif table["sqrt_d: J clearly moves"].any() or (table["none: J clearly stays"] & ~rises).any():
+    elif table["sqrt_d_j_moves"].any() or (table["none_j_stays"] & ~rises).any():
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
@@ -581,13 +577,13 @@ def vaswani_small_gradients(
     values = {
         "d": (int(d[0]), int(d[-1])),
         "ns": len(table),
-        "ratio": _range(table["none: J last d / first d"]),
+        "ratio": _range(table["none_j_ratio"]),
         "falls": int(falls.sum()),
         "threshold": threshold,
-        "sat_first": _range(table["none: saturated, first d"]),
-        "sat_last": _range(table["none: saturated, last d"]),
+        "sat_first": _range(table["none_saturated_first"]),
+        "sat_last": _range(table["none_saturated_last"]),
         "rises": int(rises.sum()),
-        "spread": float(table["sqrt_d: J max / min over d"].max()),
+        "spread": float(table["sqrt_d_j_spread"].max()),
         "stable": int(stable.sum()),
     }
     return Finding("vaswani-small-gradients", verdict, check=check, values=values)
@@ -614,7 +610,7 @@ def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
     >>> vanishing_caveats(pairs)
     ['price 1/n']
     """
-    _need(pairs, _VANISHING)
+    table_with("pairs", pairs, _VANISHING)
     more = _wins(pairs, "saturated_share", "above")
     lower_w = _wins(pairs)
     ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
@@ -661,7 +657,7 @@ def bernhard_vanishing_gradients(
     sqrt_d's); **holds** otherwise. Nearly uniform attention is reported: it is not a
     vanishing gradient.
     """
-    _need(pairs, [*_VANISHING, "saturated_share_a", "saturated_share_b"])
+    table_with("pairs", pairs, [*_VANISHING, "saturated_share_a", "saturated_share_b"])
     less = _wins(pairs, "saturated_share", "below", level)
     more = _wins(pairs, "saturated_share", "above", level)
     uniform = pairs["effective_share_a"] > UNIFORM_SHARE
@@ -706,19 +702,19 @@ def curve_reading(largest_off_curve: float, tolerance: float = 0.02) -> Reading:
     return Reading(branch, {"off": largest_off_curve, "tolerance": tolerance})
 
 
+#: The distortion claims, each with the key of where it compares (a page words it).
 _PLACES = {
     "bernhard-other-moments": "moments",
     "bernhard-other-families": "families",
     "bernhard-d-n-range": "grid",
 }
-"""The distortion claims, each with the key of where it compares (a page words it)."""
 
+#: The topics of :func:`summary_readings` that one claim's verdict decides.
 _TOPICS = {
     "section5": "bernhard-section5-worse",
     "n_sqrt_d": "bernhard-n-sqrt-d-other",
     "vanishing": "bernhard-vanishing-gradients",
 }
-"""The topics of :func:`summary_readings` that one claim's verdict decides."""
 
 
 def _distortion_reading(findings: Mapping[str, Finding]) -> Reading:
@@ -801,13 +797,13 @@ def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             label: {
-                "W₁ clearly above k_total's": int(wins[label].sum()),
-                "clearly more selective": int(selective[label].sum()),
+                "w1_clearly_above_k_total": int(wins[label].sum()),
+                "clearly_more_selective": int(selective[label].sum()),
                 "configurations": len(p),
-                "median W₁ ratio to k_total": float(
+                "median_w1_ratio_to_k_total": float(
                     (p["wasserstein_b"] / p["wasserstein_a"]).median()
                 ),
-                "median selectivity ratio": float(
+                "median_selectivity_ratio": float(
                     (p["selectivity_b"] / p["selectivity_a"]).median()
                 ),
             }
@@ -979,7 +975,7 @@ def blog_stable_region(
     **holds** otherwise.
     """
     need = ["d", "n", "jacobian_norm", "normalized_entropy", "saturated_share"]
-    _need(summary, [*need, *[f"{m}_se" for m in need[2:]], "draws"])
+    table_with("summary", summary, [*need, *[f"{m}_se" for m in need[2:]], "draws"])
     flats: list[tuple[str, float | None]] = [
         ("normalized_entropy", None),
         ("saturated_share", None),
@@ -1031,7 +1027,7 @@ def blog_gradient_flow(
     ``same_order`` across ``n``; **holds** otherwise.
     """
     need = ["rescaling", "d", "n", "gradient_norm", "gradient_median"]
-    _need(summary, [*need, "gradient_norm_se", "gradient_median_se", "draws"])
+    table_with("summary", summary, [*need, "gradient_norm_se", "gradient_median_se", "draws"])
     root = summary[summary["rescaling"] == "sqrt_d"]
     none = summary[summary["rescaling"] == "none"]
     if root.empty or none.empty:
@@ -1087,7 +1083,11 @@ def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str, level: float 
     cannot tell).
     """
     cols = ["extreme_share", "jacobian_norm"]
-    _need(pairs, [*[f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")], "draws"])
+    table_with(
+        "pairs",
+        pairs,
+        [*[f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")], "draws"],
+    )
     fewer = _wins(pairs, "extreme_share", "below", level)
     more = _wins(pairs, "extreme_share", "above", level)
     larger = _wins(pairs, "jacobian_norm", "above", level)
@@ -1133,7 +1133,7 @@ def bernhard_small_logits(
     ``moderate``; **holds** otherwise.
     """
     need = ["wasserstein", "rise", "rise_se", "above_sqrt_d", "above_sqrt_d_se", "step", "step_se"]
-    _need(scales, [*need, "draws"])
+    table_with("scales", scales, [*need, "draws"])
     s = scales.sort_index()
     draws = s["draws"]
     rises = bool(clearly_above(s["rise"], s["rise_se"], draws).iloc[-1])
@@ -1202,7 +1202,7 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     """
     metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
     parts = ("from", "to", "diff", "diff_se")
-    _need(steps, [*(f"{m}_{s}" for m in metrics for s in parts), "draws"])
+    table_with("steps", steps, [*(f"{m}_{s}" for m in metrics for s in parts), "draws"])
     w_up, w_down, e_up, e_down, j_up, j_down = (
         side(steps[f"{m}_diff"], steps[f"{m}_diff_se"], steps["draws"])
         for m in metrics
@@ -1254,8 +1254,12 @@ def bernhard_conclusion(
     neither is and one is refuted; **not testable here** otherwise (the draws cannot tell).
     How often k_total's attention is nearly uniform where it wins is reported.
     """
-    _need(sqrt_vs_none, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
-    _need(k_vs_sqrt, ["wasserstein_diff", "wasserstein_diff_se", "effective_share_a", "draws"])
+    table_with("sqrt_vs_none", sqrt_vs_none, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
+    table_with(
+        "k_vs_sqrt",
+        k_vs_sqrt,
+        ["wasserstein_diff", "wasserstein_diff_se", "effective_share_a", "draws"],
+    )
     first, second = _wins(sqrt_vs_none, level=level), _wins(k_vs_sqrt, level=level)
     lost = [_wins(p, side="above", level=level) for p in (sqrt_vs_none, k_vs_sqrt)]
     borne = [first.mean() >= many, second.mean() >= many]
@@ -1305,7 +1309,7 @@ def bernhard_abstract_more_effective(
     """
     cols = ["saturated_share", "extreme_share"]
     need = [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")]
-    _need(pairs, [*need, "gradient_norm_a", "gradient_norm_b", "draws"])
+    table_with("pairs", pairs, [*need, "gradient_norm_a", "gradient_norm_b", "draws"])
     fewer = {m: _wins(pairs, m, "below", level) for m in cols}
     more = {m: _wins(pairs, m, "above", level) for m in cols}
     better = (fewer[cols[0]] | fewer[cols[1]]) & ~(more[cols[0]] | more[cols[1]])
@@ -1332,6 +1336,8 @@ def bernhard_abstract_more_effective(
     return Finding("bernhard-abstract-more-effective", verdict, check=check, values=values)
 
 
+#: The claims :func:`review_findings` decides, with the section of *Every rescaling, measured* that
+#: shows each.
 REVIEW_EVIDENCE: dict[str, str] = {
     "bernhard-prescaled-softmax-same": "sec-measures",
     "bernhard-distortion-signals-vanishing": "sec-frontier",
@@ -1339,16 +1345,14 @@ REVIEW_EVIDENCE: dict[str, str] = {
     "blog-gradient-flow-preserved": "sec-gradients",
     "bernhard-sqrt-d-alleviates-vanishing": "sec-gradients",
 }
-"""The claims :func:`review_findings` decides, with the section of *Every rescaling,
-measured* that shows each."""
 
+#: The claims :func:`comparison_findings` decides, with the section of *1/k_total against the
+#: alternatives* that shows each.
 COMPARISON_EVIDENCE: dict[str, str] = {
     "bernhard-small-logits-little-distortion": "sec-query-scales",
     "bernhard-abstract-more-effective": "sec-k-total-gradients",
     "bernhard-conclusion-k-total-better": "sec-k-total-summary",
 }
-"""The claims :func:`comparison_findings` decides, with the section of *1/k_total against
-the alternatives* that shows each."""
 
 
 def _set(finding: Finding, **setting: str) -> Finding:

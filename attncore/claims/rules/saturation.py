@@ -61,11 +61,11 @@ __all__ = [
     "worked_example_reading",
 ]
 
+#: Which of the post's printed outputs each worked-example claim covers.
 EXAMPLE_CLAIMS = {
     "blog-softmax-example": ("softmax(y)", "softmax(8y)"),
     "blog-jacobian-example": ("Jacobian of softmax(y)", "Jacobian of softmax(8y)"),
 }
-"""Which of the post's printed outputs each worked-example claim covers."""
 
 
 def worked_example_findings(matches: Mapping[str, bool] | None) -> list[Finding]:

@@ -45,9 +45,9 @@ __all__ = [
     "lr_sensitivity",
     "prevents_collapse",
     "sensitivity_order",
-    "sensitivity_table",
 ]
 
+#: How the page names each method of :data:`attncore.training.stability.METHODS`.
 LABELS: dict[str, str] = {
     "sqrt_d": "1/√d",
     "qk_norm": "QK-norm",
@@ -56,7 +56,6 @@ LABELS: dict[str, str] = {
     "sigma_reparam": "σReparam",
     "log_n": "ln n/√d",
 }
-"""How the page names each method of :data:`attncore.training.stability.METHODS`."""
 
 
 def _one_seed(claim: str) -> Finding:
@@ -285,30 +284,6 @@ def prevents_collapse(
         "differences": differences,
     }
     return Finding(claim, verdict, values=values)
-
-
-def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> pd.DataFrame:
-    """The page's table: per method, the learning-rate sensitivity (mean ± standard deviation
-    over the seeds), the best rate, the loss there and the diverged runs."""
-    sens = lr_sensitivity(runs)
-    table = capped(runs)
-    best = best_rates(table)
-    rows = []
-    for method, group in sens.groupby("method", sort=False):
-        at_best = table[(table["method"] == method) & (table["lr"] == best[method])]["loss"]
-        own = runs[runs["method"] == method]
-        rows.append(
-            {
-                "method": labels.get(method, method),
-                "LR sensitivity": f"{group['sensitivity'].mean():.3f}"
-                + (f" ± {group['sensitivity'].std(ddof=1):.3f}" if len(group) > 1 else ""),
-                "best rate": f"{best[method]:.2g}",
-                "loss at the best rate": f"{at_best.mean():.2g}"
-                + (f" ± {at_best.std(ddof=1):.1g}" if len(at_best) > 1 else ""),
-                "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def _groups(sensitivity: pd.Series, order: list[str]) -> list[list[str]]:

@@ -76,8 +76,8 @@ __all__ = [
     "steps_text",
 ]
 
+#: The coverage of the intervals over seeds the measured texts give (Student t).
 INTERVAL = 0.95
-"""The coverage of the intervals over seeds the measured texts give (Student t)."""
 
 
 def mean_and_half_width(values: Sequence[float] | pd.Series) -> tuple[float, float]:
@@ -318,9 +318,9 @@ def _gap_record(
     }
 
 
+#: What :func:`gap_outcome` can find in a setup: no gap at the short budget, a gap that the long
+#: budget closes, a gap still open after it.
 GAP_OUTCOMES = ("none", "closes", "open")
-"""What :func:`gap_outcome` can find in a setup: no gap at the short budget, a gap that the
-long budget closes, a gap still open after it."""
 
 
 def gap_outcome(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
@@ -733,8 +733,8 @@ def chuang_not_memorizing(
     return Finding(claim, verdict, values=values)
 
 
+#: Chuang's training-set size (section 3), with which he reports 1/√d_k at 1.5%.
 CHUANG_TRAIN = 15_000
-"""Chuang's training-set size (section 3), with which he reports 1/√d_k at 1.5%."""
 
 
 def _final(
