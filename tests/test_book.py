@@ -748,8 +748,10 @@ window.addEventListener("load", () => setTimeout(() => {
   // punctuation (a line may break between ")" and "(", as in "(σ_Wq²)(d_x")
   const split = [];
   const range = document.createRange();
+  // (an address is not a word: a long one may break anywhere)
   const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: (n) =>
     n.parentElement.closest("pre, mjx-container, script, style, svg, .vega-embed")
+      || (n.parentElement.closest("a[href^='http']") && !/\\s/.test(n.textContent.trim()))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   const top = (node, i) => {
     range.setStart(node, i); range.setEnd(node, i + 1);
