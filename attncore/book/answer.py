@@ -25,7 +25,6 @@ import pandas as pd
 from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
 from attncore.claims import Verdict
-from attncore.claims.rules.bernhard_figures import SAME_SAMPLE_SHARE
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
 from attncore.claims.statistics import clear_side
@@ -559,10 +558,11 @@ def _refill_finding(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     measured = _measured(runs, "bernhard_figures")
     share = _number(measured, "refill.differing_share")
     changed = _number(measured, "refill.changed_verdicts")
-    if share is None or changed is None:
+    samples = measured.get("refill.samples", {}).get("value")  # the rule's outcome
+    if share is None or changed is None or samples not in ("differ", "alike"):
         return None
     link = _link("bernhard_figures", measured, "refill.differing_share", "evidence")
-    if share >= SAME_SAMPLE_SHARE:
+    if samples == "differ":
         sample = (
             f"in {_pct(share)} of the draws that is a different sample from the one his text "
             "describes"

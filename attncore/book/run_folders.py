@@ -200,6 +200,7 @@ MEASURED: dict[str, dict[str, Meaning]] = {
     "stability": {**_MODEL, r"[a-z0-9_]+\.sensitivity": Meaning(0, 1e3)},
     "bernhard_figures": {
         r"refill\.differing_share": _SHARE,
+        r"refill\.samples": Meaning(outcomes=("differ", "alike")),
         r"refill\.changed_verdicts": _COUNT,
     },
     "string_reversal": {
