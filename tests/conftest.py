@@ -53,11 +53,3 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = copy_book_sources(tmp_path_factory.mktemp("book"))
     build_book(PROFILE, root=root, cache=RunCache(root / CACHE))
     return root
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test`` runs two workers, ``--dist loadgroup``), every test
-    that reads the built book runs on one worker, so the book is built once."""
-    for item in items:
-        if "built_book" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("book"))
