@@ -33,3 +33,16 @@ def test_the_registered_rescalings_differ_in_colour_and_marker():
     for a, b in itertools.combinations(styles, 2):
         difference = np.linalg.norm(lab(styles[a]["color"]) - lab(styles[b]["color"]))
         assert difference >= MIN_DELTA_E, (a, b, round(float(difference), 1))
+
+
+def test_the_stability_chapters_methods_are_told_apart_by_colour():
+    from attncore.book.figures_stability import style
+    from attncore.training.stability import METHODS
+
+    colours = {method: lab(style(method)["color"]) for method in METHODS}
+    close = [
+        (a, b)
+        for a, b in itertools.combinations(colours, 2)
+        if np.linalg.norm(colours[a] - colours[b]) < MIN_DELTA_E
+    ]
+    assert not close, f"attncore/book/figures_stability.py: give {close} colours further apart"

@@ -69,6 +69,8 @@ def accuracy_figure(
         1, len(panels), figsize=(5.2 * len(panels), 5.4), sharey=True, layout="constrained"
     )
     axes = [axes] if len(panels) == 1 else list(axes)
+    shown = summary.loc[[m for methods in panels.values() for m in methods], "low"]
+    floor = min(0.4, max(0.0, float(shown.min()) - 0.02))  # no band cut off below
     for ax, (title, methods) in zip(axes, panels.items(), strict=True):
         for method in methods:
             rows = summary.loc[method].sort_index()
@@ -90,7 +92,7 @@ def accuracy_figure(
         ax.xaxis.set_major_formatter(_plain)
         ax.set_xlabel("test length (bits)")
         ax.set_title(title)
-        ax.set_ylim(0.4, 1.03)
+        ax.set_ylim(floor, 1.03)
         columns = 1 if len(methods) + len(anchors) <= 6 else 2  # no wider than its panel
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=columns)
     axes[0].set_ylabel("accuracy (exact over all strings)")

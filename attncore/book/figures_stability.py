@@ -31,7 +31,7 @@ from attncore.claims.rules.stability import LABELS, best_rates, capped, lr_sensi
 
 __all__ = ["loss_against_rate", "over_training", "sensitivity_table", "style"]
 
-_OPTIONS = {"soft_cap": ("#999933", "P"), "sigma_reparam": ("#882255", "D")}
+_OPTIONS = {"soft_cap": ("#CC00CC", "P"), "sigma_reparam": ("#882255", "D")}
 """Colours and markers of the methods that are model options rather than registered
 rescalings."""
 
