@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from attncore.book.budget import estimate
 from attncore.book.cache import RunCache
 from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT, RUNS
 from attncore.book.publish import publish
@@ -40,7 +41,7 @@ from attncore.checks import ParameterError
 from attncore.scratch import remove_orphans, scratch_folder
 from attncore.simulate.tasks import resolve_scheduler, shared_local_cluster
 
-__all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "toc_chapters"]
+__all__ = ["PROFILES", "BuildFailed", "build_book", "load_profile", "start_order", "toc_chapters"]
 
 PROFILES = ("full", "smoke")
 
@@ -93,6 +94,28 @@ def _readers(chapters: list[str], root: Path) -> set[str]:
     return {c for c in chapters if RUN_FOLDER in chapter_parameters(root / NOTEBOOKS / f"{c}.md")}
 
 
+def _estimated(chapter: str, profile: str, root: Path) -> float | None:
+    """The cost model's seconds for ``chapter`` run with ``profile``, or None where the
+    chapter has no cost model (:mod:`attncore.book.budget`)."""
+    try:
+        source = root / NOTEBOOKS / f"{chapter}.md"
+        return estimate(source, load_profile(chapter, profile, root)).seconds
+    except ParameterError:
+        return None
+
+
+def start_order(chapters: list[str], pending: list[str], profile: str, root: Path) -> list[str]:
+    """``chapters`` in the order a build starts them: those to run (``pending``) longest first
+    by the cost model, so the others share the cores around the longest, then the cached
+    ones; ties keep the table of contents' order.
+
+    >>> start_order(["softmax_saturation", "string_reversal"], ["softmax_saturation",
+    ...             "string_reversal"], "full", ROOT)
+    ['string_reversal', 'softmax_saturation']
+    """
+    return sorted(chapters, key=lambda c: (c not in pending, -(_estimated(c, profile, root) or 0)))
+
+
 def _execute_chapters(
     profile: str, root: Path, jobs: int, cache: RunCache, force: bool
 ) -> list[tuple[str, RunResult]]:
@@ -116,6 +139,7 @@ def _execute_chapters(
         runs.mkdir()
         writers = [c for c in chapters if c not in readers]
         pending = [c for c in writers if force or not _cached(c, profile, root, runs, cache)]
+        writers = start_order(writers, pending, profile, root)
         with _shared_workers(len(pending), jobs), ThreadPoolExecutor(max_workers=jobs) as pool:
             for future in [pool.submit(run, c) for c in writers]:
                 future.result()
@@ -212,10 +236,11 @@ def build_book(
     _run_sphinx(root)
     sphinx_seconds = time.perf_counter() - sphinx_start
     index = root / "_build" / "html" / "index.html"
-    print("\nSummary")
+    print("\nSummary (each chapter's time, and the cost model's estimate where it ran)")
     for chapter, result in results:
         done = "cached" if result.cached else f"{result.seconds:7.1f} s"
-        print(f"  {chapter:<32} {done:>9}")
+        guess = None if result.cached else _estimated(chapter, profile, root)
+        print(f"  {chapter:<32} {done:>9}" + (f"  (estimated {guess:.0f} s)" if guess else ""))
     print(f"  {'sphinx (strict)':<32} {sphinx_seconds:7.1f} s")
     total = time.perf_counter() - start
     print(f"  {'total':<32} {total:7.1f} s  ({profile} profile, {jobs} jobs)")
