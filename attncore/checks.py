@@ -118,8 +118,11 @@ def finite_array(
     return arr
 
 
-def table_with(name: str, table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """Return ``table`` if it has every one of ``columns`` and at least one row.
+def table_with(
+    name: str, table: pd.DataFrame, columns: Sequence[str], allow_empty: bool = False
+) -> pd.DataFrame:
+    """Return ``table`` if it has every one of ``columns`` and, unless ``allow_empty``, at
+    least one row.
 
     >>> table_with("runs", pd.DataFrame({"a": [1]}), ["a", "b"])
     Traceback (most recent call last):
@@ -129,6 +132,6 @@ def table_with(name: str, table: pd.DataFrame, columns: Sequence[str]) -> pd.Dat
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ParameterError(f"{name} must have the columns {', '.join(missing)}")
-    if table.empty:
+    if table.empty and not allow_empty:
         raise ParameterError(f"{name} must hold at least one row")
     return table

@@ -113,7 +113,8 @@ def start_order(chapters: list[str], pending: list[str], profile: str, root: Pat
     ...             "string_reversal"], "full", ROOT)
     ['string_reversal', 'softmax_saturation']
     """
-    return sorted(chapters, key=lambda c: (c not in pending, -(_estimated(c, profile, root) or 0)))
+    seconds = {c: _estimated(c, profile, root) or 0.0 for c in pending}
+    return sorted(chapters, key=lambda c: (c not in seconds, -seconds.get(c, 0.0)))
 
 
 def _execute_chapters(

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, DTypeLike
 
-from attncore.checks import ParameterError, finite_array, positive_int, positive_real
+from attncore.checks import ParameterError, finite_array, positive_int, positive_real, table_with
 from attncore.distributions import QueryKeyModel
 from attncore.measures import (
     SATURATION_THRESHOLD,
@@ -390,9 +390,7 @@ def pair_rescalings(
     [0.15, -0.15, 0.05, 2.0]
     """
     keys = [*by, "replicate"]
-    missing = [c for c in [*keys, "rescaling", *metrics] if c not in table.columns]
-    if missing:
-        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    table_with("table", table, [*keys, "rescaling", *metrics], allow_empty=True)
     for name in (a, b):
         if not (table["rescaling"] == name).any():
             raise ParameterError(f"rescaling {name!r} is not in the table")
@@ -419,9 +417,7 @@ def loglog_slopes(table: pd.DataFrame, x: str, y: str, by: str = "replicate") ->
     >>> [round(v, 3) for v in loglog_slopes(toy, "n", "g")]
     [-1.0, -1.333]
     """
-    missing = [c for c in (x, y, by) if c not in table.columns]
-    if missing:
-        raise ParameterError(f"table must have the columns {', '.join(missing)}")
+    table_with("table", table, [x, y, by], allow_empty=True)
     return table.groupby(by).apply(
         lambda part: float(np.polyfit(np.log(part[x]), np.log(part[y]), 1)[0]),
         include_groups=False,

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from attncore.claims.catalogue.reasons import (
     EXACT,
-    PROOF_CHECK,
-    PROOF_SAYS,
-    PROOF_WORDS,
     REPORTED_SIMULATION,
+    proof,
 )
 from attncore.claims.claim import Claim, Kind, Verdict
 
@@ -35,17 +33,12 @@ _II_WORDS = {
 
 def _proof(section: str, quote: str) -> Claim:
     """One of Chuang's Propositions 1 to 4 (his appendix), its proof checked line by line."""
-    return Claim(
+    return proof(
         "derivations",
         "chuang2023scaling",
         section,
         quote,
         "Every line of the proof, re-derived in sympy, simplifies to the next.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     )
 
 

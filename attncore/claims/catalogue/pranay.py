@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from attncore.claims.catalogue.reasons import (
     EXACT,
-    PROOF_CHECK,
-    PROOF_SAYS,
-    PROOF_WORDS,
     REPORTED_SIMULATION,
     RUNS,
+    proof,
 )
 from attncore.claims.claim import ANY, Claim, Kind, Verdict
 
@@ -190,7 +188,7 @@ CLAIMS: dict[str, Claim] = {
             "errors from its closed form: the two routes disagree, so no verdict",
         },
     ),
-    "blog-variance-derivation": Claim(
+    "blog-variance-derivation": proof(
         "why_sqrt_d",
         "pranay2025why",
         "Logic",
@@ -201,11 +199,6 @@ CLAIMS: dict[str, Claim] = {
         "Each line of the post's derivation of Var(q·k) = d_k (the variance of the sum is the "
         "sum of the variances; Var(q_i k_i) = E[q_i²] E[k_i²] = 1) follows from the line before, "
         "re-derived in sympy.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT},
-        check=PROOF_CHECK,
-        says=PROOF_SAYS,
-        words=PROOF_WORDS,
     ),
     "blog-stable-responsive-region": Claim(
         "every_rescaling",

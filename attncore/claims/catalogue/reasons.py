@@ -1,5 +1,9 @@
 """Reasons and settings that several sources' claims share."""
 
+from __future__ import annotations
+
+from attncore.claims.claim import Claim, Kind, Verdict
+
 EXACT = "an identity has no condition to qualify it: it holds or it does not"
 
 FIRST_TASK = (
@@ -38,6 +42,28 @@ PROOF_WORDS = {
 }
 
 PROOF_CHECK = "each line of the argument re-derived with sympy; derived minus stated simplified"
+
+
+def proof(chapter: str, source: str, section: str, quote: str, reading: str) -> Claim:
+    """A derivation in ``source`` whose every line is re-derived and checked against the next
+    (the rule :func:`attncore.claims.rules.variance.proof_lines`).
+
+    >>> proof("derivations", "s", "1", "q", "r").says == PROOF_SAYS
+    True
+    """
+    return Claim(
+        chapter,
+        source,
+        section,
+        quote,
+        reading,
+        Kind.IDENTITY,
+        unreachable={Verdict.CAVEAT: EXACT},
+        check=PROOF_CHECK,
+        says=PROOF_SAYS,
+        words=PROOF_WORDS,
+    )
+
 
 REPORTED_SIMULATION = (
     "symbolic derivation (cumulants of independent terms) and the footnote's simulation at "
