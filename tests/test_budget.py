@@ -1,6 +1,7 @@
 """Runs are estimated before they start: too much memory is refused, too much time needs --yes,
 and --timeout stops a run with nothing published."""
 
+import math
 import time
 
 import pytest
@@ -85,3 +86,8 @@ def test_timeout_stops_the_run_and_publishes_nothing(tmp_path, capsys):
     assert err.endswith("\nattncore: failed: the run passed --timeout 2 s; nothing was published\n")
     assert time.perf_counter() - start < 30
     assert not out.exists()
+
+
+def test_the_smallest_search_tolerance_has_a_finite_estimate():
+    # 1 / 5e-324 overflows to infinity; the estimate's log of the tolerance does not
+    assert math.isfinite(estimate("string_reversal", {"search_tolerance": 5e-324}).seconds)

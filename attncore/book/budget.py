@@ -282,7 +282,7 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
     methods, setups = (8 if p["methods"] == "all" else 3), 2
     runs = setups * methods * p["n_seeds"]
     width = 2 * p["search_max_exponent"] + 1  # the rounds of a search, each padded to the scan
-    narrowing = math.log(1 / p["search_tolerance"]) / math.log(p["search_max_exponent"] + 1)
+    narrowing = -math.log(p["search_tolerance"]) / math.log(p["search_max_exponent"] + 1)
     rounds = 1 + max(0, math.ceil(narrowing - 1e-9))
     slots = setups * p["search_seeds"] * width * rounds
     train = step * (runs * p["long_steps"] + slots * sum(p["search_steps"]))
