@@ -27,8 +27,8 @@ from attncore.book.markup import literal
 from attncore.claims import Verdict
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES
-from attncore.claims.statistics import clear_side
 from attncore.claims.words import count, listing
+from attncore.evidence.statistics import clear_side
 
 __all__ = [
     "ALTERNATIVES",
@@ -75,7 +75,7 @@ learning rate than 1/√d, with the method each names."""
 CLEAR = 2.0
 """The level, in standard errors of a normal statistic, at which an alternative's selectivity
 differs clearly from that of 1/√d (a t test over the chapter's draws,
-:func:`attncore.claims.statistics.single`); the chapter measuring it uses the same mark for
+:func:`attncore.evidence.statistics.single`); the chapter measuring it uses the same mark for
 comparisons along the curve."""
 
 

@@ -42,7 +42,6 @@ from scipy import stats
 from attncore.checks import finite_array
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.statistics import clear, single
 from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.bernhard_figures import (
     FAMILY_LEVEL,
@@ -54,6 +53,7 @@ from attncore.claims.thresholds.bernhard_figures import (
     SKEWED,
     Z,
 )
+from attncore.evidence.statistics import clear, single
 
 __all__ = [
     "SAME_SAMPLE_SHARE",

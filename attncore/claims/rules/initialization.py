@@ -27,7 +27,6 @@ from scipy.stats import binom
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.statistics import margin
 from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.initialization import (
     EXPONENT_TOLERANCE,
@@ -38,6 +37,7 @@ from attncore.claims.thresholds.initialization import (
     UNIT_TOLERANCE,
     Z_LIMIT,
 )
+from attncore.evidence.statistics import margin
 
 __all__ = [
     "aligned_takeaway",

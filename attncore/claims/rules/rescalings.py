@@ -8,10 +8,10 @@ difference ``<metric>_diff = a - b`` and its standard error ``<metric>_diff_se``
 :func:`attncore.simulate.sweep.pair_rescalings`), or a summary with standard errors, and
 returns a :class:`~attncore.claims.Finding`. A rule that counts configurations counts a
 difference only when a one-sided t test over the draws finds it, Holm-corrected over the
-configurations it counts (:func:`attncore.claims.statistics.clear`, column ``draws``); a rule
+configurations it counts (:func:`attncore.evidence.statistics.clear`, column ``draws``); a rule
 that compares a few values along one curve or across d counts a single difference that
 the same t test finds at the level of :data:`CLEAR` standard errors
-(:func:`attncore.claims.statistics.single`: far more than two with few draws).
+(:func:`attncore.evidence.statistics.single`: far more than two with few draws).
 
 >>> pairs = pd.DataFrame({"wasserstein_diff": [-0.3, -0.2], "wasserstein_diff_se": [0.01, 0.02],
 ...                       "wasserstein_a": [0.1, 0.1], "wasserstein_b": [0.4, 0.3],
@@ -37,7 +37,6 @@ import sympy as sp
 from attncore.checks import ParameterError, table_with
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.statistics import MIN_DRAWS, clear, clear_side, single
 from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.rescalings import (
     CLEAR,
@@ -53,6 +52,7 @@ from attncore.claims.thresholds.rescalings import (
     STEADY,
     UNIFORM_SHARE,
 )
+from attncore.evidence.statistics import MIN_DRAWS, clear, clear_side, single
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
@@ -106,7 +106,7 @@ def _wins(
 
 def _draws(pairs: pd.DataFrame) -> dict[str, Any]:
     """How many draws each configuration had (``draws``, the fewest) and whether that is fewer
-    than :data:`~attncore.claims.statistics.MIN_DRAWS` (``few``; what that means, a page says
+    than :data:`~attncore.evidence.statistics.MIN_DRAWS` (``few``; what that means, a page says
     once: :func:`few_draws`)."""
     fewest = int(pairs["draws"].min())
     return {"draws": fewest, "few": fewest < MIN_DRAWS}
@@ -114,7 +114,7 @@ def _draws(pairs: pd.DataFrame) -> dict[str, Any]:
 
 def few_draws(draws: int) -> Reading:
     """What few draws mean for the corrected counts, for a page whose configurations have
-    ``draws`` draws each: branch ``few`` below :data:`~attncore.claims.statistics.MIN_DRAWS`
+    ``draws`` draws each: branch ``few`` below :data:`~attncore.evidence.statistics.MIN_DRAWS`
     (values ``draws`` and ``needed``, that number), ``enough`` otherwise (nothing to say).
 
     >>> few_draws(2)
@@ -131,7 +131,7 @@ def _se(se: pd.Series) -> pd.Series:
 
 def clearly_below(diff: pd.Series, se: pd.Series, draws: pd.Series | int) -> pd.Series:
     """Where ``diff`` is clearly below 0: a single difference over ``draws`` draws at the
-    level of :data:`CLEAR` standard errors (:func:`~attncore.claims.statistics.single`).
+    level of :data:`CLEAR` standard errors (:func:`~attncore.evidence.statistics.single`).
 
     >>> clearly_below(pd.Series([-0.3, -0.1, -0.3]), pd.Series([0.1] * 3), [40, 40, 2]).tolist()
     [True, False, False]
@@ -884,7 +884,7 @@ def heavy_tails_reading(heavy: pd.Series, normal: pd.Series, df: float) -> Readi
     """Whether 1/k_total distorts more with Student t components of ``df`` degrees of freedom
     (W₁ per draw, ``heavy``) than with standard normal ones (``normal``): a single
     difference of the means over the draws, clear by
-    :func:`~attncore.claims.statistics.clear_side`. Branch ``costs`` (clearly more),
+    :func:`~attncore.evidence.statistics.clear_side`. Branch ``costs`` (clearly more),
     ``lowers`` (clearly less) or ``unclear``; values ``df``, ``heavy`` (the mean), ``heavy_range``
     (the draws' smallest and largest), ``normal`` (the mean) and ``draws``.
 

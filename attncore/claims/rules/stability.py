@@ -7,7 +7,7 @@ The rules read the two tables of :func:`attncore.training.stability.lr_sweep`: t
 loss capped at its initial loss (a diverged run counts as the untrained model), as in
 Wortsman et al.'s learning-rate sensitivity; a method's *best rate* is the rate with the
 lowest mean loss over the seeds. Differences are paired by seed and called clear by one-sided
-t tests (:mod:`attncore.claims.statistics`), corrected by Holm's method where several rates
+t tests (:mod:`attncore.evidence.statistics`), corrected by Holm's method where several rates
 are counted. Every rule needs two seeds; with one it returns "not testable here", and so it
 does wherever the seeds cannot tell: a difference they do not find is undecided, never the
 opposite.
@@ -31,9 +31,9 @@ from scipy import stats
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.statistics import FAMILY_LEVEL, clear, holm, one_sided_p
 from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.stability import COLLAPSE, GROWTH
+from attncore.evidence.statistics import FAMILY_LEVEL, clear, holm, one_sided_p
 
 __all__ = [
     "LABELS",

@@ -1,8 +1,8 @@
 """The thresholds of the rules on Bernhard's figures
 (:mod:`attncore.claims.rules.bernhard_figures`), each with the reason a person gives for it."""
 
-from attncore.claims.statistics import level
 from attncore.claims.thresholds import Threshold
+from attncore.evidence.statistics import level
 
 __all__ = [
     "FAMILY_LEVEL",
@@ -23,7 +23,7 @@ Z = Threshold(
     scale="fixed",
 )
 """The level, in standard errors of a normal statistic, at which a mean counts as clearly
-beyond a mark: a t test over its draws (:func:`attncore.claims.statistics.single`)."""
+beyond a mark: a t test over its draws (:func:`attncore.evidence.statistics.single`)."""
 
 SHARE_REQUIRED = Threshold(
     0.95,

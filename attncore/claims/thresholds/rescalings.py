@@ -1,8 +1,8 @@
 """The thresholds of the rules on the rescalings (:mod:`attncore.claims.rules.rescalings`),
 each with the reason a person gives for it."""
 
-from attncore.claims.statistics import FAMILY_LEVEL, level, margin
 from attncore.claims.thresholds import Threshold
+from attncore.evidence.statistics import FAMILY_LEVEL, level, margin
 
 __all__ = [
     "CLEAR",
