@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from attncore.claims.rules import critical_scale as rules
+from attncore.evidence import critical_scale as evidence
 
 GAMMAS = np.geomspace(0.25, 25, 40)
 RHOS = (0.2, 0.5, 0.8)
@@ -37,7 +37,7 @@ def synthetic(
     for n in ns:
         for draw in range(draws):
             for rho in rhos:
-                level = rules.critical_level(rho, 1.0)
+                level = evidence.critical_level(rho, 1.0)
                 x = np.log(gammas * (1 - rho) / centre(n, rho)) / width(n)
                 x += math.log(level / (1 - level))
                 ratio = floor(n, rho) + (1 - floor(n, rho)) / (1 + np.exp(-x))

@@ -27,7 +27,8 @@ from matplotlib.colors import to_rgb
 from attncore.book.build import RUNS, BuildFailed, build_book, load_profile, toc_chapters
 from attncore.book.cache import RunCache
 from attncore.book.explorable import DATA_BUDGET, MARKER, data_bytes, datasets, read_specs
-from attncore.book.kit import MIN_TEXT_PX, VERDICT_COLOURS, ledger_target
+from attncore.book.kit import VERDICT_COLOURS, ledger_target
+from attncore.book.plotting import MIN_TEXT_PX
 from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.claims import CLAIMS
 

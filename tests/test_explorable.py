@@ -129,7 +129,7 @@ def test_a_chapter_run_keeps_each_explorable_and_its_size(tmp_path):
     body = nbformat.v4.new_code_cell(
         "import altair as alt, pandas as pd\n"
         "from attncore.book.explorable import Explorable, Slider, inline_data\n"
-        "from attncore.book.kit import Chapter\n"
+        "from attncore.book.chapter import Chapter\n"
         "page = Chapter('toy')\n"
         "data = inline_data(pd.DataFrame({'k': [0, 1], 'p': [n, 2 * n]}), 'rows')\n"
         "chart = alt.Chart(data).mark_point().encode(x='k:Q', y='p:Q')\n"

@@ -76,8 +76,8 @@ def test_a_verdict_is_shown_once_and_recorded_only_for_the_published_settings(
 ):
     import IPython.display
 
+    from attncore.book.chapter import VERDICT_MIME, Chapter
     from attncore.book.figures_bernhard_figures import show_verdict
-    from attncore.book.kit import VERDICT_MIME, Chapter
     from attncore.claims import Finding, Verdict
     from attncore.claims.saying import sentence
 

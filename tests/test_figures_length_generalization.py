@@ -7,7 +7,7 @@ import matplotlib
 import pandas as pd
 
 from attncore.book.figures_length_generalization import accuracy_figure
-from attncore.book.kit import fit_text
+from attncore.book.plotting import fit_text
 
 matplotlib.use("Agg")
 

@@ -89,7 +89,7 @@ def test_attention_rows_share_a_scale_and_their_labels_do_not_meet():
 
 
 def test_accuracy_tables_give_intervals_and_no_cell_reads_as_a_quotation():
-    from attncore.claims.rules.training import example_runs
+    from attncore.evidence.training import example_runs
 
     runs = example_runs()
     runs.loc[runs["method"] == "constant", "accuracy at 3000 steps"] = 0.9999
@@ -124,7 +124,7 @@ def test_every_method_the_chapter_can_train_has_a_row_in_its_methods_table():
 
 
 def test_the_downloaded_tables_hold_numbers_where_the_page_shows_text():
-    from attncore.claims.rules.training import example_runs
+    from attncore.evidence.training import example_runs
 
     runs = example_runs(seeds=3)
     runs.loc[runs["seed"] == 0, "accuracy at 500 steps"] += 0.01

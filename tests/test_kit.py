@@ -11,10 +11,10 @@ from attncore.claims import Verdict
 from attncore.claims.rules.training import (
     chuang_assumptions_invalid,
     chuang_sigma_w_moving_factors,
-    example_evaluations,
 )
 from attncore.claims.thresholds import Flip
 from attncore.claims.thresholds.training import UNIT
+from attncore.evidence.training import example_evaluations
 
 
 def test_a_verdict_line_marks_a_fragile_verdict_and_leaves_its_thresholds_to_the_ledger() -> None:
@@ -32,7 +32,7 @@ def test_an_explorable_past_the_page_budget_is_left_out_in_words(monkeypatch) ->
     import altair as alt
     import pandas as pd
 
-    from attncore.book import kit
+    from attncore.book import chapter
     from attncore.book.explorable import DATA_BUDGET, Explorable, Slider, data_bytes, inline_data
 
     glued: dict[str, object] = {}
@@ -48,7 +48,7 @@ def test_an_explorable_past_the_page_budget_is_left_out_in_words(monkeypatch) ->
 
     small, large = explorable(10), explorable(4_000)
     assert data_bytes(large.spec()) > DATA_BUDGET
-    page = kit.Chapter("softmax_saturation")
+    page = chapter.Chapter("softmax_saturation")
     page.explorable(small, "small")
     page.explorable(large, "large")
     assert glued["small"] is small and "left out" not in str(glued["small_note"].data)

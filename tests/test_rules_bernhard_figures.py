@@ -10,6 +10,7 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.checks import ParameterError
 from attncore.claims import Finding, Verdict
 from attncore.claims.rules import bernhard_figures as rules
+from attncore.evidence.bernhard_figures import estimate
 
 N_KEYS, KS_CRIT = 32, 0.086
 
@@ -35,13 +36,13 @@ def unscaled(skew: list[float], q50: list[float], ks: list[float]) -> rules.Asse
 
 
 def test_estimate_and_its_marks():
-    e = rules.estimate([1.0, 1.0, 1.0, 1.0])
+    e = estimate([1.0, 1.0, 1.0, 1.0])
     assert (e.mean, e.se, e.n) == (1.0, 0.0, 4)
     assert e.above(0.99) and not e.above(1.0) and e.below(1.01)
     with pytest.raises(ParameterError):
-        rules.estimate([1.0])
+        estimate([1.0])
     with pytest.raises(ParameterError):
-        rules.estimate([1.0, np.nan])
+        estimate([1.0, np.nan])
 
 
 def test_unscaled_holds_when_every_mark_is_passed_clearly_in_every_draw():

@@ -19,6 +19,8 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.checks import ParameterError
 from attncore.claims import Verdict
 from attncore.claims.rules import critical_scale as rules
+from attncore.claims.thresholds import critical_scale as thresholds
+from attncore.evidence import critical_scale as evidence
 from attncore.symbolic.critical import limit_angle_ratio
 
 
@@ -52,14 +54,14 @@ def test_the_level_is_the_derived_limit_of_the_angle_ratio():
         for odds in (0.5, 1.0, 2.0):
             p = odds / (1 + odds)
             expected = limit_angle_ratio().evaluate(rho=rho, p=p)
-            assert rules.critical_level(rho, odds) == pytest.approx(expected, rel=1e-12)
+            assert evidence.critical_level(rho, odds) == pytest.approx(expected, rel=1e-12)
 
 
 def test_the_boundary_of_a_curve_reaching_the_level_at_a_known_place_is_found_there():
     """The curves reach the level at x = 1.1: the crossing is there, inside its interval
     (widened by the grid's allowance)."""
     table = synthetic(ns=(512,), width=lambda n: 0.2, centre=lambda n, rho: 1.1)
-    bounds = rules.boundary_table(table, odds=1.0)
+    bounds = evidence.boundary_table(table, odds=1.0)
     assert (bounds["x_low"] <= 1.1).all() and (bounds["x_high"] >= 1.1).all()
     assert bounds["x"].to_numpy() == pytest.approx(1.1, rel=2e-3)
     expected = 1.1 / (1 - bounds["rho"].to_numpy())
@@ -110,8 +112,8 @@ def test_critical_log_n_near_its_tolerance_is_marked_fragile():
 
 
 def test_the_odds_band_moves_the_boundary_by_about_ln_2_over_the_logistic_slope():
-    base = rules.boundary_table(synthetic(ns=(512,)), odds=1.0)["x"]
-    more = rules.boundary_table(synthetic(ns=(512,)), odds=2.0)["x"]
+    base = evidence.boundary_table(synthetic(ns=(512,)), odds=1.0)["x"]
+    more = evidence.boundary_table(synthetic(ns=(512,)), odds=2.0)["x"]
     assert (more > base).all()
 
 
@@ -179,12 +181,12 @@ def test_uniform_as_n_grows_needs_two_n():
 def test_a_ragged_grid_is_refused():
     table = synthetic(ns=(64,), draws=2)
     with pytest.raises(ParameterError, match="same gamma grid"):
-        rules.crossings(table.drop(index=[3]))
+        evidence.crossings(table.drop(index=[3]))
 
 
 def test_the_readings_follow_the_numbers():
     table = synthetic(ns=(64, 4096))
-    bounds = rules.boundary_table(table)
+    bounds = evidence.boundary_table(table)
     span = rules.boundary_span(bounds)
     assert span.branch == "measured" and [s["n"] for s in span.values["spans"]] == [64, 4096]
     assert span.values["rhos"] == [0.2, 0.5, 0.8]
@@ -194,6 +196,10 @@ def test_the_readings_follow_the_numbers():
     assert root.branch == "sides" and root.values["gamma"] == 1.0
     assert root.values["sides"] == [{"side": ["below"], "rhos": [0.2, 0.5, 0.8]}]
     assert log.branch == "above" and log.values == {"scale": "ln n/√d", "gamma": 30.0}
+
+
+def test_the_numbers_default_to_the_rules_thresholds():
+    assert evidence.ODDS == thresholds.ODDS and evidence.LEVEL == thresholds.CONFIDENCE
 
 
 # --- reachability drivers ---------------------------------------------------------------------

@@ -9,6 +9,8 @@ from length_tables import BAD, FLAT, FOCUSED, GOOD, MID, SAME, frame
 
 from attncore.claims import Finding, Verdict
 from attncore.claims.rules import length_generalization as rules
+from attncore.claims.thresholds.length_generalization import CONFIDENCE
+from attncore.evidence import length_generalization as evidence
 
 
 @pytest.mark.parametrize(
@@ -99,6 +101,10 @@ def test_the_chapters_readings_name_every_method():
     assert reading.values["temperatures"] == [
         {"label": "C", "change": ["raises"], "gap": ["level"]}
     ]
+
+
+def test_the_numbers_default_to_the_rules_confidence():
+    assert evidence.LEVEL == CONFIDENCE
 
 
 # --- reachability drivers ---------------------------------------------------------------------

@@ -22,6 +22,7 @@ from stability_tables import (
 from attncore.book import figures_stability as figures
 from attncore.claims import Verdict
 from attncore.claims.rules import stability as rules
+from attncore.evidence import stability as evidence
 
 
 def noisy_lower(lr, seed):
@@ -69,7 +70,7 @@ ENTROPY_UNRELATED = {
 
 def test_lr_sensitivity_is_wortsmans_mean_rise_over_the_best():
     runs, _ = sweep(seeds=1)
-    sens = rules.lr_sensitivity(runs).set_index("method")
+    sens = evidence.lr_sensitivity(runs).set_index("method")
     rises = [min(u_loss(lr, 0), 2.4) - u_loss(1e-2, 0) for lr in (1e-3, 1e-2, 1e-1, 1.0)]
     assert sens.loc["sqrt_d", "sensitivity"] == pytest.approx(sum(rises) / 4)
     assert sens.loc["sqrt_d", "best_lr"] == 1e-2 and sens.loc["sqrt_d", "diverged"] == 1

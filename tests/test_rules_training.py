@@ -22,8 +22,6 @@ from attncore.claims.rules.training import (
     chuang_sigma_w_moving_factors,
     chuang_string_reversal,
     embedding_dimension,
-    example_evaluations,
-    example_runs,
     gap_conclusion,
     gap_outcome,
     gaps,
@@ -31,6 +29,7 @@ from attncore.claims.rules.training import (
     mechanism,
     pace_story,
 )
+from attncore.evidence.training import example_evaluations, example_runs
 
 SHORT, LONG = 500, 3000
 

@@ -7,7 +7,7 @@ from drivers import Branches, C, Driver, Drivers, F, H, U
 
 from attncore.claims import Verdict
 from attncore.claims.rules import variance as rules
-from attncore.claims.rules.variance import Counterexample
+from attncore.evidence.variance import Counterexample
 
 d = sp.Symbol("d", positive=True, integer=True)
 

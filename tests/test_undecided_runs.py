@@ -19,6 +19,8 @@ from attncore.claims import Verdict
 from attncore.claims.rules import critical_scale as crit
 from attncore.claims.rules import length_generalization as lengths
 from attncore.claims.rules import stability as stab
+from attncore.evidence import length_generalization as length_evidence
+from attncore.evidence import stability as stab_evidence
 
 U = Verdict.UNTESTABLE
 
@@ -27,11 +29,11 @@ U = Verdict.UNTESTABLE
 
 def test_one_seed_prints_the_accuracy_and_no_interval_never_nan() -> None:
     table = lt.frame({"sqrt_d": [0.5], "log_n": [1.0], "sqrt_d + qwen": [1.0]})
-    summary = lengths.summary(table)
-    cells = [lengths.accuracy_text(row) for _, row in summary.iterrows()]
+    summary = length_evidence.summary(table)
+    cells = [length_evidence.accuracy_text(row) for _, row in summary.iterrows()]
     assert cells[0] == "1.000 (one seed, no interval)"
     assert not any("nan" in cell for cell in cells)
-    temperatures = lengths.temperature_table(table, {"sqrt_d + qwen": "Q"})
+    temperatures = length_evidence.temperature_table(table, {"sqrt_d + qwen": "Q"})
     text = " ".join(temperatures.to_numpy().ravel())
     assert "nan" not in text and "one seed, no interval" in text
     one = lt.frame({m: [0.5] for m in ("sqrt_d", "log_n", "k_total", "ssmax_learned")})
@@ -150,7 +152,7 @@ def test_sensitivities_all_zero_are_not_ranked() -> None:
     """Every method reaches its best loss at every rate over three seeds: 0.000 ± 0.000."""
     same = alike(lambda lr, seed: 0.3 + 0.01 * seed)
     runs, _ = sweep(sqrt_d=same, qk_norm=same, sigma_reparam=same)
-    assert (stab.lr_sensitivity(runs)["sensitivity"] == 0).all()
+    assert (stab_evidence.lr_sensitivity(runs)["sensitivity"] == 0).all()
     order = stab.sensitivity_order(runs)
     assert order.branch == "alike" and order.values["spread"] == (0.0, 0.0)
     found = stab.lower_sensitivity("wortsman-mitigations-effective", runs, "qk_norm")

@@ -5,7 +5,7 @@ Every sentence that states an outcome is chosen by a verdict or a measured value
 with other parameters gets a first page that agrees with its chapters; each number is said
 once, beside a link to the section that holds it. A run folder may come from anyone: its
 texts reach the page through :func:`attncore.book.markup.literal`, its section labels through
-:func:`attncore.book.ledger_page.evidence_link`, and a measurement of the wrong type counts as
+:func:`attncore.book.sections.evidence_link`, and a measurement of the wrong type counts as
 not measured.
 
 >>> rows = [{"claim": "vaswani-variance", "verdict": "holds"},
@@ -22,8 +22,8 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
+from attncore.book.sections import evidence_link
 from attncore.claims import Verdict
 from attncore.claims.rules.length_generalization import OUTCOMES
 from attncore.claims.rules.training import GAP_OUTCOMES

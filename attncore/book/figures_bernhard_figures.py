@@ -20,8 +20,9 @@ from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
 from matplotlib.transforms import blended_transform_factory
 from scipy import stats
 
+from attncore.book.chapter import Chapter
 from attncore.book.explorable import Explorable, Slider, inline_data, readout, selects
-from attncore.book.kit import Chapter, verdict_line
+from attncore.book.kit import verdict_line
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.claims.finding import Finding
 from attncore.density import kde_curve

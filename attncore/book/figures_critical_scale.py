@@ -1,12 +1,12 @@
 """The figures of the chapter on the critical scale (chen2025critical).
 
 Each function takes the sweep of :func:`attncore.simulate.simplex.critical_sweep` (and the
-boundaries of :func:`attncore.claims.rules.critical_scale.boundary_table`) and returns a
+boundaries of :func:`attncore.evidence.critical_scale.boundary_table`) and returns a
 matplotlib figure; 1/√d and ln n/√d wear the colours and markers of
 :func:`attncore.book.plotting.method_style`.
 
 >>> from attncore.simulate.simplex import critical_sweep
->>> from attncore.claims.rules.critical_scale import boundary_table
+>>> from attncore.evidence.critical_scale import boundary_table
 >>> table = critical_sweep([16, 32], [0.3, 0.6], [0.5, 1.0, 2.0, 4.0], d=8, n_draws=2,
 ...                        n_probes=4, seed=0)
 >>> bounds = boundary_table(table)

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from attncore.book.plotting import method_style
-from attncore.claims.rules.stability import LABELS, best_rates, capped, lr_sensitivity
+from attncore.claims.rules.stability import LABELS
+from attncore.evidence.stability import best_rates, capped, lr_sensitivity
 
 __all__ = ["loss_against_rate", "over_training", "sensitivity_table", "style"]
 

@@ -27,8 +27,9 @@ from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
-from attncore.claims.rules.training import INTERVAL, interval, mean_and_half_width, steps_text
 from attncore.claims.thresholds.training import LEARNED
+from attncore.claims.words import interval, steps_text
+from attncore.evidence.training import INTERVAL, mean_and_half_width
 
 __all__ = [
     "accuracy_data",
@@ -268,7 +269,7 @@ def _with_intervals(
     summary: pd.DataFrame, runs: pd.DataFrame, budgets: Sequence[int]
 ) -> pd.DataFrame:
     """``summary`` with its mean accuracies replaced by the mean and 95 % interval over seeds
-    (:func:`attncore.claims.rules.training.interval`) and its median steps to the target by
+    (:func:`attncore.claims.words.interval`) and its median steps to the target by
     the median and range over the seeds that got there, from the per-run table ``runs``."""
     columns = [f"{kind}accuracy at {b} steps" for b in budgets for kind in ("", "test ")]
     columns = [c for c in columns if c in summary]
@@ -292,7 +293,7 @@ def accuracy_data(runs: pd.DataFrame, setup: str, budgets: Sequence[int]) -> pd.
     steps to the target (median, fewest, most, over the seeds that got there, and how many
     of how many did).
 
-    >>> from attncore.claims.rules.training import example_runs
+    >>> from attncore.evidence.training import example_runs
     >>> data = accuracy_data(example_runs(), "LayerNorm", [500])
     >>> data["seeds at target"].tolist(), float(data.iloc[0, 0])
     ([2, 2, 0], 30.0)

@@ -23,8 +23,8 @@ from typing import Any
 
 from attncore.book.answer import STATED
 from attncore.book.kit import CLAIM_WORDS, chip, claim_opening, ledger_number, ledger_target
-from attncore.book.ledger_page import evidence_link
 from attncore.book.markup import literal
+from attncore.book.sections import evidence_link
 from attncore.claims import CLAIMS
 
 __all__ = ["KEY_CLAIMS", "beyond_sources", "key_findings"]

@@ -1,4 +1,4 @@
-"""The claims-ledger page: the tally figure and the per-source tables, from ledger rows: one
+"""The claims-ledger page: the per-source tables, from ledger rows: one
 row per claim to scan (number, verdict, what was measured), its claim and check one click away.
 
 The rows come from :func:`attncore.claims.ledger`; this module only presents them. Each row
@@ -41,103 +41,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-import matplotlib.figure
-import matplotlib.pyplot as plt
-import pandas as pd
-
 from attncore.book.kit import (
-    VERDICT_COLOURS,
     chip,
     ledger_number,
     ledger_target,
     quote_markdown,
 )
 from attncore.book.markup import literal
-from attncore.book.paths import ROOT, chapter_source
+from attncore.book.sections import evidence_link
 from attncore.book.threshold_notes import ThresholdNotes, explained
 from attncore.claims import PENDING, Kind, Verdict
 from attncore.claims.catalogue import SOURCES
 from attncore.claims.saying import finding_and_details
 
 __all__ = [
-    "LABEL",
-    "evidence_link",
+    "PLURAL",
+    "VERDICTS",
+    "fragile_count",
     "fragile_list",
     "ledger_tables",
-    "plain_title",
-    "section_title",
     "shared_notes",
     "shared_tables",
+    "source_name",
     "stale_note",
     "summary",
     "tally",
-    "tally_figure",
 ]
 
 VERDICTS = [v.value for v in Verdict] + [PENDING]
-
-
-_SYMBOLS = {r"\beta": "β", r"\sigma": "σ", r"\rho": "ρ", r"\mu": "μ", r"\Sigma": "Σ", r"\ln": "ln"}
-
-
-def plain_title(heading: str) -> str:
-    r"""A section heading as plain words for a link text: math unwrapped into Unicode, glued
-    text left out.
-
-    >>> plain_title(r"Key lengths: why $k_\text{total}$ is close to $n\sqrt{d}$")
-    'Key lengths: why k_total is close to n√d'
-    >>> plain_title(r"$1/\sqrt{d}$, $d = 16$: {glue:text}`verdict_sqrt_d`")
-    '1/√d, d = 16'
-    >>> plain_title(r"No scaling, $d =$ {glue:text}`d_small`: {glue:text}`verdict`")
-    'No scaling'
-    """
-    text = re.sub(r"[:,]?\s*\{glue:\w+\}`[^`]*`", "", heading)
-    text = re.sub(r"\\text\{([^}]*)\}", r"\1", text)
-    text = re.sub(r"\\sqrt\{(\w)\}", r"√\1", text)
-    text = re.sub(r"\\sqrt\{([^}]*)\}", r"√(\1)", text)
-    for command, symbol in _SYMBOLS.items():
-        text = text.replace(command, symbol)
-    text = text.replace("$", "").strip()
-    return re.sub(r"[,:]?\s*[^,:]*=$", "", text).strip()  # a value that was glued
-
-
-def section_title(chapter: str, label: str, root: Path = ROOT) -> str | None:
-    """The plain title (:func:`plain_title`) of the section ``label`` of ``chapter``'s
-    source, or ``None`` where the source has no heading under that label.
-
-    >>> section_title("derivations", "sec-key-lengths")
-    'Key lengths: why k_total is close to n√d'
-    """
-    source = chapter_source(chapter, root)
-    if not source.is_file():
-        return None
-    found = re.search(rf"^\({re.escape(label)}\)=\s*\n#+ (.+)$", source.read_text(), re.M)
-    return plain_title(found[1]) if found else None
-
-
-LABEL = re.compile(r"sec-[a-z0-9]+(?:-[a-z0-9]+)*")
-"""The book's section labels: a run's evidence reference must match it to become a link."""
-
-
-def evidence_link(chapter: str, label: str, text: str | None = None, root: Path = ROOT) -> str:
-    """MyST for the section of ``chapter`` that holds a verdict's evidence: a link to it (its
-    title, or ``text``), or, where ``label`` (which comes from a run folder) does not match
-    :data:`LABEL` or names no section of the chapter's source, a note that says so.
-
-    >>> evidence_link("derivations", "sec-key-lengths")
-    '{ref}`Key lengths: why k_total is close to n√d <sec-key-lengths>`'
-    >>> evidence_link("derivations", "sec-x` <b>")
-    "*the run's evidence reference names no section of this chapter*"
-    """
-    source = chapter_source(chapter, root)
-    if LABEL.fullmatch(label) and source.is_file():
-        if re.search(rf"^\({re.escape(label)}\)=", source.read_text(), re.M):
-            title = text or section_title(chapter, label, root)
-            return f"{{ref}}`{label}`" if title is None else f"{{ref}}`{title} <{label}>`"
-    return "*the run's evidence reference names no section of this chapter*"
 
 
 def _evidence(row: dict[str, Any]) -> str:
@@ -181,52 +114,22 @@ _COUNTED = {
 }
 """Each verdict as the words of a count of claims that have it."""
 
-_PLURAL = {
+PLURAL = {
     Kind.FINDING: "substantive findings",
     Kind.IDENTITY: "textbook identities",
     Kind.QUOTATION: "quotation checks",
 }
+"""Each kind of claim, as the words of a group of them."""
 
 
-def _fragile(rows: Sequence[dict[str, Any]]) -> int:
+def fragile_count(rows: Sequence[dict[str, Any]]) -> int:
+    """How many of ``rows`` have a fragile verdict."""
     return sum(bool(row["fragile"]) for row in rows if row["verdict"] != PENDING)
 
 
-def _source_name(key: str) -> str:
+def source_name(key: str) -> str:
     """``vaswani2017attention`` -> ``Vaswani 2017``."""
     return re.sub(r"^([a-z]+)(\d{4}).*$", lambda m: f"{m[1].capitalize()} {m[2]}", key)
-
-
-def tally_figure(rows: Sequence[dict[str, Any]]) -> matplotlib.figure.Figure:
-    """Stacked bars: the verdicts on the substantive findings of each source text, then those
-    on the textbook identities and on the quotation checks of all four."""
-    frame = pd.DataFrame(rows)
-    frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
-    finding = frame["kind"] == Kind.FINDING.value
-    frame["bar"] = [
-        f"{_source_name(source)} findings" if found else _PLURAL[Kind(kind)]
-        for source, kind, found in zip(frame["source"], frame["kind"], finding, strict=True)
-    ]
-    order = list(dict.fromkeys(frame.loc[finding, "bar"]))
-    order += [_PLURAL[k] for k in Kind if k is not Kind.FINDING and (frame["kind"] == k).any()]
-    by_source = pd.crosstab(frame["bar"], frame["verdict"], dropna=False)
-    by_source = by_source.reindex(index=order, columns=VERDICTS, fill_value=0)
-    counts = tally(rows)
-    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.55 * len(by_source)))
-    left = pd.Series(0, index=by_source.index)
-    for verdict in VERDICTS:
-        ax.barh(
-            by_source.index,
-            by_source[verdict],
-            left=left,
-            color=VERDICT_COLOURS[verdict],
-            label=f"{verdict} ({counts[verdict]})",
-        )
-        left += by_source[verdict]
-    ax.set(xlabel=f"number of claims ({_fragile(rows)} verdicts fragile)")
-    ax.invert_yaxis()
-    ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
-    return fig
 
 
 def _claim_cell(row: dict[str, Any], notes: dict[str, str], readings: dict[str, str]) -> list[str]:
@@ -499,11 +402,11 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     claims are textbook identities or quotation checks, how many verdicts are fragile and
     how many stale."""
     counts = tally(rows)
-    decided = len(rows) - counts[PENDING]
+    decided, fragile = len(rows) - counts[PENDING], fragile_count(rows)
     text = (
         f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
         f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending; "
-        f"{_fragile(rows)} {'is' if _fragile(rows) == 1 else 'are'} fragile (a threshold inside "
+        f"{fragile} {'is' if fragile == 1 else 'are'} fragile (a threshold inside "
         "its band would change the verdict)."
     )
     if decided == 0:
@@ -518,7 +421,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
         + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
         + "; besides them, "
         + " and ".join(
-            f"{sum(tally(rows, k.value).values())} are {_PLURAL[k]}"
+            f"{sum(tally(rows, k.value).values())} are {PLURAL[k]}"
             for k in Kind
             if k is not Kind.FINDING
         )

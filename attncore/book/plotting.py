@@ -34,14 +34,18 @@ from attncore.rescalings import RESCALINGS
 
 __all__ = [
     "CAPTION_COLOURS",
+    "COLUMN_PX",
     "CONTRAST",
     "LINE_STYLES",
     "MIN_DELTA_E",
+    "MIN_TEXT_PX",
     "TRAINED_ONLY",
     "colour_words",
     "figure_styles",
+    "fit_text",
     "lab",
     "method_style",
+    "smallest_text_px",
     "use_book_style",
 ]
 
@@ -285,3 +289,61 @@ def figure_styles(fig: matplotlib.figure.Figure) -> dict[str, list[str]]:
             colours.update(colour_words([artist.get_edgecolor()]))
     colours.discard("white")
     return {"colours": sorted(colours), "line_styles": sorted(styles)}
+
+
+def smallest_text_px(fig: matplotlib.figure.Figure) -> float:
+    """The height in pixels of the figure's smallest visible text, as the figure is saved.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(dpi=72)
+    >>> _ = ax.set_title("t", fontsize=20); _ = ax.set_xticks([]); _ = ax.set_yticks([])
+    >>> smallest_text_px(fig)
+    20.0
+    >>> plt.close(fig)
+    """
+    import matplotlib.text
+
+    sizes = [
+        text.get_fontsize()
+        for text in fig.findobj(matplotlib.text.Text)
+        if text.get_visible() and text.get_text().strip()
+    ]
+    return round(min(sizes, default=0.0) * fig.dpi / 72, 2)
+
+
+COLUMN_PX = 760
+"""The width of the book's text column in pixels, where a wider figure is shown shrunk."""
+
+MIN_TEXT_PX = 12.0
+"""The smallest text a figure may show once fitted into the column (the theme's small text)."""
+
+
+def fit_text(fig: matplotlib.figure.Figure) -> float:
+    """Raise every text of ``fig`` that would show smaller than :data:`MIN_TEXT_PX` in the text
+    column to that size, leaving larger text as it is; return the smallest size in points.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(12, 3), dpi=100)
+    >>> _ = ax.set_title("t", fontsize=30); _ = ax.set_xlabel("x", fontsize=6)
+    >>> round(fit_text(fig), 2), ax.title.get_fontsize()
+    (13.64, 30.0)
+    >>> round(smallest_text_px(fig) * COLUMN_PX / 1200, 2)
+    12.0
+    >>> plt.close(fig)
+    """
+    import matplotlib.text
+
+    fig.canvas.draw()  # creates the tick labels, so they are measured and raised too
+    scale = min(1.0, COLUMN_PX / (fig.get_size_inches()[0] * fig.dpi))
+    floor = round(float(MIN_TEXT_PX / scale * 72 / fig.dpi), 2)
+    for text in fig.findobj(matplotlib.text.Text):
+        if text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    for ax in fig.axes:
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            labels = axis.get_ticklabels(which="both")
+            if labels and labels[0].get_fontsize() <= floor:
+                ax.tick_params(axis=name, which="both", labelsize=floor)
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
+    return floor

@@ -17,7 +17,7 @@ is refused, any other skipped with a warning, so a link of the reader's own (``l
 not refuse the runs beside it. A run's
 texts reach the pages only through :func:`attncore.book.markup.literal`, its evidence
 references only when they name a section of the chapter
-(:func:`attncore.book.ledger_page.evidence_link`), its figures only as PNG files read by
+(:func:`attncore.book.sections.evidence_link`), its figures only as PNG files read by
 :func:`run_figure`; nothing a manifest names (its ``source``, say) is opened.
 
 >>> import tempfile

@@ -41,14 +41,14 @@ from papermill.translators import PythonTranslator
 
 import attncore
 from attncore.book.cache import DamagedEntry, RunCache, code_fingerprint, run_key
-from attncore.book.explorable import EXPLORABLE_MIME, read_spec
-from attncore.book.kit import (
+from attncore.book.chapter import (
     FIGURE_MIME,
     HEADLINE_MIME,
     MEASUREMENT_MIME,
     TABLE_MIME,
     VERDICT_MIME,
 )
+from attncore.book.explorable import EXPLORABLE_MIME, read_spec
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
 from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT, TABLES

@@ -1,6 +1,6 @@
 """Counts as a person writes them in a sentence: small numbers in words, a part of a whole
-as "both", "neither", "all five", "none of the three", and measured values without an
-exponent.
+as "both", "neither", "all five", "none of the three", measured values without an
+exponent, and values over seeds as a mean with its interval or a median with its range.
 
 Tables keep digits; the rules' sentences use these.
 
@@ -19,7 +19,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["count", "listing", "number", "plain", "share"]
+import pandas as pd
+
+from attncore.evidence.training import mean_and_half_width
+
+__all__ = [
+    "count",
+    "interval",
+    "listing",
+    "number",
+    "percentage",
+    "plain",
+    "power",
+    "share",
+    "steps_text",
+]
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -96,3 +110,70 @@ def share(k: int, n: int, noun: str) -> str:
         return f"all {count(n, noun)}"
     head = "none" if k == 0 else number(k)
     return f"{head} of the {count(n, noun)}"
+
+
+def percentage(x: float) -> str:
+    """A share as a percentage to one decimal; a share below 1 never reads as 100%.
+
+    >>> percentage(0.2345), percentage(1.0), percentage(0.99996)
+    ('23.4%', '100.0%', '> 99.9%')
+    """
+    text = f"{100 * x:.1f}%"
+    return "> 99.9%" if text == "100.0%" and x < 1 else text
+
+
+def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
+    """The mean of ``values`` over seeds with its 95 % Student t interval
+    (:func:`~attncore.evidence.training.mean_and_half_width`), as percentages when ``share``
+    (clipped to 0 to 100 %); a single seed gets no interval.
+
+    >>> interval([0.97, 0.99, 1.0, 0.98, 0.99]), interval([0.9998, 0.9999, 0.9999])
+    ('98.6% [97.1, 100.0]', '> 99.9% [99.9, 100.0]')
+    >>> interval([1200.0, 1500.0, 1350.0], share=False), interval([0.5])
+    ('1350 [977, 1723]', '50.0% (one seed)')
+    """
+    mean, half = mean_and_half_width(values)
+    text = percentage(mean) if share else f"{mean:.0f}"
+    if math.isnan(half):
+        return f"{text} (one seed)"
+    low, high = mean - half, mean + half
+    if share:
+        # outward rounding, so that an interval below 100 % never prints as [100.0, 100.0]
+        low_pct = math.floor(1000 * max(low, 0.0)) / 10
+        high_pct = math.ceil(1000 * min(high, 1.0)) / 10
+        return f"{text} [{low_pct:.1f}, {high_pct:.1f}]"
+    return f"{text} [{low:.0f}, {high:.0f}]"
+
+
+def steps_text(steps: pd.Series) -> str:
+    """Steps to a target over seeds (NaN where a seed never got there): the median and the
+    range of the seeds that got there, and how many did.
+
+    >>> steps_text(pd.Series([1000.0, 1200.0, float("nan")]))
+    'median 1100 (1000 to 1200; two of the three seeds)'
+    >>> steps_text(pd.Series([float("nan")] * 2)), steps_text(pd.Series([400.0]))
+    ('never', 'step 400')
+    """
+    reached = steps.dropna()
+    if reached.empty:
+        return "never"
+    if len(steps) == 1:
+        return f"step {reached.iloc[0]:.0f}"
+    return (
+        f"median {reached.median():.0f} ({reached.min():.0f} to {reached.max():.0f}; "
+        f"{share(len(reached), len(steps), 'seed')})"
+    )
+
+
+def _superscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+
+
+def power(base: int, exponent: int) -> str:
+    """``base ** exponent`` in plain text, as the power and its value to three digits.
+
+    >>> power(101, 20)
+    '101²⁰ ≈ 1.22 × 10⁴⁰'
+    """
+    mantissa, tens = f"{float(base) ** exponent:.2e}".split("e")
+    return f"{base}{_superscript(exponent)} ≈ {mantissa} × 10{_superscript(int(tens))}"

@@ -324,7 +324,7 @@ def proposition_5_table(
     ``independent_pairs``, ``uncorrelated_vectors``, ``evaluate(d_k)``). Indexed by label; the
     columns ``independent_pairs, uncorrelated_vectors, closed_form, simulated, z_closed_form,
     z_claim`` are those of
-    :class:`attncore.claims.rules.variance.Counterexample`.
+    :class:`attncore.evidence.variance.Counterexample`.
 
     >>> from attncore.symbolic.chuang import proposition_5_counterexamples
     >>> t = proposition_5_table(8, 4_000, 0, proposition_5_counterexamples())

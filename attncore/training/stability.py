@@ -13,7 +13,7 @@ validation loss. A run whose loss turns non-finite is marked diverged and keeps 
 the others (its weights are its own).
 
 Wortsman et al.'s learning-rate sensitivity of these runs is computed from the tables by
-:func:`attncore.claims.rules.stability.lr_sensitivity`.
+:func:`attncore.evidence.stability.lr_sensitivity`.
 
 >>> from attncore.training.data import reversal_data
 >>> data = reversal_data(0, n_train=64, n_val=16, n_test=16, length=4, vocab=5)

@@ -1,0 +1,751 @@
+"""What the rescalings' runs show, in numbers: clear paired differences over configurations,
+spreads across d and n, crossings along a curve, and the counts and ranges their rules read.
+
+>>> pairs = example_pairs()
+>>> wins(pairs).tolist(), wins(pairs, "saturated_share", side="above").tolist()
+([True, True], [False, False])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from attncore.checks import ParameterError, table_with
+from attncore.evidence.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, clear_side, single
+
+__all__ = [
+    "CALLS",
+    "alleviation",
+    "avoidance",
+    "beyond",
+    "calls",
+    "calls_by_family",
+    "clearly_above",
+    "clearly_below",
+    "conclusion_counts",
+    "distortion_signals",
+    "distortion_values",
+    "even_more_so",
+    "example_pairs",
+    "family_calls",
+    "fewest_draws",
+    "gradient_falls",
+    "gradient_flow",
+    "jacobian_table",
+    "jacobian_values",
+    "leaving",
+    "lowest",
+    "operation_groups",
+    "places",
+    "query_scale_crossing",
+    "ratio_times_n",
+    "saturation_values",
+    "section5_counts",
+    "section5_divisors",
+    "section5_extra_operations",
+    "section5_frame",
+    "spread",
+    "spread_calls",
+    "spreads",
+    "stable_region",
+    "tail_difference",
+    "value_range",
+    "wins",
+    "worse_by_n",
+    "worse_groups",
+]
+
+#: The calls of :func:`calls`, in the order tables give them.
+CALLS = ("worse", "same", "better", "unclear")
+
+
+def example_pairs() -> pd.DataFrame:
+    """Two configurations of a made-up rescaling ``a`` against ``b`` over 10 draws, with every
+    column the rules of the rescalings read, for their examples: ``a`` distorts clearly less,
+    saturates clearly less, and passes about 1/n of ``b``'s gradient."""
+    index = pd.MultiIndex.from_tuples([("N", 16, 8), ("N", 16, 64)], names=["family", "d", "n"])
+    pairs = pd.DataFrame(index=index)
+    for metric, a, b in [
+        ("wasserstein", [0.1, 0.1], [0.3, 0.3]),
+        ("selectivity", [1e-3, 1e-3], [0.1, 0.1]),
+        ("saturated_share", [0.0, 0.0], [0.1, 0.3]),
+    ]:
+        pairs[f"{metric}_a"], pairs[f"{metric}_b"] = a, b
+        pairs[f"{metric}_diff"] = np.subtract(a, b)
+        pairs[f"{metric}_diff_se"] = 0.01
+    pairs["effective_share_a"] = [0.99, 0.6]
+    pairs["gradient_norm_a"], pairs["gradient_norm_b"] = [0.1, 0.01], 1.0
+    return pairs.assign(draws=10)
+
+
+def wins(
+    pairs: pd.DataFrame,
+    metric: str = "wasserstein",
+    side: str = "below",
+    level: float = FAMILY_LEVEL,
+) -> pd.Series:
+    """Where ``metric`` of ``a`` is clearly ``below`` (or ``above``) that of ``b``:
+    Holm-corrected one-sided t tests over the configurations of ``pairs``."""
+    diff, se = pairs[f"{metric}_diff"], pairs[f"{metric}_diff_se"]
+    return clear(diff, se, pairs["draws"], side, level)
+
+
+def fewest_draws(pairs: pd.DataFrame) -> dict[str, Any]:
+    """The fewest draws of a configuration of ``pairs`` (``draws``) and whether that is fewer
+    than :data:`~attncore.evidence.statistics.MIN_DRAWS` (``few``)."""
+    fewest = int(pairs["draws"].min())
+    return {"draws": fewest, "few": fewest < MIN_DRAWS}
+
+
+def clearly_below(diff: pd.Series, se: pd.Series, draws: pd.Series | int, z: float) -> pd.Series:
+    """Where ``diff`` is clearly below 0: a single difference over ``draws`` draws at the level
+    of ``z`` standard errors (:func:`~attncore.evidence.statistics.single`).
+
+    >>> clearly_below(pd.Series([-0.3, -0.1, -0.3]), pd.Series([0.1] * 3), [40, 40, 2], 2).tolist()
+    [True, False, False]
+    """
+    return pd.Series(single(diff, se, draws, "below", z), index=diff.index)
+
+
+def clearly_above(diff: pd.Series, se: pd.Series, draws: pd.Series | int, z: float) -> pd.Series:
+    """Where ``diff`` is clearly above 0 (as :func:`clearly_below`, the other side)."""
+    return pd.Series(single(diff, se, draws, "above", z), index=diff.index)
+
+
+def beyond(diff: float, se: float, draws: int, z: float) -> bool:
+    """Whether one difference is clearly above 0 (:func:`clearly_above` for a number)."""
+    return clear_side(diff, se, draws, z) == "above"
+
+
+def value_range(values: pd.Series) -> tuple[float, float]:
+    """The smallest and the largest of ``values``."""
+    return float(values.min()), float(values.max())
+
+
+def places(index: pd.Index, most: int = 3) -> list[dict[str, Any]]:
+    """The configurations of ``index``, each a record of its ``family``, ``d`` and ``n``; none
+    beyond ``most`` of them (a count says how many)."""
+    if len(index) > most:
+        return []
+    return [{"family": str(f), "d": int(d), "n": int(n)} for f, d, n in index]
+
+
+def distortion_values(pairs: pd.DataFrame, won: pd.Series, uniform_share: float) -> dict[str, Any]:
+    """What ``pairs`` show of a rescaling ``a`` against ``b`` where ``a`` clearly distorts less
+    in ``won``: its ``wins``, the ranges of W₁ of both and of the selectivity ratio, how often
+    ``a``'s attention keeps more than ``uniform_share`` of the keys, the configurations it did
+    not win (``missed``, :func:`places`) and the draws."""
+    ratio = pairs["selectivity_a"] / pairs["selectivity_b"]
+    uniform = pairs["effective_share_a"] > uniform_share
+    return {
+        "wins": (int(won.sum()), len(pairs)),
+        "w_a": value_range(pairs["wasserstein_a"]),
+        "w_b": value_range(pairs["wasserstein_b"]),
+        "ratio": value_range(ratio),
+        "share_min": float(pairs["effective_share_a"].min()),
+        "uniform": int(uniform.sum()),
+        "missed": places(pairs.index[~won.to_numpy()]),
+        **fewest_draws(pairs),
+    }
+
+
+def even_more_so(
+    pairs: pd.DataFrame, reference: pd.DataFrame, level: float = FAMILY_LEVEL
+) -> pd.Series:
+    """Per configuration of ``pairs``: is the gap ``W₁_b - W₁_a`` clearly larger than the gap of
+    ``reference`` (indexed by ``d, n``) at the same ``d, n``? One-sided t tests on the
+    difference of the two gaps (independent draws), Holm-corrected over the configurations.
+
+    >>> idx = pd.MultiIndex.from_tuples([("f", 8, 4)], names=["family", "d", "n"])
+    >>> ref = pd.DataFrame({"wasserstein_diff": [-0.1], "wasserstein_diff_se": [0.01]},
+    ...                    index=pd.MultiIndex.from_tuples([(8, 4)], names=["d", "n"]))
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [-0.3], "wasserstein_diff_se": [0.01],
+    ...                       "draws": [10]}, idx)
+    >>> even_more_so(pairs, ref).tolist()
+    [True]
+    """
+    table_with("pairs", pairs, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
+    ref = reference.reindex([(d, n) for _, d, n in pairs.index])
+    gap = -pairs["wasserstein_diff"].to_numpy() + ref["wasserstein_diff"].to_numpy()
+    se = np.hypot(
+        pairs["wasserstein_diff_se"].fillna(0.0).to_numpy(),
+        ref["wasserstein_diff_se"].fillna(0.0).to_numpy(),
+    )
+    return clear(pd.Series(gap, index=pairs.index), se, pairs["draws"], "above", level)
+
+
+def section5_counts(
+    alternatives: Mapping[str, pd.DataFrame], margin: float, level: float = FAMILY_LEVEL
+) -> dict[str, Any]:
+    """Section 5's alternatives against k_total (pairs ``a`` = k_total, ``b`` = an alternative,
+    tests Holm-corrected over every comparison together): where k_total's W₁ is clearly below
+    (``wins``) or above (``losses``) by more than ``margin`` times its own, where it is clearly
+    less selective (``selective``), and per alternative its counts and median ratios
+    (``rows``)."""
+    every = pd.concat(list(alternatives.values()), keys=list(alternatives))
+    large = every["wasserstein_diff"].abs() > margin * every["wasserstein_a"]
+    won = wins(every, level=level) & large
+    selective = wins(every, "selectivity", level=level)
+    rows = [
+        {
+            "label": label,
+            "won": int(won[label].sum()),
+            "selective": int(selective[label].sum()),
+            "configurations": len(p),
+            "w_ratio": float((p["wasserstein_b"] / p["wasserstein_a"]).median()),
+            "s_ratio": float((p["selectivity_b"] / p["selectivity_a"]).median()),
+        }
+        for label, p in alternatives.items()
+    ]
+    losses = wins(every, side="above", level=level) & large
+    return {"every": every, "wins": won, "losses": losses, "selective": selective, "rows": rows}
+
+
+def section5_divisors(n: int, p: float) -> dict[str, sp.Expr]:
+    """k_total and the three alternatives of section 5, as sympy expressions of ``n`` key
+    lengths (symbols ℓ₁ … ℓₙ, positive), with the p-norm's ``p``; the mean is kept as the
+    sum divided by n (sympy would otherwise divide every term)."""
+    lengths = sp.symbols(f"l1:{n + 1}", positive=True)
+    return {
+        "k_total": sp.Add(*lengths),
+        "mean key length": sp.UnevaluatedExpr(sp.Add(*lengths)) / n,
+        "√Σ‖k_i‖²": sp.sqrt(sp.Add(*[x**2 for x in lengths])),
+        f"{p:g}-norm": sp.Add(*[x ** sp.nsimplify(p) for x in lengths]) ** (1 / sp.nsimplify(p)),
+    }
+
+
+def section5_extra_operations(n_values: tuple[int, int], p: float) -> dict[str, tuple[int, int]]:
+    """Per alternative of :func:`section5_divisors`: how many more operations
+    (``sympy.count_ops``) it takes than k_total at each of the two numbers of keys
+    ``n_values``.
+
+    >>> section5_extra_operations((4, 8), 3)["mean key length"]
+    (1, 1)
+    """
+    counts = {
+        n: {name: int(sp.count_ops(expr)) for name, expr in section5_divisors(n, p).items()}
+        for n in n_values
+    }
+    small, large = n_values
+    return {
+        name: (
+            counts[small][name] - counts[small]["k_total"],
+            counts[large][name] - counts[large]["k_total"],
+        )
+        for name in counts[small]
+        if name != "k_total"
+    }
+
+
+def operation_groups(
+    extra: Mapping[str, tuple[int, int]], n_values: tuple[int, int]
+) -> list[dict[str, Any]]:
+    """The alternatives of ``extra`` (:func:`section5_extra_operations`) grouped by their
+    extra operations: the ``names`` of each group, its extra count ``at_small`` and
+    ``at_large``, and the two numbers of keys (``small``, ``large``)."""
+    small, large = n_values
+    alike: dict[tuple[int, int], list[str]] = {}
+    for name, counts in extra.items():
+        alike.setdefault(counts, []).append(name)
+    return [
+        {"names": names, "at_small": a, "at_large": b, "small": small, "large": large}
+        for (a, b), names in alike.items()
+    ]
+
+
+def section5_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The ``rows`` of :func:`section5_counts` as a table, one row per alternative."""
+    columns = {
+        "w1_clearly_above_k_total": "won",
+        "clearly_more_selective": "selective",
+        "configurations": "configurations",
+        "median_w1_ratio_to_k_total": "w_ratio",
+        "median_selectivity_ratio": "s_ratio",
+    }
+    return pd.DataFrame({r["label"]: {c: r[k] for c, k in columns.items()} for r in rows}).T
+
+
+def calls(pairs: pd.DataFrame, margin: float, level: float = FAMILY_LEVEL) -> pd.Series:
+    """Per configuration, ``worse``, ``better``, ``same`` or ``unclear`` for ``a`` against
+    ``b``: worse or better when the paired W₁ difference is clear (one-sided t tests,
+    Holm-corrected over the configurations) and exceeds ``margin`` times ``b``'s W₁; the same
+    when it is within that margin (near the uniform end both sit on the floor of the curve,
+    where a paired test alone would call differences of 1e-4); unclear when it exceeds the
+    margin but the draws cannot tell its sign.
+
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [0.05, -0.05, 0.001, 0.05],
+    ...                       "wasserstein_diff_se": [0.001, 0.001, 0.0001, 0.1],
+    ...                       "wasserstein_b": [0.1] * 4, "draws": [10] * 4})
+    >>> calls(pairs, 0.1).tolist()
+    ['worse', 'better', 'same', 'unclear']
+    """
+    table_with(
+        "pairs", pairs, ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "draws"]
+    )
+    large = pairs["wasserstein_diff"].abs() > margin * pairs["wasserstein_b"]
+    worse = wins(pairs, side="above", level=level) & large
+    better = wins(pairs, side="below", level=level) & large
+    named = np.where(worse, "worse", np.where(better, "better", np.where(large, "unclear", "same")))
+    return pd.Series(named, index=pairs.index, name="call")
+
+
+def family_calls(pairs: pd.DataFrame, called: pd.Series) -> list[dict[str, Any]]:
+    """Per family of ``pairs``: the mean factor ratio ``factor_a / factor_b`` (``ratio``) and
+    how many configurations got each of :data:`CALLS` in ``called``."""
+    family = pairs.index.get_level_values("family")
+    ratio = (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
+    return [
+        {"family": str(f), "ratio": float(ratio[f])} | {k: int((c == k).sum()) for k in CALLS}
+        for f, c in called.groupby(family, sort=False)
+    ]
+
+
+def calls_by_family(pairs: pd.DataFrame, called: pd.Series) -> pd.DataFrame:
+    """Per family: the counts of each of :data:`CALLS` in ``called`` and the mean factor ratio
+    ``c(n sqrt d) / c(k_total)`` (pairs ``a`` = n_sqrt_d, ``b`` = k_total)."""
+    family = pairs.index.get_level_values("family")
+    table = called.groupby(family, sort=False).value_counts().unstack(fill_value=0)
+    table = table.reindex(columns=list(CALLS), fill_value=0)
+    table["c(n√d) / c(k_total)"] = (
+        (pairs["factor_a"] / pairs["factor_b"]).groupby(family, sort=False).mean()
+    )
+    return table
+
+
+def worse_groups(table: pd.DataFrame, normal: str) -> dict[str, Any]:
+    """Over the families of :func:`calls_by_family`'s ``table`` other than ``normal``: the
+    ``groups`` of families worse in ``every``, ``some`` or ``no`` configuration (each a record
+    of ``how`` and ``families``, none empty), and the ``worse`` calls of all ``calls``."""
+    others = table.drop(index=normal, errors="ignore")
+    worse = others["worse"]
+    every = worse == others[list(CALLS)].sum(axis=1)
+    groups = [
+        {"how": [how], "families": [str(f) for f in names]}
+        for how, names in [
+            ("every", others.index[every]),
+            ("some", others.index[~every & (worse > 0)]),
+            ("no", others.index[worse == 0]),
+        ]
+        if len(names)
+    ]
+    return {"groups": groups, "worse": worse.sum(), "calls": others[list(CALLS)].to_numpy().sum()}
+
+
+def worse_by_n(called: pd.Series) -> list[dict[str, Any]]:
+    """Per n of ``called``'s index: how many of its configurations are ``worse`` of all, a
+    pair (``worse``), and ``n``."""
+    is_worse = (called == "worse").groupby(called.index.get_level_values("n"))
+    return [
+        {"worse": (int(k), int(m)), "n": int(n)}
+        for n, k, m in zip(is_worse.sum().index, is_worse.sum(), is_worse.size(), strict=True)
+    ]
+
+
+def jacobian_table(summary: pd.DataFrame, steady: float, falls_to: float, z: float) -> pd.DataFrame:
+    """Per ``n`` of a standard normal grid: the softmax's own gradient without scaling and
+    with ``1/sqrt(d)`` between the smallest and the largest ``d``, each difference clear at
+    ``z`` standard errors.
+
+    ``summary`` holds the rows of ``none`` and ``sqrt_d`` with the columns ``rescaling, d,
+    n, jacobian_norm, saturated_share`` and their ``_se``, and ``draws``. Columns of the
+    result: the ratio of the unscaled mean Jacobian norm at the last ``d`` to the first and
+    whether it falls clearly or clearly stays above ``falls_to`` of its start, the unscaled
+    saturated share at the first and last ``d`` and whether it rises clearly, and under
+    ``1/sqrt(d)`` the largest over smallest Jacobian norm across ``d`` and whether it clearly
+    stays within a factor ``steady`` or clearly moves beyond it.
+    """
+    columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
+    table_with("summary", summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
+    rows = []
+    for n, part in summary.groupby("n"):
+        none = part[part["rescaling"] == "none"].sort_values("d")
+        root = part[part["rescaling"] == "sqrt_d"].sort_values("d")
+        if len(none) < 2 or len(root) < 2:
+            raise ParameterError("summary must hold none and sqrt_d at two d or more for each n")
+        first, last = none.iloc[0], none.iloc[-1]
+        j_se = math.hypot(first["jacobian_norm_se"], last["jacobian_norm_se"])
+        s_se = math.hypot(first["saturated_share_se"], last["saturated_share_se"])
+        draws = int(part["draws"].min())
+        j_drop = first["jacobian_norm"] - last["jacobian_norm"]
+        s_rise = last["saturated_share"] - first["saturated_share"]
+        low, high = (
+            root.loc[root["jacobian_norm"].idxmin()],
+            root.loc[root["jacobian_norm"].idxmax()],
+        )
+        spread_se = math.hypot(low["jacobian_norm_se"], high["jacobian_norm_se"])
+        root_side = clear_side(
+            high["jacobian_norm"] - steady * low["jacobian_norm"], spread_se, draws, z
+        )
+        rows.append(
+            {
+                "n": n,
+                "none_j_ratio": last["jacobian_norm"] / first["jacobian_norm"],
+                "none_j_falls": beyond(j_drop, j_se, draws, z),
+                "none_j_stays": beyond(
+                    last["jacobian_norm"] - falls_to * first["jacobian_norm"],
+                    math.hypot(last["jacobian_norm_se"], falls_to * first["jacobian_norm_se"]),
+                    draws,
+                    z,
+                ),
+                "none_saturated_first": first["saturated_share"],
+                "none_saturated_last": last["saturated_share"],
+                "none_saturation_rises": beyond(s_rise, s_se, draws, z),
+                "sqrt_d_j_spread": high["jacobian_norm"] / low["jacobian_norm"],
+                "sqrt_d_j_stable": root_side == "below",
+                "sqrt_d_j_moves": root_side == "above",
+                "sqrt_d_saturated_max": float(root["saturated_share"].max()),
+            }
+        )
+    return pd.DataFrame(rows).set_index("n")
+
+
+def jacobian_values(table: pd.DataFrame, ds: pd.Series, threshold: float) -> dict[str, Any]:
+    """What :func:`jacobian_table` shows over every ``n``, with the grid's ``ds`` and the
+    ``threshold`` above which a row counts as saturated: the ``d`` range, the number of n
+    (``ns``), the range of the unscaled Jacobian ratio, where it ``falls``, the ranges of
+    the unscaled saturation at the first and last d, where it ``rises``, 1/√d's largest
+    ``spread`` and where it is ``stable``."""
+    d = sorted(ds.unique())
+    return {
+        "d": (int(d[0]), int(d[-1])),
+        "ns": len(table),
+        "ratio": value_range(table["none_j_ratio"]),
+        "falls": int(table["none_j_falls"].sum()),
+        "threshold": threshold,
+        "sat_first": value_range(table["none_saturated_first"]),
+        "sat_last": value_range(table["none_saturated_last"]),
+        "rises": int(table["none_saturation_rises"].sum()),
+        "spread": float(table["sqrt_d_j_spread"].max()),
+        "stable": int(table["sqrt_d_j_stable"].sum()),
+    }
+
+
+def ratio_times_n(pairs: pd.DataFrame) -> float:
+    """The median over ``pairs`` of the gradient ratio ``gradient_norm_a / gradient_norm_b``
+    times n."""
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    n = pairs.index.get_level_values("n").to_numpy(dtype=float)
+    return float(np.median(ratio.to_numpy() * n))
+
+
+def saturation_values(
+    pairs: pd.DataFrame, uniform_share: float, level: float = FAMILY_LEVEL
+) -> dict[str, Any]:
+    """What ``pairs`` (``a`` against ``b``) show of saturation: the ranges of the saturated
+    shares, where ``a``'s is clearly lower (``less``, of all) or higher (``more``), where its
+    W₁ is clearly lower (``lower_w``), the gradient ratio ``a / b`` (range, ``median``,
+    :func:`ratio_times_n`), how often ``a``'s attention keeps more than ``uniform_share`` of
+    the keys, and the draws."""
+    ratio = pairs["gradient_norm_a"] / pairs["gradient_norm_b"]
+    uniform = pairs["effective_share_a"] > uniform_share
+    return {
+        "sat_a": value_range(pairs["saturated_share_a"]),
+        "sat_b": value_range(pairs["saturated_share_b"]),
+        "less": (int(wins(pairs, "saturated_share", "below", level).sum()), len(pairs)),
+        "more": int(wins(pairs, "saturated_share", "above", level).sum()),
+        "lower_w": int(wins(pairs, level=level).sum()),
+        "ratio": value_range(ratio),
+        "median": float(ratio.median()),
+        "times_n": ratio_times_n(pairs),
+        "share_min": float(pairs["effective_share_a"].min()),
+        "uniform": int(uniform.sum()),
+        **fewest_draws(pairs),
+    }
+
+
+def tail_difference(heavy: pd.Series, normal: pd.Series, z: float) -> dict[str, Any]:
+    """W₁ per draw with heavy-tailed components (``heavy``) against standard normal ones
+    (``normal``): the means, the heavy draws' range, the draws, and on which ``side`` of 0
+    the difference of the means clearly lies at ``z`` standard errors (None where unclear)."""
+    heavy, normal = heavy.dropna(), normal.dropna()
+    if heavy.empty or normal.empty:
+        raise ParameterError("heavy and normal must hold at least one W₁ each")
+    se = math.hypot(heavy.sem(ddof=1), normal.sem(ddof=1))
+    draws = min(len(heavy), len(normal))
+    return {
+        "heavy": float(heavy.mean()),
+        "heavy_range": value_range(heavy),
+        "normal": float(normal.mean()),
+        "draws": draws,
+        "side": clear_side(heavy.mean() - normal.mean(), se, draws, z),
+    }
+
+
+def spread(
+    part: pd.DataFrame, metric: str, ratio: float | None, z: float, flat: float | None = None
+) -> str:
+    """Whether ``metric`` moves across the rows of ``part`` beyond a ``ratio`` (or, with
+    none, by more than ``flat``): ``beyond`` or ``within`` where the draws show it clearly at
+    ``z`` standard errors, ``unclear`` where they cannot tell."""
+    hi, lo = part.loc[part[metric].idxmax()], part.loc[part[metric].idxmin()]
+    draws = int(part["draws"].min())
+    if ratio is None:
+        excess = hi[metric] - lo[metric] - flat
+        se = math.hypot(hi[f"{metric}_se"], lo[f"{metric}_se"])
+    else:
+        excess = hi[metric] - ratio * lo[metric]
+        se = math.hypot(hi[f"{metric}_se"], ratio * lo[f"{metric}_se"])
+    side = clear_side(excess, se, draws, z)
+    return {"above": "beyond", "below": "within", None: "unclear"}[side]
+
+
+def spreads(
+    summary: pd.DataFrame,
+    by: str,
+    checks: list[tuple[str, float | None]],
+    z: float,
+    flat: float | None = None,
+) -> dict[Any, str]:
+    """:func:`spread` of every ``(metric, ratio)`` in ``checks`` per value of ``by``: the
+    worst call per value (``beyond`` over ``unclear`` over ``within``)."""
+    order = ["within", "unclear", "beyond"]
+    return {
+        value: max((spread(part, m, ratio, z, flat) for m, ratio in checks), key=order.index)
+        for value, part in summary.groupby(by)
+    }
+
+
+def leaving(families: pd.DataFrame, normal: str, flat: float, z: float) -> list[str]:
+    """The families (rows of ``families``) whose entropy / ln n differs clearly by more than
+    ``flat`` from that of ``normal``."""
+    ref = families.loc[normal]
+    left = []
+    for family, row in families.drop(index=normal).iterrows():
+        gap = abs(row["normalized_entropy"] - ref["normalized_entropy"]) - flat
+        se = math.hypot(row["normalized_entropy_se"], ref["normalized_entropy_se"])
+        if beyond(gap, se, int(min(row["draws"], ref["draws"])), z):
+            left.append(str(family))
+    return left
+
+
+def gradient_falls(none: pd.DataFrame, z: float) -> list[bool]:
+    """Per ``n`` of ``none``: whether the median gradient clearly falls from the smallest to
+    the largest ``d``."""
+    falls = []
+    for _, part in none.groupby("n"):
+        part = part.sort_values("d")
+        first, last = part.iloc[0], part.iloc[-1]
+        se = math.hypot(first["gradient_median_se"], last["gradient_median_se"])
+        draws = int(min(first["draws"], last["draws"]))
+        falls.append(beyond(first["gradient_median"] - last["gradient_median"], se, draws, z))
+    return falls
+
+
+def spread_calls(across: Mapping[Any, str]) -> dict[str, Any]:
+    """How many values of :func:`spreads` are clearly ``within`` (of ``ns``), and which are
+    ``beyond`` or ``unclear``."""
+    at = {c: [int(n) for n, call in across.items() if call == c] for c in ("beyond", "unclear")}
+    return {
+        "within": sum(call == "within" for call in across.values()),
+        "ns": len(across),
+        **at,
+    }
+
+
+def stable_region(
+    summary: pd.DataFrame,
+    families: pd.DataFrame | None,
+    normal: str,
+    steady: float,
+    flat: float,
+    z: float,
+) -> dict[str, Any]:
+    """Across the ``d`` of each ``n`` of ``summary``: the :func:`spread_calls` of the Jacobian
+    norm against a factor ``steady`` and of entropy / ln n and the saturated share against
+    ``flat``; the ranges of the last two, at how many ``d`` they move beyond ``flat`` across
+    ``n`` (``moving_n``), the number of ``ds``, and the families :func:`leaving` the normal's
+    entropy (none without ``families``)."""
+    need = ["d", "n", "jacobian_norm", "normalized_entropy", "saturated_share"]
+    table_with("summary", summary, [*need, *[f"{m}_se" for m in need[2:]], "draws"])
+    flats: list[tuple[str, float | None]] = [
+        ("normalized_entropy", None),
+        ("saturated_share", None),
+    ]
+    across_d = spreads(summary, "n", [("jacobian_norm", steady), *flats], z, flat)
+    across_n = spreads(summary, "d", flats, z, flat)
+    return {
+        **spread_calls(across_d),
+        "entropy": value_range(summary["normalized_entropy"]),
+        "saturation": value_range(summary["saturated_share"]),
+        "moving_n": sum(call == "beyond" for call in across_n.values()),
+        "ds": int(summary["d"].nunique()),
+        "leaving": [] if families is None else leaving(families, normal, flat, z),
+    }
+
+
+def gradient_flow(
+    root: pd.DataFrame, none: pd.DataFrame, same_order: float, z: float
+) -> dict[str, Any]:
+    """The gradient reaching the query under 1/√d (``root``) and without scaling (``none``):
+    the range over ``n`` of 1/√d's largest over smallest median across ``d``, the
+    :func:`spread_calls` of its mean and median across ``d`` against a factor ``same_order``,
+    at how many ``n`` the unscaled median clearly falls (:func:`gradient_falls`, of
+    ``fall_ns``), at how many ``d`` 1/√d's moves beyond ``same_order`` across ``n``
+    (``moving_n``), the number of ``ds`` and the range of 1/√d's mean."""
+    checks: list[tuple[str, float | None]] = [
+        ("gradient_norm", same_order),
+        ("gradient_median", same_order),
+    ]
+    across_d, across_n = spreads(root, "n", checks, z), spreads(root, "d", checks, z)
+    falls = gradient_falls(none, z)
+    ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
+    return {
+        "ratio": value_range(ratio_d),
+        **spread_calls(across_d),
+        "falls": sum(falls),
+        "fall_ns": len(falls),
+        "moving_n": sum(call == "beyond" for call in across_n.values()),
+        "ds": int(root["d"].nunique()),
+        "mean": value_range(root["gradient_norm"]),
+    }
+
+
+def lowest(
+    w_matrix: pd.DataFrame, s_matrix: pd.DataFrame, labels: Mapping[str, str]
+) -> dict[str, Any]:
+    """How often k_total has the lowest distortion (``w_lowest``) and selectivity
+    (``s_lowest``) of the rescalings (rows) across the families (columns), each of all, and
+    the ``labels`` of the ``others`` that are lowest somewhere."""
+    w_low, s_low = w_matrix.idxmin(axis=0), s_matrix.idxmin(axis=0)
+    families = w_matrix.shape[1]
+    return {
+        "w_lowest": (int((w_low == "k_total").sum()), families),
+        "s_lowest": (int((s_low == "k_total").sum()), families),
+        "others": sorted({labels[r] for r in pd.concat([w_low, s_low]) if r != "k_total"}),
+    }
+
+
+def query_scale_crossing(scales: pd.DataFrame, z: float) -> dict[str, Any]:
+    """Along the query scales of ``scales`` (index: the factor on every query): the smallest
+    and largest scale, W₁ at both (``w``), whether W₁ rises clearly from the one to the other
+    (``rises``), the steps clearly down (``down``), whether the smallest already distorts
+    clearly more than 1/√d (``first_above``), and the first scale at which W₁ is no longer
+    clearly below 1/√d's (``crossing``, at position ``at``; NaN and -1 where none) with the
+    scale before it (``before``)."""
+    need = ["wasserstein", "rise", "rise_se", "above_sqrt_d", "above_sqrt_d_se", "step", "step_se"]
+    table_with("scales", scales, [*need, "draws"])
+    s = scales.sort_index()
+    draws = s["draws"]
+    reached = ~clearly_below(s["above_sqrt_d"], s["above_sqrt_d_se"], draws, z)
+    at = int(np.argmax(reached.to_numpy())) if reached.any() else -1
+    return {
+        "scales": (float(s.index.min()), float(s.index.max())),
+        "w": (float(s["wasserstein"].iloc[0]), float(s["wasserstein"].iloc[-1])),
+        "rises": bool(clearly_above(s["rise"], s["rise_se"], draws, z).iloc[-1]),
+        "down": int(clearly_below(s["step"], s["step_se"], draws, z).sum()),
+        "first_above": bool(
+            clearly_above(s["above_sqrt_d"], s["above_sqrt_d_se"], draws, z).iloc[0]
+        ),
+        "at": at,
+        "crossing": float(s.index[at]) if reached.any() else math.nan,
+        "before": float(s.index[at - 1]) if at > 0 else math.nan,
+    }
+
+
+def distortion_signals(steps: pd.DataFrame, z: float) -> dict[str, Any]:
+    """Along consecutive constant factors (``steps``): the ``factors``, the steps on which W₁
+    moves clearly (``moved``, of all), those on which the share near 0 or 1 moves clearly
+    against it (``against``) and the Jacobian norm clearly with it (``with_w``; ``late`` at or
+    after its peak), and the Jacobian's ``peak`` and the factor it is at (``peak_at``)."""
+    metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
+    parts = ("from", "to", "diff", "diff_se")
+    table_with("steps", steps, [*(f"{m}_{s}" for m in metrics for s in parts), "draws"])
+    w_up, w_down, e_up, e_down, j_up, j_down = (
+        side(steps[f"{m}_diff"], steps[f"{m}_diff_se"], steps["draws"], z)
+        for m in metrics
+        for side in (clearly_above, clearly_below)
+    )
+    e_bad = (w_up & e_down) | (w_down & e_up)
+    j_bad = (w_up & j_up) | (w_down & j_down)
+    levels = pd.concat([steps["jacobian_norm_from"], steps["jacobian_norm_to"].iloc[-1:]])
+    peak = int(np.argmax(levels.to_numpy()))
+    before_peak = steps.reset_index(drop=True).index < peak
+    return {
+        "factors": len(steps) + 1,
+        "moved": (int((w_up | w_down).sum()), len(steps)),
+        "against": int(e_bad.sum()),
+        "with_w": int(j_bad.sum()),
+        "late": int((j_bad.to_numpy() & ~before_peak).sum()),
+        "peak": float(levels.max()),
+        "peak_at": peak + 1,
+    }
+
+
+def conclusion_counts(
+    sqrt_vs_none: pd.DataFrame,
+    k_vs_sqrt: pd.DataFrame,
+    uniform_share: float,
+    level: float = FAMILY_LEVEL,
+) -> dict[str, Any]:
+    """Clear W₁ wins and losses of sqrt_d against none and of k_total against sqrt_d (each
+    Holm-corrected over its configurations), where k_total wins how often its attention keeps
+    more than ``uniform_share`` of the keys (``uniform``), and the draws of the second."""
+    table_with("sqrt_vs_none", sqrt_vs_none, ["wasserstein_diff", "wasserstein_diff_se", "draws"])
+    need = ["wasserstein_diff", "wasserstein_diff_se", "effective_share_a", "draws"]
+    table_with("k_vs_sqrt", k_vs_sqrt, need)
+    first, second = wins(sqrt_vs_none, level=level), wins(k_vs_sqrt, level=level)
+    uniform = k_vs_sqrt["effective_share_a"] > uniform_share
+    return {
+        "sqrt_wins": int(first.sum()),
+        "sqrt_of": len(first),
+        "k_wins": int(second.sum()),
+        "k_of": len(second),
+        "sqrt_losses": int(wins(sqrt_vs_none, side="above", level=level).sum()),
+        "k_losses": int(wins(k_vs_sqrt, side="above", level=level).sum()),
+        "uniform": int(uniform[second].sum()),
+        **fewest_draws(k_vs_sqrt),
+    }
+
+
+def avoidance(pairs: pd.DataFrame, level: float = FAMILY_LEVEL) -> dict[str, Any]:
+    """Where ``b`` has saturated rows or components near 0 or 1 (``present``): how often ``a``
+    has clearly fewer of either and clearly more of neither (``better``, and its ``share`` of
+    ``present``), where it has clearly more of either (``worse``, anywhere; ``worse_share`` of
+    ``present``), the median gradient ratio ``a / b`` (``ratio``) and the draws."""
+    cols = ["saturated_share", "extreme_share"]
+    need = [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")]
+    table_with("pairs", pairs, [*need, "gradient_norm_a", "gradient_norm_b", "draws"])
+    fewer = {m: wins(pairs, m, "below", level) for m in cols}
+    more = {m: wins(pairs, m, "above", level) for m in cols}
+    better = (fewer[cols[0]] | fewer[cols[1]]) & ~(more[cols[0]] | more[cols[1]])
+    worse = more[cols[0]] | more[cols[1]]
+    present = (pairs["saturated_share_b"] > 0) | (pairs["extreme_share_b"] > 0)
+    some = bool(present.any())
+    return {
+        "better": int(better[present].sum()),
+        "present": int(present.sum()),
+        "share": float(better[present].mean()) if some else 0.0,
+        "worse": int(worse.sum()),
+        "ratio": float((pairs["gradient_norm_a"] / pairs["gradient_norm_b"]).median()),
+        **fewest_draws(pairs),
+        "worse_share": float(worse[present].mean()) if some else 0.0,
+    }
+
+
+def alleviation(pairs: pd.DataFrame, level: float = FAMILY_LEVEL) -> dict[str, Any]:
+    """Where ``a`` has clearly fewer (``fewer``) or more (``more``) components near 0 or 1 than
+    ``b``, a clearly larger Jacobian norm (``larger``) and both (``both``), of the
+    ``configurations``; the ranges of both shares and norms, and the draws."""
+    cols = ["extreme_share", "jacobian_norm"]
+    need = [f"{m}_{s}" for m in cols for s in ("a", "b", "diff", "diff_se")]
+    table_with("pairs", pairs, [*need, "draws"])
+    fewer = wins(pairs, "extreme_share", "below", level)
+    larger = wins(pairs, "jacobian_norm", "above", level)
+    return {
+        "fewer": int(fewer.sum()),
+        "more": int(wins(pairs, "extreme_share", "above", level).sum()),
+        "larger": int(larger.sum()),
+        "configurations": len(pairs),
+        "both": int((fewer & larger).sum()),
+        "extreme_a": value_range(pairs["extreme_share_a"]),
+        "extreme_b": value_range(pairs["extreme_share_b"]),
+        "jacobian_a": value_range(pairs["jacobian_norm_a"]),
+        "jacobian_b": value_range(pairs["jacobian_norm_b"]),
+        **fewest_draws(pairs),
+    }
