@@ -254,21 +254,33 @@ def test_one_seed_or_a_hostile_outcome_leaves_the_long_strings_sentence_out() ->
         assert text.startswith("No chapter has run yet")
 
 
-@pytest.mark.parametrize(("qk", "sigma"), list(itertools.product([H, C, F, UNTESTABLE], repeat=2)))
-def test_the_learning_rate_sentence_follows_the_two_verdicts(qk, sigma) -> None:
-    verdicts = rows(wortsman_mitigations_effective=qk, zhai_sigma_reparam_robust=sigma)
+BRANCHES = ("holds", "caveat", "fails", "untestable")
+"""The branches of the two stabilizers' rules; holds reads holds with a caveat on the ledger."""
+
+
+@pytest.mark.parametrize(("qk", "sigma"), list(itertools.product(BRANCHES, repeat=2)))
+def test_the_learning_rate_sentence_follows_the_two_branches(qk, sigma) -> None:
+    claims = ("wortsman-mitigations-effective", "zhai-sigma-reparam-robust")
+    verdicts = [  # the verdict a capped claim shows: the sentence reads the branch
+        {"claim": claim, "verdict": C if branch == "holds" else branch, "branch": branch}
+        for claim, branch in zip(claims, (qk, sigma), strict=True)
+    ]
     text = answer.recommendation(verdicts, {})
-    if qk == sigma == UNTESTABLE:
+    if qk == sigma == "untestable":
         assert text.startswith("No chapter has run yet")
         return
-    words = {H: "clearly less sensitive", C: "less sensitive to the", F: "no less sensitive"}
-    for method, verdict in (("QK-norm", qk), ("σReparam", sigma)):
-        if verdict == UNTESTABLE:
+    words = {
+        "holds": "clearly less sensitive",
+        "caveat": "less sensitive to the",
+        "fails": "no less sensitive",
+    }
+    for method, branch in (("QK-norm", qk), ("σReparam", sigma)):
+        if branch == "untestable":
             assert method not in text
         elif qk == sigma:
-            assert f"QK-norm and σReparam made the final loss {words[verdict]}" in text
+            assert f"QK-norm and σReparam made the final loss {words[branch]}" in text
         else:
-            assert f"{method} made the final loss {words[verdict]}" in text
+            assert f"{method} made the final loss {words[branch]}" in text
 
 
 def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
@@ -290,7 +302,7 @@ def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
             "s",
         ),
     }
-    verdicts = rows(wortsman_mitigations_effective=H)
+    verdicts = [{"claim": "wortsman-mitigations-effective", "verdict": C, "branch": "holds"}]
     text = answer.recommendation(
         verdicts, {"length_generalization": length, "stability": stability}
     )

@@ -317,7 +317,7 @@ DRIVERS: Drivers = {
     },
     "chuang-iii-iv-based-on-ii": {
         H: lambda: dependence("chuang-iii-iv-based-on-ii", (1.0, 64.0), (1.0, 9.0), (1.0, 9.0)),
-        F: lambda: dependence("chuang-iii-iv-based-on-ii", (1.0, 64.0), (1.0, 1.0)),
+        F: lambda: dependence("chuang-iii-iv-based-on-ii", (1.0, 1.0), (1.0, 9.0)),
         U: lambda: dependence("chuang-iii-iv-based-on-ii", (64.0, 64.0), (1.0, 1.0)),
     },
     "chuang-without-ii-invalid": {

@@ -229,18 +229,18 @@ def _first_task(runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     )
 
 
-def _high_rates(verdicts: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str | None:
+def _high_rates(branches: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str | None:
     """Whether QK-norm and σReparam made the final loss less sensitive to the learning rate,
     with the sensitivities the stability chapter measured, where it did."""
-    groups: dict[str, list[str]] = {_H: [], _C: [], _F: []}
-    for claim, (label, _) in STABILIZERS.items():
-        if verdicts.get(claim) in groups:
-            groups[verdicts[claim]].append(label)
-    words = {
-        _H: "clearly less sensitive to the learning rate than 1/√d does",
-        _C: "less sensitive to the learning rate than 1/√d does on average, but not clearly",
-        _F: "no less sensitive to the learning rate than 1/√d does",
+    words = {  # by the branch of the rule (a verdict may be capped: Claim.part)
+        "holds": "clearly less sensitive to the learning rate than 1/√d does",
+        "caveat": "less sensitive to the learning rate than 1/√d does on average, but not clearly",
+        "fails": "no less sensitive to the learning rate than 1/√d does",
     }
+    groups: dict[str, list[str]] = {branch: [] for branch in words}
+    for claim, (label, _) in STABILIZERS.items():
+        if branches.get(claim) in groups:
+            groups[branches[claim]].append(label)
     parts = [
         f"{listing(methods)} made the final loss {words[verdict]}"
         for verdict, methods in groups.items()
@@ -500,7 +500,7 @@ def recommendation(rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Mapping
     ``rows`` (the ledger's) or the measurements in ``runs`` and naming the scale of its
     evidence, then what the default rests on; what did not run is left out."""
     verdicts = _verdicts(rows)
-    rates = _high_rates(verdicts, runs)
+    rates = _high_rates({row["claim"]: row.get("branch", "") for row in rows}, runs)
     default = _which_factor(verdicts)
     lines = {
         "The default": default

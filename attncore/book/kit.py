@@ -80,6 +80,7 @@ def verdict_record(finding: Finding, evidence: str) -> dict[str, Any]:
         "source": CLAIMS[finding.claim].source,
         "chapter": CLAIMS[finding.claim].chapter,
         "verdict": finding.verdict.value,
+        "branch": finding.branch,
         "measured": sentence(finding, keep_break=True),
         "catch": catch(finding),
         "check": how_checked(finding),

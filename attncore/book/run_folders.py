@@ -353,6 +353,7 @@ def _check_run(run: object, folder: str) -> dict[str, Any]:
         for key in ("claim", "measured", "check", "evidence"):
             _text(record.get(key), f"verdicts[{i}].{key}")
         _text(record.setdefault("catch", ""), f"verdicts[{i}].catch")
+        _text(record.setdefault("branch", ""), f"verdicts[{i}].branch")
         _verdict(record.get("verdict"), f"verdicts[{i}].verdict")
         _check_thresholds(record, f"verdicts[{i}]")
     _once(verdicts, "claim", "verdicts")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-__all__ = ["ANY", "Claim", "Kind", "Source", "Verdict"]
+__all__ = ["ANY", "PART_REASON", "Claim", "Kind", "Source", "Verdict"]
 
 ANY = "any"
 """The key of a claim's template for every branch that has none of its own."""
@@ -67,7 +67,17 @@ class Claim:
     lists the format specs); ``check`` says how it was checked, with slots too; ``words``
     names the phrases a template's ``words`` slot lists; ``catch``, a template too, names the
     price of a verdict that holds where the run shows one (said beside the chip wherever the
-    claim's words are shown without its sentence)."""
+    claim's words are shown without its sentence).
+
+    ``part`` names what of the quote the check leaves untested (a phrase). A claim tested only
+    in part holds at most with a caveat: its rule's *holds* reads *holds with a caveat*
+    (:class:`~attncore.claims.Finding`), its sentence says what was left untested, and *holds*
+    is unreachable for it.
+
+    >>> claim = Claim("stability", "zhai2023stabilizing", "1", "q", "r", part="other settings")
+    >>> claim.unreachable[Verdict.HOLDS]
+    'the check tests part of the sentence, not other settings: it holds at most with a caveat'
+    """
 
     chapter: str
     source: str
@@ -83,6 +93,16 @@ class Claim:
     check: str = ""
     words: Mapping[str, str] = field(default_factory=dict)
     catch: str = ""
+    part: str = ""
+
+    def __post_init__(self) -> None:
+        if self.part:
+            reason = PART_REASON.format(part=self.part)
+            object.__setattr__(self, "unreachable", {**self.unreachable, Verdict.HOLDS: reason})
+
+
+PART_REASON = "the check tests part of the sentence, not {part}: it holds at most with a caveat"
+"""Why *holds* is unreachable for a claim tested only in part (:attr:`Claim.part`)."""
 
 
 @dataclass(frozen=True)

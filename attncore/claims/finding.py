@@ -33,6 +33,8 @@ class Finding:
     the measured values a template of the claim says (named, plain numbers, counts, pairs);
     ``branch``, the template the rule chose (the verdict's key unless the rule names another);
     ``check``, a chapter's own words for how it checked, where they replace the claim's.
+    A claim tested only in part (:attr:`~attncore.claims.Claim.part`) that its rule finds to
+    hold gets *holds with a caveat*, its branch still the rule's.
     ``thresholds`` and ``fragile`` are filled in by
     :func:`attncore.claims.thresholds.decided_by`: the thresholds the rule used and each
     change of the verdict inside their bands (none: the verdict is not fragile)."""
@@ -52,6 +54,8 @@ class Finding:
             raise ParameterError(f"verdict must be a Verdict, got {self.verdict!r}")
         if not self.branch:
             object.__setattr__(self, "branch", self.verdict.key)
+        if self.verdict is Verdict.HOLDS and CLAIMS[self.claim].part:
+            object.__setattr__(self, "verdict", Verdict.CAVEAT)  # tested in part: Claim.part
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ def ledger(
                     "thresholds": [],
                     "fragile": [],
                     "catch": "",
+                    "branch": "",
                 }
             )
             continue
@@ -79,6 +80,7 @@ def ledger(
             {
                 **catalogued,
                 "verdict": record["verdict"] if record else PENDING,
+                "branch": record.get("branch", "") if record else "",
                 "measured": measured,
                 "check": record["check"] if record else "",
                 "evidence": record["evidence"] if record else "",

@@ -50,13 +50,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attncore.claims.catalogue import CLAIMS
-from attncore.claims.claim import ANY
+from attncore.claims.claim import ANY, Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.words import count, listing, number, plain, share
 
 __all__ = [
     "ANY",
     "BREAK",
+    "PARTLY",
     "catch",
     "finding_and_details",
     "how_checked",
@@ -70,6 +71,11 @@ __all__ = [
 BREAK = "\n"
 """Where a sentence's finding ends and its measurements begin (a ``details`` slot puts it
 there); a page that shows the sentence whole reads it as a space."""
+
+
+PARTLY = "{found}; this tests only part of the sentence, not {part}"
+"""How a verdict on a claim tested only in part (:attr:`attncore.claims.Claim.part`) ends
+its sentence, before the measurements behind it."""
 
 
 class _Filters(string.Formatter):
@@ -159,8 +165,13 @@ def sentence(finding: Finding, *, keep_break: bool = False) -> str:
     """What ``finding`` measured, in the words of its claim's template for its branch: as one
     paragraph, or with its :data:`BREAK` kept (``keep_break``, for a record that a page may
     split, :func:`finding_and_details`)."""
-    words = CLAIMS[finding.claim].words
-    said = say(template(finding.claim, finding.branch), finding.values, words)
+    claim = CLAIMS[finding.claim]
+    said = say(template(finding.claim, finding.branch), finding.values, claim.words)
+    if claim.part and finding.branch == Verdict.HOLDS.key:
+        found, cut, details = said.partition(BREAK)
+        stop = found.rstrip()[-1:] if found.rstrip()[-1:] in (":", ";", ",") else ""
+        found = found.rstrip().removesuffix(stop)
+        said = say(PARTLY, {"found": found, "part": claim.part}) + stop + cut + details
     return said if keep_break else " ".join(part.strip() for part in said.split(BREAK))
 
 

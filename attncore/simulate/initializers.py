@@ -29,6 +29,9 @@ outputs:
 - ``blog_unit``: the blog's sentence read literally, ``N(0, 1)`` weights.
 - ``chuang_ii``: ``N(0, 1/d_x)``, the scale at which Chuang's condition (ii) holds for
   unit-variance tokens; a reference, not a library default.
+- ``tied``: ``chuang_ii`` with one matrix for both, ``W_k = W_q`` (as in models that share the
+  query and key projection): still ``Q = X W_q`` and ``K = X W_k`` with (ii) met, while each
+  query equals its token's key, so (iv)'s covariances are not 0.
 
 >>> t = initializer_moments(16, 16, 40, 32, seed=1)
 >>> float(t.loc["keras_dense", "weight variance (formula)"])
@@ -103,6 +106,15 @@ def _normal(scale: Callable[[int], float]) -> Callable[..., Draw]:
     return draw
 
 
+def _tied(scale: Callable[[int], float]) -> Callable[..., Draw]:
+    def draw(rng: np.random.Generator, n: int, d_x: int, d_out: int) -> Draw:
+        w = rng.standard_normal((n, d_x, d_out)) * scale(d_x)
+        zero = np.zeros((n, 1, d_out))
+        return w, w, zero, zero
+
+    return draw
+
+
 INITIALIZERS: dict[str, Initializer] = {
     "torch_linear": Initializer(
         "PyTorch nn.Linear", True, _torch_linear, lambda d_x, d_out: 1 / (3 * d_x)
@@ -120,6 +132,12 @@ INITIALIZERS: dict[str, Initializer] = {
         "N(0, 1/d_x), Chuang's (ii)",
         False,
         _normal(lambda d_x: 1 / math.sqrt(d_x)),
+        lambda d_x, d_out: 1 / d_x,
+    ),
+    "tied": Initializer(
+        "N(0, 1/d_x), tied W_k = W_q",
+        False,
+        _tied(lambda d_x: 1 / math.sqrt(d_x)),
         lambda d_x, d_out: 1 / d_x,
     ),
 }

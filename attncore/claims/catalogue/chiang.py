@@ -75,5 +75,6 @@ CLAIMS: dict[str, Claim] = {
             **FIRST_UNTESTABLE,
         },
         words=FIRST_WORDS,
+        part="machine translation",
     ),
 }

@@ -733,23 +733,24 @@ CLAIMS: dict[str, Claim] = {
         "2",
         r"Since the way query and key matrices are defined, i.e. $Q = XW_q$ and $K = XW_k$ , "
         r"assumption (iii) and (iv) are based on assumption (ii).",
-        "(iii) and (iv) stand and fall with (ii): across initializations, the zero means of "
-        "(iii) and the zero covariances of (iv) hold exactly where the unit variance of (ii) "
-        "holds. (iii)'s own unit variance is (ii) restated, so what is tested is what (iii) and "
-        "(iv) add. No training is needed: the initializations of the chapter's table differ in "
-        "(ii).",
+        "(iii) and (iv) follow from (ii) once Q = XW_q and K = XW_k: every initialization "
+        "that meets (ii) also gives zero means (iii) and zero covariances (iv). (iii)'s own "
+        "unit variance is (ii) restated, so what is tested is what (iii) and (iv) add. One "
+        "way of drawing W_q and W_k that meets (ii) and breaks (iv) refutes it, and the "
+        "chapter's table includes one: tied weights, W_k = W_q. Whether (iii) and (iv) fail "
+        "without (ii), the converse, is the next row's question. No training is needed.",
         unreachable={
-            Verdict.CAVEAT: "either the moments that (iii) and (iv) add follow (ii) across the "
-            "initializations, or some initialization parts them"
+            Verdict.CAVEAT: "either every initialization that meets (ii) gives the zero means "
+            "and (iv), or one does not"
         },
         check=_II_CHECK,
         says={
-            "holds": "the zero means and (iv) go with (ii) in every initializer: "
+            "holds": "every initializer that meets (ii) ({kept:list}) also gives the zero means "
+            "and (iv): {initializers:details:init}",
+            "fails": "(ii) is met without the zero means or (iv) by {broken:list}: "
             "{initializers:details:init}",
-            "fails": "(iv) or the zero means part from (ii) for {apart:list}: "
+            "untestable": "no initializer meets (ii), so none shows what follows from it: "
             "{initializers:details:init}",
-            "untestable": "{all_met:every initializer meets (ii)|no initializer meets (ii)}, so "
-            "none shows whether the rest follows it: {initializers:details:init}",
         },
         words=_II_WORDS,
     ),

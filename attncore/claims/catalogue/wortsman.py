@@ -42,6 +42,8 @@ CLAIMS: dict[str, Claim] = {
             "({higher:clearly|not clearly}); no finite attention logit was recorded at both",
             "one-seed": ONE_SEED,
         },
+        part="the second instability, divergence of the output logits, which the sweep does "
+        "not measure",
     ),
     "wortsman-mitigations-effective": Claim(
         "stability",
@@ -59,5 +61,6 @@ CLAIMS: dict[str, Claim] = {
         quote_checked=_WORTSMAN_ABSTRACT,
         check=SWEEP_CHECK,
         says=LOWER_SENSITIVITY,
+        part="“equally” (no large model is trained to compare with) nor the z-loss",
     ),
 }

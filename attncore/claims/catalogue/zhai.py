@@ -94,5 +94,6 @@ CLAIMS: dict[str, Claim] = {
         quote_checked=_ZHAI_ABSTRACT,
         check=SWEEP_CHECK,
         says=LOWER_SENSITIVITY,
+        part="hyperparameters other than the learning rate",
     ),
 }
