@@ -138,8 +138,22 @@ def above_best(runs: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def cell_means(runs: pd.DataFrame) -> pd.DataFrame:
+    """The mean ``entropy`` and ``loss`` of each (method, rate) cell of ``runs`` (indexed by
+    method, lr and seed), over its seeds: the experimental unit of a sweep, whose seeds share
+    every setting and so are not independent evidence about the setting.
+
+    >>> runs = pd.DataFrame({"method": ["a", "a"], "lr": [1.0, 1.0], "seed": [0, 1],
+    ...                      "entropy": [1.0, 3.0], "loss": [0.5, 0.7]}).set_index(
+    ...     ["method", "lr", "seed"])
+    >>> cell_means(runs).to_dict("records")
+    [{'entropy': 2.0, 'loss': 0.6}]
+    """
+    return runs[["entropy", "loss"]].groupby(level=["method", "lr"]).mean()
+
+
 def rank_correlation(runs: pd.DataFrame) -> dict[str, float]:
-    """Spearman's ``rho`` of the runs' ``entropy`` against their ``loss``, and its one-sided
+    """Spearman's ``rho`` of the rows' ``entropy`` against their ``loss``, and its one-sided
     p-values for a negative correlation (``p``) and a positive one (``p_positive``).
 
     >>> found = rank_correlation(pd.DataFrame({"entropy": [1.0, 2.0, 3.0, 4.0],

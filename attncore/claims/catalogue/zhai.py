@@ -21,25 +21,29 @@ CLAIMS: dict[str, Claim] = {
         "abstract",
         "low attention entropy is accompanied by high training instability",
         setting=SWEEP,
-        reading="Over every run at a rate above its method's best (where the sweep's "
-        "instability lies), a lower attention entropy (the lowest head's, the lowest "
+        reading="Over every (method, rate) cell above its method's best rate (where the "
+        "sweep's instability lies), a lower attention entropy (the lowest head's, the lowest "
         "recorded along training) goes with a higher final loss (capped at the initial "
-        "loss): Spearman's rank correlation is "
-        "clearly negative (one-sided, 5 %). Negative but not clearly is a caveat. String "
+        "loss): Spearman's rank correlation over the cells, each the mean of its seeds (the "
+        "seeds of a cell share its setting, so the cell is the unit), is clearly negative "
+        "(one-sided, 5 %). Negative but not clearly is a caveat. String "
         "reversal is solved by one-hot attention, so a low entropy is not pathological in "
         "itself here; the rates below the best are left out for that reason.",
         quote_checked=_ZHAI_ABSTRACT,
         check=SWEEP_CHECK,
         says={
             ANY: "Spearman's ρ between the lowest attention entropy and the final loss over the "
-            "{runs:,} runs above their method's best rate: {rho:+.2f} (one-sided p = {p:.2g})",
+            "{cells:,} (method, rate) cells above their method's best rate ({runs:,} runs): "
+            "{rho:+.2f} (one-sided p = {p:.2g})",
             "fails": "Spearman's ρ between the lowest attention entropy and the final loss over "
-            "the {runs:,} runs above their method's best rate: {rho:+.2f}, clearly positive "
-            "(one-sided p = {p_positive:.2g})",
+            "the {cells:,} (method, rate) cells above their method's best rate ({runs:,} runs): "
+            "{rho:+.2f}, clearly positive (one-sided p = {p_positive:.2g})",
             "untestable": "Spearman's ρ between the lowest attention entropy and the final loss "
-            "over the {runs:,} runs above their method's best rate: {rho:+.2f}, neither clearly "
-            "negative nor clearly positive: the runs cannot tell",
-            "too-few": "{runs:number} runs above their method's best rate, too few or all alike",
+            "over the {cells:,} (method, rate) cells above their method's best rate ({runs:,} "
+            "runs): {rho:+.2f}, neither clearly negative nor clearly positive: the cells cannot "
+            "tell",
+            "too-few": "{cells:number} (method, rate) cells above their method's best rate "
+            "({runs:,} runs), too few or all alike",
             "one-seed": ONE_SEED,
         },
     ),

@@ -92,16 +92,19 @@ def lower_sensitivity(
 
 def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Finding:
     """``zhai-low-entropy-unstable``: Spearman's rank correlation of the lowest entropy with the
-    capped loss over the runs above their best rate (:func:`evidence.above_best`), clearly
-    negative (holds), negative (caveat), clearly positive (fails)."""
+    capped loss over the (method, rate) cells above their best rate, each the mean of its
+    seeds (:func:`evidence.cell_means`), clearly negative (holds), negative (caveat), clearly
+    positive (fails)."""
     claim = "zhai-low-entropy-unstable"
     table = evidence.capped(runs)
     if min(evidence.seeds(table, m) for m in table["method"].unique()) < 2:
         return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
     joined = evidence.above_best(table, curves)
-    if len(joined) < 4 or joined["loss"].nunique() < 2 or joined["entropy"].nunique() < 2:
-        return Finding(claim, Verdict.UNTESTABLE, values={"runs": len(joined)}, branch="too-few")
-    found = evidence.rank_correlation(joined)
+    cells = evidence.cell_means(joined)
+    counts = {"cells": len(cells), "runs": len(joined)}
+    if len(cells) < 4 or cells["loss"].nunique() < 2 or cells["entropy"].nunique() < 2:
+        return Finding(claim, Verdict.UNTESTABLE, values=counts, branch="too-few")
+    found = evidence.rank_correlation(cells)
     if found["p"] < FAMILY_LEVEL:
         verdict = Verdict.HOLDS
     elif found["rho"] < 0:
@@ -110,7 +113,7 @@ def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Findin
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
-    return Finding(claim, verdict, values={"runs": len(joined), **found})
+    return Finding(claim, verdict, values={**counts, **found})
 
 
 @decided_by(COLLAPSE)
