@@ -114,12 +114,20 @@ def test_entropy_with_instability_per_branch():
     assert rules.entropy_with_instability(*sweep(seeds=1)).verdict is U
 
 
+def level_loss(lr: float, seed: int) -> float:
+    """The same loss at every rate: a method that learns wherever it is trained."""
+    return 0.2 + 0.02 * seed
+
+
 def test_prevents_collapse_per_branch():
     runs, curves = sweep()
     found = rules.prevents_collapse(runs, curves, LENGTH)
     assert found.verdict is H and [t.name for t in found.thresholds] == ["collapse"]
-    same = alike(flat_loss, collapsing_entropy)
+    same = alike(u_loss, collapsing_entropy)  # σReparam collapses too, its loss rising
     assert rules.prevents_collapse(*sweep(sigma_reparam=same), LENGTH).verdict is F
+    learns = alike(level_loss, collapsing_entropy)  # as low, but still learning: its solution
+    found = rules.prevents_collapse(*sweep(sigma_reparam=learns), LENGTH)
+    assert found.verdict is U and found.branch == "sigma-solution"
     once = alike(flat_loss, collapses_once)
     assert rules.prevents_collapse(*sweep(sigma_reparam=once), LENGTH).verdict is C
     calm = (u_loss, growing := steady_logit, high_entropy)
@@ -187,7 +195,7 @@ DRIVERS: Drivers = {
             *sweep(sigma_reparam=alike(flat_loss, collapses_once)), LENGTH
         ),
         F: lambda: rules.prevents_collapse(
-            *sweep(sigma_reparam=alike(flat_loss, collapsing_entropy)), LENGTH
+            *sweep(sigma_reparam=alike(u_loss, collapsing_entropy)), LENGTH
         ),
         U: lambda: rules.prevents_collapse(*sweep(sqrt_d=alike(u_loss, high_entropy)), LENGTH),
     },
@@ -260,6 +268,9 @@ BRANCHES: Branches = {
             *sweep(sigma_reparam=alike(flat_loss, barely)), LENGTH
         ),
         "one-seed": lambda: rules.prevents_collapse(*sweep(seeds=1), LENGTH),
+        "sigma-solution": lambda: rules.prevents_collapse(
+            *sweep(sigma_reparam=alike(level_loss, collapsing_entropy)), LENGTH
+        ),
     },
 }
 """Per claim of the stability chapter: for each branch of its rule that no verdict's driver

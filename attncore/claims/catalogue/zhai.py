@@ -61,7 +61,9 @@ CLAIMS: dict[str, Claim] = {
         "solution, not Zhai et al.'s collapse), "
         "σReparam's entropy is clearly higher, paired by seed, with Holm's correction over "
         "those rates. At some of them only is a caveat; with no collapse to prevent the claim "
-        "is not testable here.",
+        "is not testable here. σReparam collapsed too only where its own loss also rose "
+        "clearly: a low entropy while it still learns is the task's solution for it as for "
+        "1/√d, and then the sweep cannot tell.",
         quote_checked=_ZHAI_ABSTRACT,
         check=SWEEP_CHECK,
         says={
@@ -72,7 +74,11 @@ CLAIMS: dict[str, Claim] = {
             "({differences:items:difference} nats)",
             "fails": "1/√d's attention collapsed at {collapsed:share:rate} above its best; "
             "σReparam's entropy is not clearly higher at any "
-            "({differences:items:difference} nats) and it collapsed too",
+            "({differences:items:difference} nats) and it collapsed too, its loss rising",
+            "sigma-solution": "1/√d's attention collapsed at {collapsed:share:rate} above its "
+            "best; σReparam's entropy is as low there ({differences:items:difference} nats) "
+            "while its loss did not clearly rise, so its low entropy is the task's solution: "
+            "the sweep cannot tell a prevented collapse from a solved task",
             "untestable": "1/√d's attention collapsed at {collapsed:share:rate} above its best; "
             "σReparam's did not collapse, but the seeds cannot tell its entropy higher "
             "({differences:items:difference} nats)",

@@ -123,7 +123,9 @@ def prevents_collapse(
     """``zhai-sigma-reparam-prevents-collapse``, over the rates above 1/√d's best where its mean
     lowest entropy fell below ``collapse`` ln L *and* its loss rose clearly (a low entropy in a
     run that still learns is the task's solution, not a collapse): σReparam's entropy clearly
-    higher, paired by seed and Holm-corrected, at every such rate (holds) or some (caveat)."""
+    higher, paired by seed and Holm-corrected, at every such rate (holds) or some (caveat).
+    σReparam collapsed too (fails) only where its loss also rose clearly above its own best
+    rate's: the same exemption; a low entropy while it learns cannot tell (``sigma-solution``)."""
     claim = "zhai-sigma-reparam-prevents-collapse"
     table = evidence.capped(runs)
     if min(evidence.seeds(table, "sqrt_d"), evidence.seeds(table, "sigma_reparam")) < 2:
@@ -143,16 +145,28 @@ def prevents_collapse(
     ]
     higher = clear([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], "above")
     count = int(higher.sum())
-    also = all(entropy.loc["sigma_reparam", r].mean() < floor for r in collapsed)
+    sigma_best = evidence.best_rates(table)["sigma_reparam"]
+    low_sigma = [r for r in collapsed if entropy.loc["sigma_reparam", r].mean() < floor]
+    rose = [
+        r
+        for r in low_sigma
+        if r > sigma_best
+        and _clear(evidence.loss_rise(table, "sigma_reparam", r, sigma_best), "above")
+    ]
+    branch = ""
     if count:
         verdict = Verdict.HOLDS if count == len(collapsed) else Verdict.CAVEAT
+    elif low_sigma and len(rose) == len(collapsed):
+        verdict = Verdict.FAILS
     else:
-        verdict = Verdict.FAILS if also else Verdict.UNTESTABLE
+        verdict = Verdict.UNTESTABLE
+        branch = "sigma-solution" if len(low_sigma) == len(collapsed) else ""
     differences = [
         {"rate": r, "difference": m, "se": s} for r, (m, s, _) in zip(collapsed, pairs, strict=True)
     ]
     values = {"collapsed": (len(collapsed), len(rates)), "higher": count}
-    return Finding(claim, verdict, values={**values, "differences": differences})
+    values |= {"differences": differences}
+    return Finding(claim, verdict, values=values, branch=branch)
 
 
 def sensitivity_order(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> Reading:
