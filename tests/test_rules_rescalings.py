@@ -149,11 +149,18 @@ def test_n_sqrt_d_reading_follows_the_calls():
         rules.bernhard_n_sqrt_d_other(nsd([0.1, 0.1, 0.1, 0.1]).loc[["f"]], "f", check="t")
 
 
-def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01, draws=40):
-    """none and sqrt_d at d = 16 and 256 for n = 8: Jacobian 0.5 and saturation 0.1 at d = 16."""
+def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01, draws=40, root_first=0.5):
+    """none and sqrt_d at d = 16 and 256 for n = 8: Jacobian 0.5 (sqrt_d: ``root_first``) and
+    saturation 0.1 at d = 16."""
     rows = []
-    for rescaling, last_j, last_s in [("none", none_last, sat_last), ("sqrt_d", root_last, 0.0)]:
-        for d, j, sat in [(16, 0.5, 0.1 if rescaling == "none" else 0.0), (256, last_j, last_s)]:
+    for rescaling, first_j, last_j, last_s in [
+        ("none", 0.5, none_last, sat_last),
+        ("sqrt_d", root_first, root_last, 0.0),
+    ]:
+        for d, j, sat in [
+            (16, first_j, 0.1 if rescaling == "none" else 0.0),
+            (256, last_j, last_s),
+        ]:
             rows.append(
                 dict(
                     rescaling=rescaling,
@@ -182,6 +189,7 @@ def grid(none_last=0.2, sat_last=0.8, root_last=0.5, se=0.01, draws=40):
         ({"none_last": 0.4, "sat_last": 0.2, "se": 0.02, "draws": 2}, Verdict.UNTESTABLE),
         ({"draws": 1}, Verdict.UNTESTABLE),  # one draw shows nothing clearly
         ({"root_last": 0.6, "draws": 3}, Verdict.CAVEAT),  # steady, but not clearly within 1.25
+        ({"root_first": 0.15, "root_last": 0.15}, Verdict.CAVEAT),  # below unscaled at d = 256
     ],
 )
 def test_vaswani_every_branch(kwargs, verdict):
@@ -688,6 +696,9 @@ DRIVERS: Drivers = {
 returns it (collected by ``tests/test_reachability.py``)."""
 
 BRANCHES: Branches = {
+    "vaswani-small-gradients": {
+        "not-counteracted": lambda: vaswani(root_first=0.15, root_last=0.15),
+    },
     "bernhard-small-logits-little-distortion": {
         "coarse": lambda: small_logits([0.05, 0.5, 0.6], [-0.4, 0.0, 0.1]),
     },

@@ -358,7 +358,9 @@ def jacobian_table(summary: pd.DataFrame, steady: float, falls_to: float, z: flo
     whether it falls clearly or clearly stays above ``falls_to`` of its start, the unscaled
     saturated share at the first and last ``d`` and whether it rises clearly, and under
     ``1/sqrt(d)`` the largest over smallest Jacobian norm across ``d`` and whether it clearly
-    stays within a factor ``steady`` or clearly moves beyond it.
+    stays within a factor ``steady`` or clearly moves beyond it; and at the largest ``d`` the
+    ratio of the Jacobian norm with ``1/sqrt(d)`` to the unscaled one, and whether it is
+    clearly above 1 (the scaling counteracts the small gradients there).
     """
     columns = ["rescaling", "d", "n", "jacobian_norm", "jacobian_norm_se"]
     table_with("summary", summary, [*columns, "saturated_share", "saturated_share_se", "draws"])
@@ -400,6 +402,13 @@ def jacobian_table(summary: pd.DataFrame, steady: float, falls_to: float, z: flo
                 "sqrt_d_j_stable": root_side == "below",
                 "sqrt_d_j_moves": root_side == "above",
                 "sqrt_d_saturated_max": float(root["saturated_share"].max()),
+                "sqrt_d_over_none_last": root.iloc[-1]["jacobian_norm"] / last["jacobian_norm"],
+                "sqrt_d_counteracts": beyond(
+                    root.iloc[-1]["jacobian_norm"] - last["jacobian_norm"],
+                    math.hypot(root.iloc[-1]["jacobian_norm_se"], last["jacobian_norm_se"]),
+                    draws,
+                    z,
+                ),
             }
         )
     return pd.DataFrame(rows).set_index("n")
@@ -410,7 +419,8 @@ def jacobian_values(table: pd.DataFrame, ds: pd.Series, threshold: float) -> dic
     ``threshold`` above which a row counts as saturated: the ``d`` range, the number of n
     (``ns``), the range of the unscaled Jacobian ratio, where it ``falls``, the ranges of
     the unscaled saturation at the first and last d, where it ``rises``, 1/√d's largest
-    ``spread`` and where it is ``stable``."""
+    ``spread`` and where it is ``stable``, and at the largest d the range of 1/√d's Jacobian
+    norm over the unscaled one (``against``) and where it is clearly above (``counteracts``)."""
     d = sorted(ds.unique())
     return {
         "d": (int(d[0]), int(d[-1])),
@@ -423,6 +433,8 @@ def jacobian_values(table: pd.DataFrame, ds: pd.Series, threshold: float) -> dic
         "rises": int(table["none_saturation_rises"].sum()),
         "spread": float(table["sqrt_d_j_spread"].max()),
         "stable": int(table["sqrt_d_j_stable"].sum()),
+        "against": value_range(table["sqrt_d_over_none_last"]),
+        "counteracts": int(table["sqrt_d_counteracts"].sum()),
     }
 
 

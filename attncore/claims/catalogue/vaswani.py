@@ -44,14 +44,26 @@ CLAIMS: dict[str, Claim] = {
         "A hedged suspicion about the softmax's own gradient, its Jacobian ds/dz: on standard "
         "normal queries and keys, without scaling the mean Jacobian norm falls (to below half "
         "between the smallest and largest d) and the share of saturated rows rises as d grows, "
-        "while with 1/√d the Jacobian norm stays steady (within 25 %), at every number of keys.",
+        "while with 1/√d the Jacobian norm stays steady (within 25 %), at every number of keys. "
+        "'Counteract' compares the two at the same size: at the largest d, 1/√d's Jacobian norm "
+        "is clearly above the unscaled one at every number of keys; where it is not, the "
+        "suspicion holds with a caveat.",
         says={
             ANY: "standard normal, d {d:range:d}: unscaled, the mean softmax Jacobian norm "
             "falls to {ratio:range:.3f} of its value at the smallest d (clearly at {falls} of "
             "the {ns} n), and the share of rows whose largest probability exceeds "
             "{threshold:g} is {sat_first:range:.3g} at the smallest d and {sat_last:range:.3g} "
             "at the largest (a clear rise at {rises}); with 1/√d the Jacobian norm varies "
-            "across d by a factor {spread:.2f} at most (clearly steady at {stable})"
+            "across d by a factor {spread:.2f} at most (clearly steady at {stable}), and at the "
+            "largest d it is {against:range:.2f} times the unscaled one (clearly above at "
+            "{counteracts})",
+            "not-counteracted": "standard normal, d {d:range:d}: unscaled, the mean softmax "
+            "Jacobian norm falls to {ratio:range:.3f} of its value at the smallest d and the "
+            "share of rows whose largest probability exceeds {threshold:g} is "
+            "{sat_first:range:.3g} at the smallest d and {sat_last:range:.3g} at the largest, "
+            "while with 1/√d the Jacobian norm stays within a factor {spread:.2f}; but at the "
+            "largest d 1/√d's Jacobian norm is {against:range:.2f} times the unscaled one, "
+            "clearly above it at only {counteracts} of the {ns} n",
         },
     ),
     "vaswani-additive-outperforms-unscaled": Claim(

@@ -261,15 +261,20 @@ def vaswani_small_gradients(
     steady: float = STEADY,
 ) -> Finding:
     """vaswani-small-gradients per ``n`` of :func:`vaswani_table`: a caveat if 1/√d is steady and
-    the unscaled Jacobian falls or saturation rises (or both, 1/√d not steady); **fails** if
-    1/√d clearly moves, or the unscaled Jacobian clearly stays where saturation does not rise."""
+    the unscaled Jacobian falls or saturation rises (or both, 1/√d not steady), or if all three
+    hold but 1/√d's Jacobian is not clearly above the unscaled one at the largest d for every n
+    (``counteract`` compares the two at one (d, n)); **fails** if 1/√d clearly moves, or the
+    unscaled Jacobian clearly stays where saturation does not rise."""
     table = vaswani_table(summary, steady, falls_to)
     falls = table["none_j_falls"]
     halves = falls & (table["none_j_ratio"] < falls_to)
     rises = table["none_saturation_rises"]
     stable = table["sqrt_d_j_stable"]
+    branch = ""
     if halves.all() and rises.all() and stable.all():
         verdict = Verdict.HOLDS
+        if not table["sqrt_d_counteracts"].all():
+            verdict, branch = Verdict.CAVEAT, "not-counteracted"
     elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
         verdict = Verdict.CAVEAT
     elif table["sqrt_d_j_moves"].any() or (table["none_j_stays"] & ~rises).any():
@@ -277,7 +282,7 @@ def vaswani_small_gradients(
     else:
         verdict = Verdict.UNTESTABLE
     values = ev.jacobian_values(table, summary["d"], threshold)
-    return Finding("vaswani-small-gradients", verdict, check=check, values=values)
+    return Finding("vaswani-small-gradients", verdict, check=check, values=values, branch=branch)
 
 
 _VANISHING = ["saturated_share_diff", "saturated_share_diff_se", "wasserstein_diff"]
