@@ -13,6 +13,7 @@ from attncore.claims.rules.training import (
     association,
     bernhard_q_norm_undesirable,
     bernhard_transformer_performance,
+    blog_large_logits_learning,
     chuang_96_half_data,
     chuang_25000_samples,
     chuang_assumptions_invalid,
@@ -530,7 +531,40 @@ def samples(table: pd.DataFrame, n_train: int = 15000) -> Finding:
     return chuang_25000_samples(table, SHORT, LONG, n_train)
 
 
+def scan(big: float = 0.01, small: float = 0.97, spread: float = 90.0) -> pd.DataFrame:
+    """Two setups' search runs at 100 steps (and one at 200, which the rule leaves out): β 0.1
+    starts spread by 0.9 and reaches ``small``; β 100 starts spread by ``spread`` and reaches
+    ``big``."""
+    rows = [
+        {"setup": setup, "steps per run": steps, "β": beta, "accuracy": acc, "spread at init": s}
+        for setup in ("a", "b")
+        for steps in (100, 200)
+        for beta, acc, s in ((0.1, small, 0.9), (100.0, big if steps == 100 else 0.99, spread))
+    ]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "branch", "verdict"),
+    [
+        ({}, "holds", Verdict.CAVEAT),  # the mechanism, the gradients, is not recorded
+        ({"big": 0.96}, "fails", Verdict.FAILS),
+        ({"small": 0.5}, "untestable", Verdict.UNTESTABLE),
+        ({"spread": 5.0}, "no-contrast", Verdict.UNTESTABLE),
+    ],
+)
+def test_large_logits_slow_learning_per_branch(kwargs, branch, verdict) -> None:
+    found = blog_large_logits_learning(scan(**kwargs))
+    assert (found.branch, found.verdict) == (branch, verdict), found.values
+    assert found.values["steps"] == 100
+
+
 DRIVERS: Drivers = {
+    "blog-vanishing-gradients-learning": {
+        F: lambda: blog_large_logits_learning(scan(big=0.96)),
+        U: lambda: blog_large_logits_learning(scan(small=0.5)),
+        C: lambda: blog_large_logits_learning(scan()),
+    },
     "chuang-string-reversal": {
         H: lambda: everywhere({"small init": [5.0], "LayerNorm": [4.0]}),
         C: lambda: chuang_string_reversal(example_runs(), SHORT, LONG),
@@ -605,6 +639,9 @@ DRIVERS: Drivers = {
 that returns it (collected by ``tests/test_reachability.py``)."""
 
 BRANCHES: Branches = {
+    "blog-vanishing-gradients-learning": {
+        "no-contrast": lambda: blog_large_logits_learning(scan(spread=5.0)),
+    },
     "chuang-string-reversal": {
         "not-five": lambda: everywhere({"small init": [52.6, 5.0], "LayerNorm": [4.0]}),
     },

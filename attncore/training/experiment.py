@@ -35,6 +35,7 @@ __all__ = [
     "parameter_table",
     "run_methods",
     "runs_frame",
+    "scan_table",
     "search_table",
     "summary_frame",
     "train_setups",
@@ -288,6 +289,31 @@ def search_table(searches: Mapping[tuple[str, int], Any], seed: int | None = Non
                 "seconds": run.seconds,
             }
         )
+    return pd.DataFrame(rows)
+
+
+def scan_table(searches: Mapping[tuple[str, int], Any]) -> pd.DataFrame:
+    """One row per run a search trained (setup, steps per run, ``β``, its validation token
+    ``accuracy`` and its logit ``spread at init``, NaN where the run diverged and recorded none):
+    what each β of the decade scan and the later rounds did from the same start.
+
+    >>> from types import SimpleNamespace as S
+    >>> run = S(result=S(history=[(1.0, 0.9), (100.0, 0.01)]),
+    ...         runs=(S(spreads=[0.8, 4.0]), None))
+    >>> scan_table({("a", 100): run})["spread at init"].tolist()
+    [0.8, nan]
+    """
+    rows = [
+        {
+            "setup": setup,
+            "steps per run": budget,
+            "β": float(beta),
+            "accuracy": float(accuracy),
+            "spread at init": float("nan") if trained is None else float(trained.spreads[0]),
+        }
+        for (setup, budget), search in searches.items()
+        for (beta, accuracy), trained in zip(search.result.history, search.runs, strict=True)
+    ]
     return pd.DataFrame(rows)
 
 

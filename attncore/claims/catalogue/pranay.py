@@ -270,17 +270,35 @@ CLAIMS: dict[str, Claim] = {
         words={"default": "{weight:.3g} and {q:.2f} ({label})"},
     ),
     "blog-vanishing-gradients-learning": Claim(
-        "",
+        "string_reversal",
         "pranay2025why",
         "Logic",
         "This leads to vanishing gradients, meaning the model’s parameters update very little "
         "(or not at all). As a result, learning slows down dramatically or fails altogether.",
-        "Large unscaled logits at initialization make the updates of W_q and W_k tiny and "
-        "learning slow or impossible.",
-        untestable="the training chapter's setups start with small logits (d_k = 8, Keras-like "
-        "or PyTorch initialization), the opposite regime, and its runs do not record the "
-        "gradients of W_q and W_k; testing it needs a setup with large unscaled logits at "
-        "initialization",
+        "Large logits at initialization slow learning or stop it. Read in the runs of "
+        "Chuang's search on string reversal, which train one model per β from the same start "
+        "for the same short budget (one seed, so one run per β): in every setup, the runs "
+        "whose logits start spread by a large amount (across keys, the threshold in the "
+        "ledger) stay below 95 % token accuracy while some run whose logits start about unit "
+        "reaches it. A large-logit run that learns refutes it.",
+        check="runs of Chuang's search at its shortest budget, one per β and setup, first "
+        "seed; logit spread measured at initialization",
+        says={
+            "holds": "after {steps:,} steps, runs whose logits start spread by {large:g} or "
+            "more stay below 95 % while runs that start about unit reach it: "
+            "{setups:details:setup}",
+            "fails": "after {steps:,} steps, a run whose logits start spread by {large:g} or "
+            "more reaches 95 %: {setups:details:setup}",
+            "untestable": "after {steps:,} steps, no run of a setup reaches 95 %, so the "
+            "budget is too short to tell slowed learning apart: {setups:details:setup}",
+            "no-contrast": "the search trained no run whose logits start spread by {large:g} "
+            "or more beside one that starts about unit",
+        },
+        words={
+            "setup": "{setup}: β {big_betas:range} (large logits) best {big_best}, β "
+            "{small_betas:range} (about unit) best {small_best}",
+        },
+        part="the mechanism, tiny updates of W_q and W_k, which the runs do not record",
     ),
     "blog-vaswani-quote": Claim(
         "softmax_saturation",

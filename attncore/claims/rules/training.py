@@ -29,6 +29,7 @@ from attncore.claims.thresholds.training import (
     FAST,
     GUESS,
     HALF_DATA_TARGET,
+    LARGE_SPREAD,
     LEARNED,
     MIN_GAP,
     SEEN_SHARE,
@@ -62,6 +63,7 @@ __all__ = [
     "association",
     "bernhard_q_norm_undesirable",
     "bernhard_transformer_performance",
+    "blog_large_logits_learning",
     "chuang_96_half_data",
     "chuang_25000_samples",
     "chuang_assumptions_invalid",
@@ -79,6 +81,50 @@ __all__ = [
     "mechanism",
     "pace_story",
 ]
+
+
+@decided_by(LARGE_SPREAD, UNIT)
+def blog_large_logits_learning(
+    scan: pd.DataFrame, *, large: float = LARGE_SPREAD, unit: float = UNIT
+) -> Finding:
+    """``blog-vanishing-gradients-learning`` on the runs of Chuang's search at its shortest
+    budget (:func:`attncore.training.experiment.scan_table`), per setup: runs whose logits
+    start spread by ``large`` or more stay below :data:`LEARNED` while some run spread by
+    ``unit`` or less reaches it (holds), or a large one reaches it (fails).
+
+    >>> scan = pd.DataFrame({"setup": "a", "steps per run": 100, "β": [0.1, 100.0],
+    ...                      "accuracy": [0.97, 0.01], "spread at init": [0.9, 90.0]})
+    >>> blog_large_logits_learning(scan).branch
+    'holds'
+    """
+    first = scan[scan["steps per run"] == scan["steps per run"].min()]
+    records, outcomes = [], []
+    for setup, part in first.groupby("setup", sort=False):
+        big = part[part["spread at init"] >= large]
+        small = part[part["spread at init"] <= unit]
+        if big.empty or small.empty:
+            outcomes.append("no-contrast")
+            continue
+        big_learns = bool((big["accuracy"] >= LEARNED).any())
+        small_learns = bool((small["accuracy"] >= LEARNED).any())
+        outcomes.append("fails" if big_learns else "holds" if small_learns else "short")
+        records.append(
+            {
+                "setup": _named(str(setup)),
+                "big_betas": (float(big["β"].min()), float(big["β"].max())),
+                "big_best": percentage(float(big["accuracy"].max())),
+                "small_betas": (float(small["β"].min()), float(small["β"].max())),
+                "small_best": percentage(float(small["accuracy"].max())),
+            }
+        )
+    values = {"steps": int(first["steps per run"].min()) if len(first) else 0}
+    values |= {"setups": records, "large": large}
+    if "fails" in outcomes:
+        return Finding("blog-vanishing-gradients-learning", Verdict.FAILS, values=values)
+    if outcomes and all(o == "holds" for o in outcomes):
+        return Finding("blog-vanishing-gradients-learning", Verdict.HOLDS, values=values)
+    branch = "untestable" if records else "no-contrast"
+    return Finding("blog-vanishing-gradients-learning", Verdict.UNTESTABLE, values, branch)
 
 
 def _named(setup: str) -> str:

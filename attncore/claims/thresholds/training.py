@@ -8,6 +8,7 @@ __all__ = [
     "FAST",
     "GUESS",
     "HALF_DATA_TARGET",
+    "LARGE_SPREAD",
     "LEARNED",
     "MIN_GAP",
     "SEEN_SHARE",
@@ -25,6 +26,14 @@ GUESS = Threshold(
 
 LEARNED = Threshold(0.95, "learned", "Chuang's own mark, 'above 95%'", scale="fixed")
 """At or above this validation token accuracy a method has learned the task."""
+
+LARGE_SPREAD = Threshold(
+    10.0,
+    "large",
+    "logits spread by 10 across keys put about e^10, some 22,000 times, more weight on a key "
+    "one spread above the mean than on the mean key: attention starts out one-hot",
+)
+"""At or above this logit spread at initialization the logits are large (the blog's regime)."""
 
 FAST = Threshold(
     1.5,
