@@ -276,27 +276,29 @@ CLAIMS: dict[str, Claim] = {
         "This leads to vanishing gradients, meaning the model’s parameters update very little "
         "(or not at all). As a result, learning slows down dramatically or fails altogether.",
         "Large logits at initialization slow learning or stop it. Read in the runs of "
-        "Chuang's search on string reversal, which train one model per β from the same start "
-        "for the same short budget (one seed, so one run per β): in every setup, the runs "
-        "whose logits start spread by a large amount (across keys, the threshold in the "
-        "ledger) stay below 95 % token accuracy while some run whose logits start about unit "
-        "reaches it. A large-logit run that learns refutes it.",
-        check="runs of Chuang's search at its shortest budget, one per β and setup, first "
-        "seed; logit spread measured at initialization",
+        "Chuang's searches on string reversal, which train one model per β from the same "
+        "start for the same budget (one seed, so one run per β): where some run whose logits "
+        "start about unit reaches 95 % token accuracy, the runs whose logits start spread by "
+        "a large amount (across keys, the threshold in the ledger) stay below it. A "
+        "large-logit run that reaches it refutes the claim; a setup and budget where no run "
+        "reaches it cannot tell.",
+        check="runs of Chuang's searches, one per β, setup and budget, first seed; logit "
+        "spread measured at initialization",
         says={
-            "holds": "after {steps:,} steps, runs whose logits start spread by {large:g} or "
-            "more stay below 95 % while runs that start about unit reach it: "
+            "holds": "runs whose logits start spread by {large:g} or more stay below 95 % where "
+            "runs that start about unit reach it, in {shown:count:search} (a setup at a budget): "
             "{setups:details:setup}",
-            "fails": "after {steps:,} steps, a run whose logits start spread by {large:g} or "
-            "more reaches 95 %: {setups:details:setup}",
-            "untestable": "after {steps:,} steps, no run of a setup reaches 95 %, so the "
-            "budget is too short to tell slowed learning apart: {setups:details:setup}",
+            "fails": "a run whose logits start spread by {large:g} or more reaches 95 %: "
+            "{setups:details:setup}",
+            "untestable": "no run that starts about unit reaches 95 % beside runs whose logits "
+            "start spread by {large:g} or more, so the budgets cannot tell slowed learning "
+            "apart: {setups:details:setup}",
             "no-contrast": "the search trained no run whose logits start spread by {large:g} "
             "or more beside one that starts about unit",
         },
         words={
-            "setup": "{setup}: β {big_betas:range} (large logits) best {big_best}, β "
-            "{small_betas:range} (about unit) best {small_best}",
+            "setup": "{setup}, {steps:,} steps: β {big_betas:range} (large logits) best "
+            "{big_best}, β {small_betas:range} (about unit) best {small_best}",
         },
         part="the mechanism, tiny updates of W_q and W_k, which the runs do not record",
     ),
