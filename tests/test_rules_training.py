@@ -18,6 +18,7 @@ from attncore.claims.rules.training import (
     chuang_25000_samples,
     chuang_assumptions_invalid,
     chuang_beta_only_at_init,
+    chuang_compresses_time,
     chuang_not_memorizing,
     chuang_perfect_accuracy,
     chuang_sigma_w_moving_factors,
@@ -559,7 +560,41 @@ def test_large_logits_slow_learning_per_branch(kwargs, branch, verdict) -> None:
     assert found.values["shown"] == (2 if branch == "holds" else 0)
 
 
+def paces(ln_sqrt_d: float = 1000.0, small_sqrt_d: float = 2500.0, cost: int = 0) -> Finding:
+    """The time half of C25 on the example runs, 1/√d reaching 95 % at ``ln_sqrt_d`` steps in
+    "LayerNorm" and ``small_sqrt_d`` in "small init" (the searched β at 1000 in both), its
+    search costing ``cost`` steps in each setup."""
+    runs = example_runs()
+    for setup, steps in (("LayerNorm", ln_sqrt_d), ("small init", small_sqrt_d)):
+        runs.loc[(runs["setup"] == setup) & (runs["method"] == "sqrt_d"), "steps to target"] = steps
+    return chuang_compresses_time(runs, {"LayerNorm": cost, "small init": cost})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "branch", "verdict"),
+    [
+        ({"ln_sqrt_d": 5000.0, "small_sqrt_d": 5000.0}, "holds", Verdict.CAVEAT),  # data untested
+        ({"cost": 9000}, "without-cost", Verdict.CAVEAT),
+        ({"small_sqrt_d": 1000.0}, "fails", Verdict.FAILS),
+    ],
+)
+def test_the_searched_beta_saves_time_only_if_its_search_is_free(kwargs, branch, verdict) -> None:
+    found = paces(**kwargs)
+    assert (found.branch, found.verdict) == (branch, verdict), found.values
+
+
+def test_no_setup_with_both_methods_cannot_tell_the_time() -> None:
+    runs = example_runs()
+    found = chuang_compresses_time(runs[runs["method"] != "constant"], {})
+    assert found.verdict is Verdict.UNTESTABLE
+
+
 DRIVERS: Drivers = {
+    "chuang-compresses-data-and-time": {
+        C: lambda: paces(cost=9000),
+        F: lambda: paces(small_sqrt_d=1000.0),
+        U: lambda: chuang_compresses_time(example_runs().query("method != 'constant'"), {}),
+    },
     "blog-vanishing-gradients-learning": {
         F: lambda: blog_large_logits_learning(scan(big=0.96)),
         U: lambda: blog_large_logits_learning(scan(small=0.5)),
@@ -639,6 +674,9 @@ DRIVERS: Drivers = {
 that returns it (collected by ``tests/test_reachability.py``)."""
 
 BRANCHES: Branches = {
+    "chuang-compresses-data-and-time": {
+        "holds": lambda: paces(ln_sqrt_d=5000.0, small_sqrt_d=5000.0),
+    },
     "blog-vanishing-gradients-learning": {
         "no-contrast": lambda: blog_large_logits_learning(scan(spread=5.0)),
     },
