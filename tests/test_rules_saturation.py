@@ -13,6 +13,7 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.claims import Finding, Verdict
 from attncore.claims.catalogue import CLAIMS, Claim
 from attncore.claims.rules import saturation as rules
+from attncore.evidence.saturation import example_landmarks
 from attncore.simulate.saturation import JacobianLandmarks, jacobian_landmarks, saturation_curve
 from attncore.softmax import FLOAT_FORMATS, exp_overflow_bound
 
@@ -135,21 +136,8 @@ def test_shift_invariance_untestable_without_shifts():
 
 # --- peaked rows have small derivatives -------------------------------------------------------
 
-MARKS = JacobianLandmarks(
-    uniform_norm=0.124,
-    smallest_spread=0.01,
-    largest_spread=100.0,
-    peak_spread=2.5,
-    peak_norm=0.30,
-    peak_norm_se=0.002,
-    peaked_spread=100.0,
-    peaked_max_probability=0.986,
-    peaked_norm=0.02,
-    peaked_norm_se=0.001,
-    spread_at_half=15.8,
-    tail_slope=-0.95,
-    tail_slope_se=0.01,
-)
+MARKS = JacobianLandmarks(**vars(example_landmarks()))
+"""The example curve of the rules' docstrings, as the simulation returns it."""
 
 
 def peaked(marks: JacobianLandmarks) -> Finding:
