@@ -52,12 +52,13 @@ from attncore.book.kit import (
 from attncore.book.markup import literal
 from attncore.book.sections import evidence_link
 from attncore.book.threshold_notes import ThresholdNotes, explained
-from attncore.claims import PENDING, Kind, Verdict
+from attncore.claims import CLAIMS, PENDING, Kind, Verdict
 from attncore.claims.catalogue import SOURCES
 from attncore.claims.saying import finding_and_details
 
 __all__ = [
     "PLURAL",
+    "STANDINGS",
     "VERDICTS",
     "fragile_count",
     "fragile_list",
@@ -66,6 +67,7 @@ __all__ = [
     "shared_tables",
     "source_name",
     "stale_note",
+    "standing",
     "summary",
     "tally",
 ]
@@ -95,12 +97,40 @@ def stale_note(run: str) -> str:
     return f"{{abbr}}`stale: run of other code (from the run with {re.sub(r'[()`]', '', run)})`"
 
 
-def tally(rows: Sequence[dict[str, Any]], kind: str | None = None) -> dict[str, int]:
-    """How many rows (of ``kind`` only, if given) have each verdict, :data:`PENDING`
-    included, in a fixed order."""
+STANDINGS = ("decided", "fragile", "closed")
+"""How firmly a verdict stands: decided by the evidence, *fragile* (a threshold inside its
+band would change it) or *closed* (its rule cannot return the opposite verdict, so the
+evidence could not have gone the other way); tallies count the three apart."""
+
+
+def standing(row: dict[str, Any]) -> str:
+    """One of :data:`STANDINGS` for a ledger row: *closed* where the claim's catalogue files
+    the opposite of its verdict as unreachable (*does not hold* for a verdict that holds;
+    both *holds* and *holds with a caveat* for one that does not), else *fragile* where the
+    row has flips, else *decided*.
+
+    >>> standing({"claim": "chuang-perfect-accuracy", "verdict": "holds", "fragile": []})
+    'closed'
+    >>> standing({"claim": "vaswani-variance", "verdict": "holds", "fragile": [{"at": 1}]})
+    'fragile'
+    """
+    unreachable = {v.value for v in CLAIMS[row["claim"]].unreachable}
+    holding = (Verdict.HOLDS.value, Verdict.CAVEAT.value)
+    if row["verdict"] in holding and Verdict.FAILS.value in unreachable:
+        return "closed"
+    if row["verdict"] == Verdict.FAILS.value and set(holding) <= unreachable:
+        return "closed"
+    return "fragile" if row.get("fragile") else "decided"
+
+
+def tally(
+    rows: Sequence[dict[str, Any]], kind: str | None = None, how: str | None = None
+) -> dict[str, int]:
+    """How many rows (of ``kind`` only, and of standing ``how`` only, if given) have each
+    verdict, :data:`PENDING` included, in a fixed order."""
     counts = dict.fromkeys(VERDICTS, 0)
     for row in rows:
-        if kind is None or row["kind"] == kind:
+        if (kind is None or row["kind"] == kind) and (how is None or standing(row) == how):
             counts[row["verdict"]] += 1
     return counts
 
@@ -416,9 +446,14 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
             "then this page."
         )
     findings = tally(rows, Kind.FINDING.value)
+    firm = tally(rows, Kind.FINDING.value, "decided")
+    apart = {how: sum(tally(rows, Kind.FINDING.value, how).values()) for how in STANDINGS[1:]}
     text += (
         f" Of the {sum(findings.values())} substantive findings, "
         + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
+        + f". Set apart the {apart['fragile']} fragile verdicts and the {apart['closed']} of "
+        "rules that cannot return the opposite verdict, and "
+        + ", ".join(f"{firm[v]} {words}" for v, words in _COUNTED.items())
         + "; besides them, "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} are {PLURAL[k]}"
