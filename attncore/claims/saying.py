@@ -19,6 +19,11 @@ spec                   value                            says
                                                         decimals, 2 unless given; an
                                                         se that would read 0: one
                                                         significant digit)
+``ci[:spec]``          a triple ``(mean, low, high)``   ``0.90 [0.80, 1.00]`` (each in
+                                                        ``spec``, ``.3f`` unless given);
+                                                        an interval that would read as
+                                                        one value: ``1.000 (every seed
+                                                        alike)``, not a width of 0
 ``list[:spec]``        strings (numbers in ``spec``)    ``a, b and c``
 ``words``              keys of the claim's ``words``    its phrases, listed
 ``items:name``         records (mappings)               each in the claim's ``words[name]``,
@@ -32,6 +37,8 @@ spec                   value                            says
 >>> say("d {d} to {top}, {seeds:count:seed}; {grew:clearly|not clearly}",
 ...     {"d": 16, "top": 1024, "seeds": 2, "grew": False})
 'd 16 to 1024, two seeds; not clearly'
+>>> say("{a:ci} and {b:ci:+.3f}", {"a": (0.9, 0.8, 1.0), "b": (-0.0, -0.0001, 0.0)})
+'0.900 [0.800, 1.000] and +0.000 (every seed alike)'
 
 A template says its finding first; where a ``details`` slot follows, what comes after the
 :data:`BREAK` it makes is the measurements behind that finding, which a page listing many
@@ -53,6 +60,7 @@ from attncore.claims.catalogue import CLAIMS
 from attncore.claims.claim import ANY, Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.words import count, listing, number, plain, share
+from attncore.evidence import ALIKE
 
 __all__ = [
     "ANY",
@@ -111,6 +119,10 @@ class _Filters(string.Formatter):
             error = f"{se:.{int(rest or 2)}f}"
             error = f"{se:.1g}" if se > 0 and float(error) == 0 else error
             return f"{mean:.{int(rest or 2)}f} ± {error}"
+        if name == "ci":
+            shown = (format(float(v), rest or ".3f") for v in value)  # no "-0.000"
+            mean, low, high = (format(0.0, rest or ".3f") if float(t) == 0 else t for t in shown)
+            return f"{mean} ({ALIKE})" if low == high else f"{mean} [{low}, {high}]"
         if name == "list":
             return listing([format(v, rest) if rest else str(v) for v in value])
         if name == "words":

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from attncore.evidence import ALIKE
 from attncore.evidence.training import mean_and_half_width
 
 __all__ = [
@@ -125,12 +126,16 @@ def percentage(x: float) -> str:
 def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     """The mean of ``values`` over seeds with its 95 % Student t interval
     (:func:`~attncore.evidence.training.mean_and_half_width`), as percentages when ``share``
-    (clipped to 0 to 100 %); a single seed gets no interval.
+    (clipped to 0 to 100 %); a single seed gets no interval, seeds that agree to the digits
+    shown none either (:data:`~attncore.evidence.ALIKE`).
 
     >>> interval([0.97, 0.99, 1.0, 0.98, 0.99]), interval([0.9998, 0.9999, 0.9999])
     ('98.6% [97.1, 100.0]', '> 99.9% [99.9, 100.0]')
     >>> interval([1200.0, 1500.0, 1350.0], share=False), interval([0.5])
     ('1350 [977, 1723]', '50.0% (one seed)')
+    >>> interval([1.0, 1.0, 1.0])
+    '100.0% (every seed alike)'
+
     """
     mean, half = mean_and_half_width(values)
     text = percentage(mean) if share else f"{mean:.0f}"
@@ -141,8 +146,10 @@ def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
         # outward rounding, so that an interval below 100 % never prints as [100.0, 100.0]
         low_pct = math.floor(1000 * max(low, 0.0)) / 10
         high_pct = math.ceil(1000 * min(high, 1.0)) / 10
-        return f"{text} [{low_pct:.1f}, {high_pct:.1f}]"
-    return f"{text} [{low:.0f}, {high:.0f}]"
+        bounds = f"{low_pct:.1f}", f"{high_pct:.1f}"
+    else:
+        bounds = f"{low:.0f}", f"{high:.0f}"
+    return f"{text} ({ALIKE})" if bounds[0] == bounds[1] else f"{text} [{bounds[0]}, {bounds[1]}]"
 
 
 def steps_text(steps: pd.Series) -> str:

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from attncore.evidence import ALIKE
+
 __all__ = [
     "LEVEL",
     "accuracy_text",
@@ -88,27 +90,27 @@ def paired(
     return interval(difference, comparisons, confidence)
 
 
-def accuracy_values(row: pd.Series, name: str = "accuracy") -> dict[str, float]:
-    """A mean accuracy (a row of :func:`summary`) as ``name``, and its interval cut to the
-    range an accuracy can take as ``name_low`` and ``name_high``.
+def accuracy_values(row: pd.Series, name: str = "accuracy") -> dict[str, tuple[float, ...]]:
+    """A mean accuracy (a row of :func:`summary`) and its interval cut to the range an
+    accuracy can take, as ``name``: (mean, low, high).
 
     >>> accuracy_values(pd.Series({"accuracy": 0.9, "low": 0.8, "high": 1.1}), "a")
-    {'a': 0.9, 'a_low': 0.8, 'a_high': 1.0}
+    {'a': (0.9, 0.8, 1.0)}
     """
     low, high = max(row["low"], 0.0), min(row["high"], 1.0)
-    return {name: float(row["accuracy"]), f"{name}_low": float(low), f"{name}_high": float(high)}
+    return {name: (float(row["accuracy"]), float(low), float(high))}
 
 
-def change_values(mean: float, half: float, name: str) -> dict[str, float]:
-    """A paired difference of two shares (accuracies, weights, entropies over ln n) as
-    ``name``, and its interval cut to the range such a difference can take, -1 to 1, as
-    ``name_low`` and ``name_high``.
+def change_values(mean: float, half: float, name: str) -> dict[str, tuple[float, ...]]:
+    """A paired difference of two shares (accuracies, weights, entropies over ln n) and its
+    interval cut to the range such a difference can take, -1 to 1, as ``name``: (mean, low,
+    high).
 
     >>> change_values(0.25, 1.273, "d")
-    {'d': 0.25, 'd_low': -1.0, 'd_high': 1.0}
+    {'d': (0.25, -1.0, 1.0)}
     """
     low, high = max(mean - half, -1.0), min(mean + half, 1.0)
-    return {name: float(mean), f"{name}_low": float(low), f"{name}_high": float(high)}
+    return {name: (float(mean), float(low), float(high))}
 
 
 _NO_INTERVAL = "one seed, no interval"
@@ -121,10 +123,13 @@ def accuracy_text(row: pd.Series) -> str:
 
     >>> accuracy_text(pd.Series({"accuracy": 0.5, "low": math.nan, "high": math.nan, "seeds": 1}))
     '0.500 (one seed, no interval)'
+    >>> accuracy_text(pd.Series({"accuracy": 1.0, "low": 1.0, "high": 1.0, "seeds": 5}))
+    '1.000 (every seed alike)'
     """
     if math.isnan(row["low"]) or math.isnan(row["high"]):
         return f"{row['accuracy']:.3f} ({_NO_INTERVAL})"
-    return f"{row['accuracy']:.3f} [{max(row['low'], 0.0):.3f}, {min(row['high'], 1.0):.3f}]"
+    low, high = f"{max(row['low'], 0.0):.3f}", f"{min(row['high'], 1.0):.3f}"
+    return f"{row['accuracy']:.3f} " + (f"({ALIKE})" if low == high else f"[{low}, {high}]")
 
 
 def _difference(mean: float, half: float) -> str:
@@ -136,7 +141,8 @@ def _difference(mean: float, half: float) -> str:
     """
     if math.isnan(half):
         return f"{mean:+.3f} ({_NO_INTERVAL})"
-    return f"{mean:+.3f} [{max(mean - half, -1.0):+.3f}, {min(mean + half, 1.0):+.3f}]"
+    low, high = f"{max(mean - half, -1.0):+.3f}", f"{min(mean + half, 1.0):+.3f}"
+    return f"{mean:+.3f} " + (f"({ALIKE})" if low == high else f"[{low}, {high}]")
 
 
 def flattening(

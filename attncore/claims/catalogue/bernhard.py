@@ -41,10 +41,10 @@ _SCALED = (
 """What 1/k_total's distortion did as the queries grew (Bernhard's section 3)."""
 
 _K_TOTAL = (
-    "1/k_total scores {k_total:.3f} [{k_total_low:.3f}, {k_total_high:.3f}], {gap:+.3f} "
-    "[{gap_low:+.3f}, {gap_high:+.3f}] against 1/√d; its factor on q·k fell by a factor of "
-    "{fall:.0f}, from {factor_short:.3g} at {train_length:,} bits to {factor_long:.3g}, as the "
-    "keys grew by a factor of {key_growth:.0f}, from {keys_short} to {keys_long}"
+    "1/k_total scores {k_total:ci}, {gap:ci:+.3f} against 1/√d; its factor on q·k fell by a "
+    "factor of {fall:.0f}, from {factor_short:.3g} at {train_length:,} bits to "
+    "{factor_long:.3g}, as the keys grew by a factor of {key_growth:.0f}, from {keys_short} "
+    "to {keys_long}"
 )
 """The numbers of every verdict on 1/k_total at long strings."""
 

@@ -28,16 +28,12 @@ FIRST_UNLEARNED = (
 )
 """What a rule says of methods that did not learn FIRST (the template of ``not-learned``)."""
 
-FIRST_WORDS = {
-    "unlearned": "{method} scores {accuracy:.3f} [{accuracy_low:.3f}, {accuracy_high:.3f}]"
-}
+FIRST_WORDS = {"unlearned": "{method} scores {accuracy:ci}"}
 """How ``not-learned`` names each method that did not learn FIRST, with its accuracy."""
 
 _CHIANG = (
-    "trained at {train_length:,} bits, ln n/√d scores {scaled:.3f} [{scaled_low:.3f}, "
-    "{scaled_high:.3f}] there and 1/√d {standard:.3f} [{standard_low:.3f}, "
-    "{standard_high:.3f}], a difference of {gain:+.3f} [{gain_low:+.3f}, {gain_high:+.3f}] "
-    "over {seeds} seeds"
+    "trained at {train_length:,} bits, ln n/√d scores {scaled:ci} there and 1/√d "
+    "{standard:ci}, a difference of {gain:ci:+.3f} over {seeds} seeds"
 )
 """The numbers of every verdict on Chiang and Cholak's remedy (after the verdict's words)."""
 

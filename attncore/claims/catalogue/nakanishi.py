@@ -8,14 +8,13 @@ from attncore.claims.catalogue.chiang import FIRST_CHECK, FIRST_UNTESTABLE
 from attncore.claims.catalogue.reasons import FIRST_TASK
 from attncore.claims.claim import Claim
 
-_ENTROPY = "{entropy:+.3f} [{entropy_low:+.3f}, {entropy_high:+.3f}]"
-_LARGEST = "{largest:+.3f} [{largest_low:+.3f}, {largest_high:+.3f}]"
-_FOCUS = "{focus:+.3f} [{focus_low:+.3f}, {focus_high:+.3f}]"
+_ENTROPY = "{entropy:ci:+.3f}"
+_LARGEST = "{largest:ci:+.3f}"
+_FOCUS = "{focus:ci:+.3f}"
 _CHANGES = (
-    "under 1/√d the [CLS] row's entropy over ln n changes by {entropy:+.3f} [{entropy_low:+.3f}, "
-    "{entropy_high:+.3f}] and its largest weight by {largest:+.3f} [{largest_low:+.3f}, "
-    "{largest_high:+.3f}]; at the longest length SSMax's largest weight minus 1/√d's is "
-    "{focus:+.3f} [{focus_low:+.3f}, {focus_high:+.3f}]"
+    "under 1/√d the [CLS] row's entropy over ln n changes by {entropy:ci:+.3f} and its "
+    "largest weight by {largest:ci:+.3f}; at the longest length SSMax's largest weight minus "
+    "1/√d's is {focus:ci:+.3f}"
 )
 
 CLAIMS: dict[str, Claim] = {
