@@ -46,13 +46,17 @@ def test_holds_when_the_search_finds_the_grid_optimum_and_noise_rarely_misleads_
     f = finding()
     assert f.verdict is Verdict.HOLDS and f.branch == "holds"
     assert f.values["found"] == 5.0 and f.values["optimum"] == pytest.approx(5.0, abs=1e-3)
-    assert f.values["misses"][1] == {"percent": 0.0, "items": 1600}
+    none = f.values["misses"][1]  # 0 of 20 is not 0 %: Wilson reaches z²/(20 + z²) = 16 %
+    assert (none["percent"], none["items"], none["low"]) == (0.0, 1600, 0.0)
+    assert round(none["high"], 1) == round(100 * 1.96**2 / (20 + 1.96**2), 1)
 
 
 def test_caveat_when_noisy_searches_miss_significantly_often():
     f = finding(noisy=NOISY)
     assert f.verdict is Verdict.CAVEAT
-    assert f.values["misses"][0] == {"percent": 30.0, "items": 100}
+    three = f.values["misses"][0]
+    assert (three["percent"], three["items"]) == (30.0, 100)
+    assert three["low"] < 30.0 < three["high"]
 
 
 def test_a_few_misses_among_few_searches_are_within_sampling_error():

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
+from attncore.evidence.statistics import binomial_interval
+
 __all__ = [
     "Fit",
     "defaults",
@@ -74,10 +76,29 @@ def miss_tests(
     return out
 
 
-def miss_records(shares: Mapping[int, tuple[float, Any]]) -> list[dict[str, Any]]:
-    """The miss shares as records: the ``percent`` of searches that miss with ``items`` items
-    per evaluation."""
-    return [{"percent": 100 * share, "items": int(i)} for i, (share, _) in shares.items()]
+def miss_records(
+    errors: Mapping[int, Sequence[float]], miss_decades: float
+) -> list[dict[str, Any]]:
+    """Per subsample size (``items`` per evaluation), the ``percent`` of searches that end
+    more than ``miss_decades`` from the optimum, with its Wilson interval (``low``, ``high``).
+
+    >>> miss_records({100: [0.5, 0.0, 0.0, 0.0]}, 0.1)
+    [{'percent': 25.0, 'low': 4.5..., 'high': 69.9..., 'items': 100}]
+    """
+    records = []
+    for items, errs in errors.items():
+        e = np.asarray(errs, dtype=float)
+        misses = int(np.sum(e > miss_decades))
+        low, high = binomial_interval(misses, e.size)
+        records.append(
+            {
+                "percent": 100 * misses / e.size,
+                "low": 100 * low,
+                "high": 100 * high,
+                "items": int(items),
+            }
+        )
+    return records
 
 
 def grid_edges(betas: np.ndarray, values: np.ndarray) -> dict[str, Any]:

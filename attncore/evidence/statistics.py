@@ -39,6 +39,7 @@ from attncore.checks import ParameterError
 __all__ = [
     "FAMILY_LEVEL",
     "MIN_DRAWS",
+    "binomial_interval",
     "clear",
     "clear_side",
     "holm",
@@ -154,3 +155,14 @@ def margin(draws: int, z: float = 2.0) -> float:
     if draws < 2:
         return math.inf
     return float(stats.t.ppf(stats.norm.cdf(z), draws - 1))
+
+
+def binomial_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson's interval at ``level`` for the share of successes behind a count, the interval
+    every count of successes over seeds, runs or searches gets (5 of 5 is not certainty).
+
+    >>> [round(x, 2) for x in binomial_interval(5, 5)]
+    [0.57, 1.0]
+    """
+    found = stats.binomtest(int(successes), int(trials)).proportion_ci(level, method="wilson")
+    return float(found.low), float(found.high)

@@ -298,7 +298,10 @@ CLAIMS: dict[str, Claim] = {
             "untestable": "the grid's best β, {best:.3g}, lies at its edge ({edges:range:.3g}), "
             "so the grid does not locate the optimum",
         },
-        words={"miss": "{percent:.0f} % of searches miss with {items} items per evaluation"},
+        words={
+            "miss": "{percent:.0f} % of searches miss ({low:.0f} to {high:.0f} %, Wilson) with "
+            "{items} items per evaluation"
+        },
     ),
     "chuang-standard-init-conditions": Claim(
         "beyond_initialization",

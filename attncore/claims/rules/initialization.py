@@ -184,7 +184,8 @@ def beta_search_finding(
     if not shares:
         return Finding(claim, Verdict.HOLDS, values=said, branch="exact-only")
     verdict = Verdict.CAVEAT if any(flagged for _, flagged in shares.values()) else Verdict.HOLDS
-    return Finding(claim, verdict, values={**said, "misses": evidence.miss_records(shares)})
+    misses = evidence.miss_records(noisy_errors, miss_decades)
+    return Finding(claim, verdict, values={**said, "misses": misses})
 
 
 def beta_search_result(
@@ -206,7 +207,8 @@ def beta_search_result(
     shares = miss_shares(noisy_errors)
     if not shares:
         return Reading("exact-only", values)
-    values.update(misses=evidence.miss_records(shares), median=float(median_evaluations))
+    misses = evidence.miss_records(noisy_errors, limits.MISS_DECADES)
+    values.update(misses=misses, median=float(median_evaluations))
     flagged = [str(i) for i, (_, significant) in shares.items() if significant]
     if not flagged or len(flagged) == len(shares):
         return Reading("unreliable" if flagged else "reliable", values)
