@@ -446,15 +446,12 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
             "then this page."
         )
     findings = tally(rows, Kind.FINDING.value)
-    firm = tally(rows, Kind.FINDING.value, "decided")
-    apart = {how: sum(tally(rows, Kind.FINDING.value, how).values()) for how in STANDINGS[1:]}
+    closed = sum(tally(rows, Kind.FINDING.value, "closed").values())
     text += (
         f" Of the {sum(findings.values())} substantive findings, "
         + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
-        + f". Set apart the {apart['fragile']} fragile verdicts and the {apart['closed']} of "
-        "rules that cannot return the opposite verdict, and "
-        + ", ".join(f"{firm[v]} {words}" for v, words in _COUNTED.items())
-        + "; besides them, "
+        + f"; {closed} of these come from rules that cannot return the opposite "
+        "verdict (dotted in the figure); besides them, "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} are {PLURAL[k]}"
             for k in Kind

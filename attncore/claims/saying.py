@@ -81,7 +81,7 @@ BREAK = "\n"
 there); a page that shows the sentence whole reads it as a space."""
 
 
-PARTLY = "{found}; this tests only part of the sentence, not {part}"
+PARTLY = "{found}; untested here: {part}"
 """How a verdict on a claim tested only in part (:attr:`attncore.claims.Claim.part`) ends
 its sentence, before the measurements behind it."""
 

@@ -285,8 +285,8 @@ CLAIMS: dict[str, Claim] = {
         check="runs of Chuang's searches, one per β, setup and budget, first seed; logit "
         "spread measured at initialization",
         says={
-            "holds": "runs whose logits start spread by {large:g} or more stay below 95 % where "
-            "runs that start about unit reach it, in {shown:count:search} (a setup at a budget): "
+            "holds": "runs starting with logits spread by {large:g} or more stay below 95 % "
+            "where runs starting about unit reach it ({shown:count:search}): "
             "{setups:details:setup}",
             "fails": "a run whose logits start spread by {large:g} or more reaches 95 %: "
             "{setups:details:setup}",

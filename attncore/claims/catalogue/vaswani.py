@@ -57,13 +57,11 @@ CLAIMS: dict[str, Claim] = {
             "across d by a factor {spread:.2f} at most (clearly steady at {stable}), and at the "
             "largest d it is {against:range:.2f} times the unscaled one (clearly above at "
             "{counteracts})",
-            "not-counteracted": "standard normal, d {d:range:d}: unscaled, the mean softmax "
-            "Jacobian norm falls to {ratio:range:.3f} of its value at the smallest d and the "
-            "share of rows whose largest probability exceeds {threshold:g} is "
-            "{sat_first:range:.3g} at the smallest d and {sat_last:range:.3g} at the largest, "
-            "while with 1/√d the Jacobian norm stays within a factor {spread:.2f}; but at the "
-            "largest d 1/√d's Jacobian norm is {against:range:.2f} times the unscaled one, "
-            "clearly above it at only {counteracts} of the {ns} n",
+            "not-counteracted": "d {d:range:d}: unscaled, the Jacobian norm falls to "
+            "{ratio:range:.3f} of its start and saturation (largest probability above "
+            "{threshold:g}) rises to {sat_last:range:.3g}; with 1/√d it stays within a factor "
+            "{spread:.2f}, but at the largest d it is {against:range:.2f} times the unscaled "
+            "norm, clearly above it at only {counteracts} of the {ns} n",
         },
     ),
     "vaswani-additive-outperforms-unscaled": Claim(

@@ -61,6 +61,6 @@ CLAIMS: dict[str, Claim] = {
         quote_checked=_WORTSMAN_ABSTRACT,
         check=SWEEP_CHECK,
         says=LOWER_SENSITIVITY,
-        part="“equally” (no large model is trained to compare with) nor the z-loss",
+        part="“equally” (no large model is trained to compare with) and the z-loss",
     ),
 }
