@@ -769,8 +769,8 @@ CLAIMS: dict[str, Claim] = {
         says={
             "holds": "every initializer that meets (ii) ({kept:list}) also gives the zero means "
             "and (iv): {initializers:details:init}",
-            "fails": "(ii) is met without the zero means or (iv) by {broken:list}: "
-            "{initializers:details:init}",
+            "fails": "{broken:list} meet (ii) (unit variance) but break the zero means or "
+            "(iv) (zero covariances): {initializers:details:init}",
             "untestable": "no initializer meets (ii), so none shows what follows from it: "
             "{initializers:details:init}",
         },
