@@ -39,6 +39,11 @@ def test_a_library_change_changes_every_chapters_key(tmp_path, monkeypatch):
     softmax = package / "softmax.py"
     softmax.write_text(softmax.read_text() + "\n# an edit\n")
     assert code_fingerprint(chapter) != before[0] and run_key(chapter, {"n": 1}) != before[1]
+    # a reworded verdict sentence is a change too: the runs record the rendered sentences
+    edited = code_fingerprint(chapter)
+    templates = package / "claims" / "catalogue" / "vaswani.yaml"
+    templates.write_text(templates.read_text() + "# an edit\n")
+    assert code_fingerprint(chapter) != edited
 
 
 def test_scratch_left_by_a_killed_run_is_removed_by_the_next(tmp_path):

@@ -99,21 +99,19 @@ def test_a_new_rescaling_touches_the_registry_and_its_test(copy: Path) -> None:
 
 
 CLAIM = r"""
-    "vaswani-throwaway-mean": Claim(
-        "why_sqrt_d",
-        "vaswani2017attention",
-        "3.2.1, footnote 4",
-        r"Then their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean 0",
-        "q·k has mean 0 for independent components of mean 0: a claim added by a test.",
-        Kind.IDENTITY,
-        unreachable={Verdict.CAVEAT: EXACT, Verdict.UNTESTABLE: "a mean is always measured"},
-        check="the simulated mean against its standard error",
-        says={
-            "holds": "the simulated mean {mean:.3f} is within three standard errors of 0",
-            "fails": "the simulated mean {mean:.3f} is {distance:.1f} standard errors from 0",
-        },
-    ),
-}
+  vaswani-throwaway-mean:
+    chapter: why_sqrt_d
+    section: 3.2.1, footnote 4
+    quote: Then their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean 0
+    reading: "q·k has mean 0 for independent components of mean 0: a claim added by a test."
+    kind: identity
+    unreachable:
+      caveat: !shared exact
+      untestable: a mean is always measured
+    check: the simulated mean against its standard error
+    says:
+      holds: the simulated mean {mean:.3f} is within three standard errors of 0
+      fails: the simulated mean {mean:.3f} is {distance:.1f} standard errors from 0
 """
 
 RULE = '''
@@ -141,10 +139,7 @@ RECORD = '\npage.record(rules.throwaway_mean(0.0, 1.0), evidence="sec-variance-s
 
 
 def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter(copy: Path) -> None:
-    catalogue = copy / "attncore" / "claims" / "catalogue" / "vaswani.py"
-    text = catalogue.read_text().rstrip()
-    assert text.endswith("}")
-    catalogue.write_text(text[:-1] + CLAIM.lstrip("\n"))
+    _append(copy / "attncore" / "claims" / "catalogue" / "vaswani.yaml", CLAIM.lstrip("\n"))
     _append(copy / "attncore" / "claims" / "rules" / "variance.py", RULE)
     _append(copy / "tests" / "test_rules_variance.py", RULE_TEST)
     chapter = copy / "notebooks" / "why_sqrt_d.md"
@@ -152,7 +147,7 @@ def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter(copy: Path
     last = text.index("```", text.rindex("page.record("))
     chapter.write_text(text[:last].rstrip("\n") + RECORD + text[last + 3 :])
     assert _changed(copy) == [
-        "attncore/claims/catalogue/vaswani.py",
+        "attncore/claims/catalogue/vaswani.yaml",
         "attncore/claims/rules/variance.py",
         "notebooks/why_sqrt_d.md",
         "tests/test_rules_variance.py",

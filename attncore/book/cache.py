@@ -58,11 +58,13 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def _package_fingerprint() -> str:
-    return files_fingerprint(_PACKAGE.rglob("*.py"), _PACKAGE)
+    """The package's code and the texts it reads (the catalogue's YAML, the templates)."""
+    files = [path for path in _PACKAGE.rglob("*") if path.suffix in (".py", ".yaml")]
+    return files_fingerprint(files, _PACKAGE)
 
 
 def code_fingerprint(source: Path) -> str:
-    """A hash of the chapter ``source`` and of the ``attncore`` package's source."""
+    """A hash of the chapter ``source`` and of the ``attncore`` package's source and texts."""
     return digest(Path(source).read_bytes(), _package_fingerprint().encode())
 
 
