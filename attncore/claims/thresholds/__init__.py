@@ -29,7 +29,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 
-__all__ = ["SCALES", "Flip", "Threshold", "decided_by", "verdict_of"]
+__all__ = ["SCALES", "Flip", "Threshold", "decided_by"]
 
 SCALES = ("ratio", "factor", "share", "fixed")
 """How a threshold's band is drawn:
@@ -143,21 +143,6 @@ class Flip:
         return {"threshold": self.threshold, "value": self.value, "verdict": self.verdict.value}
 
 
-Result = TypeVar("Result")
-
-
-def verdict_of(result: Any) -> Verdict:
-    """The verdict of a rule's result: a :class:`Finding`, or anything holding one as
-    ``.finding`` (an assessment with its sentence)."""
-    return getattr(result, "finding", result).verdict
-
-
-def _with_finding(result: Result, finding: Finding) -> Result:
-    if isinstance(result, Finding):
-        return finding  # type: ignore[return-value]
-    return replace(result, finding=finding)  # type: ignore[type-var]
-
-
 def _flips(
     rule: Callable[..., Any],
     args: Sequence[Any],
@@ -173,7 +158,7 @@ def _flips(
 
     def judged(position: float) -> Verdict:
         value = threshold._value(position)
-        return verdict_of(rule(*args, **{**kwargs, threshold.name: value}))
+        return rule(*args, **{**kwargs, threshold.name: value}).verdict
 
     centre = threshold._position(float(threshold))
     flips = []
@@ -195,26 +180,25 @@ def _flips(
     return flips
 
 
-def decided_by(*thresholds: Threshold) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+Rule = Callable[..., Finding]
+
+
+def decided_by(*thresholds: Threshold) -> Callable[[Rule], Rule]:
     """Mark a rule as decided by ``thresholds``: the rule takes each as a keyword argument of
     the threshold's name; its finding comes back with the thresholds it used and, where its
     verdict changes inside a band, the :class:`Flip` of each change (see the module's
-    example). A rule may return a :class:`Finding` or an object with a ``finding`` field."""
+    example)."""
     names = [t.name for t in thresholds]
     if len(set(names)) != len(names):
         raise ParameterError(f"thresholds must have distinct names, got {names}")
 
-    def mark(rule: Callable[..., Result]) -> Callable[..., Result]:
+    def mark(rule: Rule) -> Rule:
         @functools.wraps(rule)
-        def judged(*args: Any, **kwargs: Any) -> Result:
-            result = rule(*args, **kwargs)
+        def judged(*args: Any, **kwargs: Any) -> Finding:
+            finding = rule(*args, **kwargs)
             used = [t.at(kwargs[t.name]) if t.name in kwargs else t for t in thresholds]
-            verdict = verdict_of(result)
-            flips = [f for t in used for f in _flips(rule, args, kwargs, t, verdict)]
-            finding = getattr(result, "finding", result)
-            return _with_finding(
-                result, replace(finding, thresholds=tuple(used), fragile=tuple(flips))
-            )
+            flips = [f for t in used for f in _flips(rule, args, kwargs, t, finding.verdict)]
+            return replace(finding, thresholds=tuple(used), fragile=tuple(flips))
 
         judged.thresholds = thresholds  # type: ignore[attr-defined]
         return judged
