@@ -29,7 +29,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
 
-__all__ = ["SCALES", "Flip", "Threshold", "decided_by"]
+__all__ = ["SCALES", "Flip", "Threshold", "decided_by", "verdict_of"]
 
 SCALES = ("ratio", "factor", "share", "fixed")
 """How a threshold's band is drawn:
@@ -143,6 +143,21 @@ class Flip:
         return {"threshold": self.threshold, "value": self.value, "verdict": self.verdict.value}
 
 
+Result = TypeVar("Result")
+
+
+def verdict_of(result: Any) -> Verdict:
+    """The verdict of a rule's result: a :class:`Finding`, or anything holding one as
+    ``.finding`` (an assessment with its sentence)."""
+    return getattr(result, "finding", result).verdict
+
+
+def _with_finding(result: Result, finding: Finding) -> Result:
+    if isinstance(result, Finding):
+        return finding  # type: ignore[return-value]
+    return replace(result, finding=finding)  # type: ignore[type-var]
+
+
 def _flips(
     rule: Callable[..., Any],
     args: Sequence[Any],
@@ -158,7 +173,7 @@ def _flips(
 
     def judged(position: float) -> Verdict:
         value = threshold._value(position)
-        return rule(*args, **{**kwargs, threshold.name: value}).verdict
+        return verdict_of(rule(*args, **{**kwargs, threshold.name: value}))
 
     centre = threshold._position(float(threshold))
     flips = []
@@ -180,25 +195,26 @@ def _flips(
     return flips
 
 
-Rule = Callable[..., Finding]
-
-
-def decided_by(*thresholds: Threshold) -> Callable[[Rule], Rule]:
+def decided_by(*thresholds: Threshold) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Mark a rule as decided by ``thresholds``: the rule takes each as a keyword argument of
     the threshold's name; its finding comes back with the thresholds it used and, where its
     verdict changes inside a band, the :class:`Flip` of each change (see the module's
-    example)."""
+    example). A rule may return a :class:`Finding` or an object with a ``finding`` field."""
     names = [t.name for t in thresholds]
     if len(set(names)) != len(names):
         raise ParameterError(f"thresholds must have distinct names, got {names}")
 
-    def mark(rule: Rule) -> Rule:
+    def mark(rule: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(rule)
-        def judged(*args: Any, **kwargs: Any) -> Finding:
-            finding = rule(*args, **kwargs)
+        def judged(*args: Any, **kwargs: Any) -> Result:
+            result = rule(*args, **kwargs)
             used = [t.at(kwargs[t.name]) if t.name in kwargs else t for t in thresholds]
-            flips = [f for t in used for f in _flips(rule, args, kwargs, t, finding.verdict)]
-            return replace(finding, thresholds=tuple(used), fragile=tuple(flips))
+            verdict = verdict_of(result)
+            flips = [f for t in used for f in _flips(rule, args, kwargs, t, verdict)]
+            finding = getattr(result, "finding", result)
+            return _with_finding(
+                result, replace(finding, thresholds=tuple(used), fragile=tuple(flips))
+            )
 
         judged.thresholds = thresholds  # type: ignore[attr-defined]
         return judged
