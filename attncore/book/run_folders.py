@@ -43,8 +43,8 @@ from typing import Any
 from attncore.book.paths import FIGURES, MANIFEST, NOTEBOOKS, ROOT
 from attncore.checks import ParameterError, warn
 from attncore.claims import Verdict
-from attncore.claims.rules.length_generalization import OUTCOMES
-from attncore.claims.rules.training import GAP_OUTCOMES
+from attncore.evidence.length_generalization import OUTCOMES
+from attncore.evidence.training import GAP_OUTCOMES
 from attncore.untrusted import Missing, Refused, read_file
 
 __all__ = [

@@ -22,6 +22,7 @@ from attncore.evidence import ALIKE
 
 __all__ = [
     "LEVEL",
+    "OUTCOMES",
     "accuracy_text",
     "accuracy_values",
     "change_values",
@@ -38,6 +39,11 @@ __all__ = [
 LEVEL = 0.95
 """The intervals' level where a caller gives none: that of the rules' ``confidence``
 threshold (:data:`attncore.claims.thresholds.length_generalization.CONFIDENCE`)."""
+
+OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
+"""What a run records of a method at the longest length: its accuracy's interval at or above
+the solved mark, wholly below it, none (one seed), not solved even at the training length, or
+across the mark (:func:`attncore.claims.rules.length_generalization.solved_at_longest`)."""
 
 
 def interval(values: np.ndarray, comparisons: int, confidence: float) -> tuple[float, float]:

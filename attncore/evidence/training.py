@@ -21,6 +21,7 @@ import pandas as pd
 from scipy import stats
 
 __all__ = [
+    "GAP_OUTCOMES",
     "INTERVAL",
     "accuracy_at",
     "apart",
@@ -47,6 +48,11 @@ __all__ = [
 
 INTERVAL = 0.95
 """The coverage of the intervals over seeds the measured texts give (Student t)."""
+
+GAP_OUTCOMES = ("none", "closes", "open")
+"""What a run records of Chuang's training gap in a setup: no gap at the short budget, a gap
+that the long budget closes, a gap still open after it
+(:func:`attncore.claims.rules.training.gap_outcome`)."""
 
 
 def mean_and_half_width(values: Sequence[float] | pd.Series) -> tuple[float, float]:

@@ -13,6 +13,7 @@ from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds.length_generalization import CONFIDENCE, SOLVED
 from attncore.claims.words import count
 from attncore.evidence import length_generalization as evidence
+from attncore.evidence.length_generalization import OUTCOMES
 
 __all__ = [
     "CHANCE",
@@ -164,10 +165,6 @@ def k_total_long(
         verdict = Verdict.UNTESTABLE
         branch = "untestable" if k_total["high"] >= solved else "guessing"
     return Finding(claim, verdict, values=values, branch=branch)
-
-
-#: What :func:`solved_at_longest` can say of a method at the longest length.
-OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
 
 
 def solved_at_longest(

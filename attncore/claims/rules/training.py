@@ -38,6 +38,7 @@ from attncore.claims.thresholds.training import (
 )
 from attncore.claims.words import interval, percentage, power, steps_text
 from attncore.evidence.training import (
+    GAP_OUTCOMES,
     accuracy_at,
     apart,
     best_exact,
@@ -267,11 +268,6 @@ def _gap_record(
         "learns": learns,
         "outcome": [] if outcome == "none" else [outcome],
     }
-
-
-#: What :func:`gap_outcome` can find in a setup: no gap at the short budget, a gap that the long
-#: budget closes, a gap still open after it.
-GAP_OUTCOMES = ("none", "closes", "open")
 
 
 def gap_outcome(runs: pd.DataFrame, setup: str, short: int, long: int) -> str:
