@@ -129,10 +129,12 @@ def test_sqrt_d_caveat_when_single_draws_disagree():
 
 def test_sqrt_d_untestable_and_sample_choice():
     one = helps_table([0.7], [0.3], [6.0], [2.0])
-    assert rules.sqrt_d_helps(one).verdict is Verdict.UNTESTABLE
+    assert rules.assess_sqrt_d_helps(one).finding.verdict is Verdict.UNTESTABLE
     published = helps_table(noisy(0.7), noisy(0.35), noisy(6.0), noisy(2.8), "published")
-    assert rules.sqrt_d_helps(published).verdict is Verdict.UNTESTABLE  # no intended rows
-    assert rules.sqrt_d_helps(published, sample="published").verdict is Verdict.HOLDS
+    assert (
+        rules.assess_sqrt_d_helps(published).finding.verdict is Verdict.UNTESTABLE
+    )  # no intended rows
+    assert rules.assess_sqrt_d_helps(published, sample="published").finding.verdict is Verdict.HOLDS
 
 
 def k_table(w_2b, w_2c, entropy):
@@ -169,7 +171,10 @@ def test_k_total_fails_when_not_better():
 
 
 def test_k_total_untestable_with_one_draw():
-    assert rules.k_total_better(k_table([0.4], [0.03], [0.9])).verdict is Verdict.UNTESTABLE
+    assert (
+        rules.assess_k_total_better(k_table([0.4], [0.03], [0.9])).finding.verdict
+        is Verdict.UNTESTABLE
+    )
 
 
 def test_published_agreement_both_ways():
@@ -250,7 +255,7 @@ def test_other_components_do_not_hold_when_key_one_differs_in_law():
 
 @pytest.mark.parametrize("kwargs", [{"n_seeds": 1}, {"n_keys": 1}])
 def test_other_components_not_testable_without_two_draws_and_keys(kwargs):
-    finding = rules.other_components_similar(components(**kwargs), ks_critical=0.09)
+    finding = rules.assess_other_components_similar(components(**kwargs), ks_critical=0.09).finding
     assert finding.verdict is Verdict.UNTESTABLE
 
 
@@ -260,7 +265,7 @@ def test_other_components_on_simulated_draws():
     from attncore.sources.bernhard_components import component_sweep
 
     table = component_sweep(spawn(1, 6), n_queries=200, n_keys=8, d_small=16, d_large=256)
-    finding = rules.other_components_similar(table, ks_critical=ks_critical(200))
+    finding = rules.assess_other_components_similar(table, ks_critical=ks_critical(200)).finding
     assert finding.verdict in {Verdict.HOLDS, Verdict.CAVEAT}
 
 

@@ -37,12 +37,8 @@ __all__ = [
     "assess_unscaled_distorts",
     "changed_verdicts",
     "fig1_vanishing_inference",
-    "k_total_better",
-    "other_components_similar",
     "published_agreement",
     "samples_differ",
-    "sqrt_d_helps",
-    "unscaled_distorts",
 ]
 
 
@@ -126,11 +122,6 @@ def assess_unscaled_distorts(
     return _assessed(finding, "against", "borderline", "few")
 
 
-def unscaled_distorts(panels: pd.DataFrame, **options: object) -> Finding:
-    """The finding of :func:`assess_unscaled_distorts`."""
-    return assess_unscaled_distorts(panels, **options).finding  # type: ignore[arg-type]
-
-
 @decided_by(SHARE_REQUIRED, Z)
 def assess_sqrt_d_helps(
     panels: pd.DataFrame,
@@ -143,7 +134,7 @@ def assess_sqrt_d_helps(
     """``bernhard-fig1-sqrt-d-helps``: fails where ``scaled`` is not clearly less distorted or
     its skew not clearly milder (``failing``); a caveat where no right skew is clearly left.
 
-    >>> sqrt_d_helps(evidence.example_panels()).verdict.value
+    >>> assess_sqrt_d_helps(evidence.example_panels()).finding.verdict.value
     'holds'
     """
     claim = "bernhard-fig1-sqrt-d-helps"
@@ -163,11 +154,6 @@ def assess_sqrt_d_helps(
     return _assessed(finding, "failing", "few")
 
 
-def sqrt_d_helps(panels: pd.DataFrame, **options: object) -> Finding:
-    """The finding of :func:`assess_sqrt_d_helps`."""
-    return assess_sqrt_d_helps(panels, **options).finding  # type: ignore[arg-type]
-
-
 @decided_by(SHARE_REQUIRED, MUCH, Z)
 def assess_k_total_better(
     panels: pd.DataFrame,
@@ -183,7 +169,7 @@ def assess_k_total_better(
     a caveat where a ratio is not clearly below ``much``. Nearly uniform rows (``uniform``)
     are reported, not held against a claim about shape.
 
-    >>> found = k_total_better(evidence.example_panels())
+    >>> found = assess_k_total_better(evidence.example_panels()).finding
     >>> found.verdict.value, found.values["uniform"]
     ('holds', True)
     """
@@ -200,11 +186,6 @@ def assess_k_total_better(
     much_better = e["ratio_w"].below(much, Z) and e["ratio_ks"].below(much, Z)
     finding = _qualified(claim, values, found.share < share_required, not much_better)
     return _assessed(finding, "few", "uniform")
-
-
-def k_total_better(panels: pd.DataFrame, **options: object) -> Finding:
-    """The finding of :func:`assess_k_total_better`."""
-    return assess_k_total_better(panels, **options).finding  # type: ignore[arg-type]
 
 
 #: The side of 0 on which each sign's difference (no scaling minus 1/√d) shows vanishing
@@ -323,8 +304,3 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
         finding = Finding(claim, Verdict.CAVEAT, values={**values, "differing": differing})
         return _assessed(finding, "differing")
     return _assessed(Finding(claim, Verdict.HOLDS, values=values))
-
-
-def other_components_similar(components: pd.DataFrame, ks_critical: float) -> Finding:
-    """The finding of :func:`assess_other_components_similar`."""
-    return assess_other_components_similar(components, ks_critical).finding
