@@ -324,7 +324,21 @@ def costs(j_none: float, e_none: float, draws: int = 10) -> Finding:
     return rules.fig1_vanishing_inference(pd.DataFrame(rows), d=16)
 
 
+def test_captions_hold_only_where_every_panel_draws_on_all_its_queries():
+    published = {"1a": 16, "1b": 500}
+    finding = rules.caption_queries(published, 500)
+    assert finding.verdict is Verdict.FAILS and finding.values["panels"] == ["1a"]
+    assert finding.values["published"] == 16
+    assert rules.caption_queries({"1a": 500, "2c": 500}, 500).verdict is Verdict.HOLDS
+    with pytest.raises(ParameterError, match="published_queries"):
+        rules.caption_queries({}, 500)
+
+
 DRIVERS: Drivers = {
+    "bernhard-figure-captions-500-queries": {
+        H: lambda: rules.caption_queries(dict.fromkeys(("1a", "2c"), 500), 500),
+        F: lambda: rules.caption_queries(dict.fromkeys(("1a", "2c"), 16), 500),
+    },
     "bernhard-fig1-unscaled-distorts": {
         H: lambda: unscaled(noisy(6.0), noisy(1e-4, spread=1e-6), noisy(0.4)),
         C: lambda: unscaled([6.0] * 16 + [0.5] * 4, noisy(1e-4, spread=1e-6), noisy(0.4)),

@@ -1,7 +1,7 @@
 """Verdicts on Bernhard's Figures 1 and 2 from :mod:`attncore.evidence.bernhard_figures`: a
 mean over draws is *clearly* past a mark by a t test at :data:`Z` standard errors, and a share
 ``share_required`` of single draws must agree. ``assess_*`` returns the finding and the
-chapter's reading (marks and panels, no numbers); the plain rule, the finding."""
+chapter's reading (marks and panels, no numbers)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.thresholds import decided_by
@@ -35,6 +36,7 @@ __all__ = [
     "assess_other_components_similar",
     "assess_sqrt_d_helps",
     "assess_unscaled_distorts",
+    "caption_queries",
     "changed_verdicts",
     "fig1_vanishing_inference",
     "published_agreement",
@@ -260,6 +262,28 @@ def published_agreement(intended: Sequence[Finding], published: Sequence[Finding
 
 
 #: The share of draws with samples beyond the KS critical value that makes them differ (a majority).
+def caption_queries(published_queries: Mapping[str, int], n_queries: int) -> Finding:
+    """``bernhard-figure-captions-500-queries``: holds when every panel's plotted values come
+    from ``n_queries`` distinct queries; ``published_queries`` gives, per panel, how many they
+    come from as the R code draws them (``PanelDraw.published_queries`` of
+    :mod:`attncore.sources.bernhard`).
+
+    >>> caption_queries({"1a": 16, "1b": 16}, 500).values["panels"]
+    ['1a', '1b']
+    """
+    if not published_queries:
+        raise ParameterError("published_queries must name at least one panel")
+    short = sorted(panel for panel, queries in published_queries.items() if queries < n_queries)
+    panels = short or sorted(published_queries)
+    values = {
+        "n_queries": n_queries,
+        "panels": panels,
+        "published": min(published_queries.values()),
+    }
+    verdict = Verdict.FAILS if short else Verdict.HOLDS
+    return Finding("bernhard-figure-captions-500-queries", verdict, values=values)
+
+
 SAME_SAMPLE_SHARE = 0.5
 
 
