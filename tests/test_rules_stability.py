@@ -183,6 +183,10 @@ DRIVERS: Drivers = {
         "wortsman-mitigations-effective", "qk_norm"
     ),
     "zhai-sigma-reparam-robust": sensitivity_drivers("zhai-sigma-reparam-robust", "sigma_reparam"),
+    # the rule is the same for any method: the tables hold QK-norm, which stands in for cosine
+    "liu-cosine-attention-stability": sensitivity_drivers(
+        "liu-cosine-attention-stability", "qk_norm"
+    ),
     "zhai-low-entropy-unstable": {
         H: lambda: rules.entropy_with_instability(*sweep()),
         C: lambda: rules.entropy_with_instability(*sweep(**ENTROPY_UNRELATED)),
@@ -237,6 +241,9 @@ BRANCHES: Branches = {
     ),
     "zhai-sigma-reparam-robust": undecided_sensitivity(
         "zhai-sigma-reparam-robust", "sigma_reparam"
+    ),
+    "liu-cosine-attention-stability": undecided_sensitivity(
+        "liu-cosine-attention-stability", "qk_norm"
     ),
     "wortsman-small-models-unstable": {
         "holds": lambda: rules.logit_growth(*sweep()),

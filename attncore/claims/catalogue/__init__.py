@@ -30,7 +30,7 @@ from attncore.claims.claim import Claim, Kind, Source, Verdict
 
 __all__ = ["CLAIMS", "SOURCES", "Claim", "Kind", "Source", "Verdict", "load_source"]
 
-FILES = "vaswani pranay bernhard chuang chen chiang nakanishi wortsman zhai dehghani".split()
+FILES = "vaswani pranay bernhard chuang chen chiang nakanishi wortsman zhai dehghani liu".split()
 """The sources' files, in the ledger's order."""
 
 
