@@ -120,7 +120,7 @@ def blog_large_logits_learning(
                 "small_best": percentage(float(small["accuracy"].max())),
             }
         )
-    values = {"setups": records, "large": large, "shown": outcomes.count("holds")}
+    values = {"setups": records, "large": large, "unit": unit, "shown": outcomes.count("holds")}
     if "fails" in outcomes:
         return Finding("blog-vanishing-gradients-learning", Verdict.FAILS, values=values)
     if "holds" in outcomes:
