@@ -98,12 +98,35 @@ def test_sqrt_d_is_judged_against_panel_1b_not_an_absolute_mark():
     assert a.finding.verdict is Verdict.HOLDS
 
 
-def test_sqrt_d_fails_when_the_skew_is_not_milder_than_without_scaling():
+def test_sqrt_d_cannot_tell_when_the_skew_is_not_clearly_milder():
+    # the same skew with and without scaling: not milder, but not clearly stronger either
     a = rules.assess_sqrt_d_helps(
         helps_table(noisy(0.7), noisy(0.35), noisy(3.0), noisy(3.0, seed=1))
     )
+    assert a.finding.verdict is Verdict.UNTESTABLE and a.finding.branch == "cannot-tell"
+    assert a.conclusion.values["unclear"] == ["skew-unclear"]
+
+
+def test_sqrt_d_fails_when_the_skew_is_clearly_stronger_than_without_scaling():
+    a = rules.assess_sqrt_d_helps(helps_table(noisy(0.7), noisy(0.35), noisy(3.0), noisy(4.0)))
     assert a.finding.verdict is Verdict.FAILS
     assert a.conclusion.values["failing"] == ["skew"]
+
+
+def standardized(mean: float, se: float, n: int = 20) -> list[float]:
+    """``n`` values with exactly this mean and standard error."""
+    z = np.random.default_rng(3).standard_normal(n)
+    z = (z - z.mean()) / z.std(ddof=1)
+    return list(mean + se * np.sqrt(n) * z)
+
+
+@pytest.mark.parametrize(("t", "verdict"), [(-2.2, Verdict.UNTESTABLE), (-4.0, Verdict.FAILS)])
+def test_sqrt_d_corrects_the_three_differences_together(t, verdict):
+    # a stronger skew at t = -2.2 over 20 draws (p = 0.02) is clear alone, not among three
+    a = rules.assess_sqrt_d_helps(
+        helps_table(noisy(0.7), noisy(0.35), standardized(6.0 + t * 0.1, 0.1), [6.0] * 20)
+    )
+    assert a.finding.verdict is verdict
 
 
 def test_sqrt_d_fails_when_it_does_not_lower_the_distortion():
@@ -164,10 +187,16 @@ def test_k_total_caveat_when_better_but_not_much_better():
     assert a.finding.branch == "caveat" and a.finding.values["few"] is False
 
 
-def test_k_total_fails_when_not_better():
-    a = rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.4, seed=1), noisy(0.9)))
+def test_k_total_fails_when_clearly_more_distorted():
+    a = rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.5, seed=1), noisy(0.9)))
     assert a.finding.verdict is Verdict.FAILS
     assert a.conclusion.branch == "fails"
+
+
+def test_k_total_cannot_tell_when_not_clearly_better_nor_worse():
+    a = rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.4, seed=1), noisy(0.9)))
+    assert a.finding.verdict is Verdict.UNTESTABLE
+    assert a.conclusion.branch == "cannot-tell"
 
 
 def test_k_total_untestable_with_one_draw():
@@ -281,6 +310,9 @@ def test_other_components_on_simulated_draws():
             k_table(noisy(0.4), noisy(0.3), noisy(0.9999, spread=1e-6))
         ),
         lambda: rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.4, seed=1), noisy(0.9))),
+        lambda: rules.assess_k_total_better(k_table(noisy(0.4), noisy(0.5, seed=1), noisy(0.9))),
+        lambda: helps(0.9, 2.0),
+        lambda: helps(0.7, 2.0),
         lambda: similar(ks=0.3),
         lambda: similar(first_shift=1.0),
     ],
@@ -383,15 +415,17 @@ BRANCHES: Branches = {
             helps_table(noisy(0.7), [0.35] * 16 + [0.9] * 4, noisy(6.0), noisy(2.8))
         ),
         "no-value": lambda: helps(float("nan"), 2.0),
+        "cannot-tell": lambda: helps(0.7, 2.0),
     },
     "bernhard-fig2-k-total-better": {
         "single-draws": lambda: rules.assess_k_total_better(
             k_table(noisy(0.4, 40), [0.05] * 37 + [0.5] * 3, noisy(0.9, 40))
         ),
         "no-value": lambda: better(float("nan")),
+        "cannot-tell": lambda: better(0.4),
     },
     "bernhard-fig1-vanishing-inference": {"one-draw": lambda: costs(0.2, 0.8, draws=1)},
 }
 """Per claim of the same chapter: for each branch of its rule that no verdict's driver takes,
 an input that takes it (a mean on its mark, too few single draws, a draw with no value, a
-single draw)."""
+single draw, a difference the draws cannot place on either side of 0)."""

@@ -140,8 +140,8 @@ MARKS = JacobianLandmarks(**vars(example_landmarks()))
 """The example curve of the rules' docstrings, as the simulation returns it."""
 
 
-def peaked(marks: JacobianLandmarks) -> Finding:
-    return rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9)
+def peaked(marks: JacobianLandmarks, rows: int = 4000) -> Finding:
+    return rules.peaked_small_derivatives(marks, example_ratio=0.19, peaked_level=0.9, rows=rows)
 
 
 def test_peaked_holds_when_the_norm_falls_as_far_as_in_the_blog():
@@ -161,10 +161,26 @@ def test_peaked_caveat_when_it_falls_less_than_in_the_blog():
 
 
 def test_peaked_does_not_hold_when_the_norm_does_not_fall():
-    flat = replace(MARKS, peaked_norm=0.297, peaked_norm_se=0.002)
-    assert peaked(flat).verdict is Verdict.FAILS
     rising = replace(MARKS, peak_spread=100.0, peaked_norm=0.30)  # the peak is the last point
-    assert peaked(rising).verdict is Verdict.FAILS
+    finding = peaked(rising)
+    assert finding.verdict is Verdict.FAILS and finding.values["share"] == 1.0
+    higher = replace(MARKS, peaked_norm=0.32)  # clearly above the "peak": inconsistent marks
+    assert peaked(higher).verdict is Verdict.FAILS
+
+
+def test_peaked_cannot_tell_when_the_fall_is_within_the_noise():
+    flat = replace(MARKS, peaked_norm=0.297, peaked_norm_se=0.002)
+    finding = peaked(flat)
+    assert finding.verdict is Verdict.UNTESTABLE and finding.branch == "cannot-tell"
+    assert finding.values["rows"] == 4000
+
+
+def test_peaked_asks_a_t_test_of_the_fall_over_few_rows():
+    # a fall of 2.2 standard errors is clear over 4000 rows, not over 10 (t quantile 2.32)
+    fall = 2.2 * math.hypot(MARKS.peak_norm_se, MARKS.peaked_norm_se)
+    marks = replace(MARKS, peaked_norm=MARKS.peak_norm - fall)
+    assert peaked(marks, rows=4000).verdict is Verdict.CAVEAT
+    assert peaked(marks, rows=10).branch == "cannot-tell"
 
 
 def test_peaked_not_testable_when_no_rows_are_peaked():
@@ -181,7 +197,7 @@ def test_peaked_not_testable_when_no_rows_are_peaked():
 def test_peaked_rule_on_simulated_curves(spread_max, expected):
     curve = saturation_curve(np.geomspace(0.1, spread_max, 25), n_keys=64, n_rows=400, seed=5)
     marks = jacobian_landmarks(curve, n_keys=64)
-    assert peaked(marks).verdict is expected
+    assert peaked(marks, rows=400).verdict is expected
 
 
 # --- readings of the curve ---------------------------------------------------------------------
@@ -474,7 +490,7 @@ DRIVERS: Drivers = {
     "blog-peaked-small-derivatives": {
         H: lambda: peaked(MARKS),
         C: lambda: peaked(replace(MARKS, peaked_norm=0.2)),
-        F: lambda: peaked(replace(MARKS, peaked_norm=0.3)),
+        F: lambda: peaked(replace(MARKS, peak_spread=100.0, peaked_norm=0.3)),
         U: lambda: peaked(replace(MARKS, peaked_max_probability=0.5)),
     },
     "blog-jacobian-formula": {
@@ -521,6 +537,10 @@ DRIVERS: Drivers = {
 """Per claim of the chapter on softmax saturation: for each verdict its rule can return, an
 input that returns it (collected by ``tests/test_reachability.py``)."""
 
-BRANCHES: Branches = {}
-"""Per claim of the same chapter: no branch of its rules beyond those its verdicts' drivers
-take."""
+BRANCHES: Branches = {
+    "blog-peaked-small-derivatives": {
+        "cannot-tell": lambda: peaked(replace(MARKS, peaked_norm=0.297, peaked_norm_se=0.002)),
+    },
+}
+"""Per claim of the same chapter: for each branch of its rule that no verdict's driver takes,
+an input that takes it (a fall the rows cannot tell from none)."""

@@ -471,6 +471,37 @@ def test_q_norm_undesirable_counts_slower_as_worse_and_noise_as_equal():
     assert bernhard_q_norm_undesirable(runs, LONG).verdict is Verdict.FAILS
 
 
+def _qk_accuracies(values, setup="LayerNorm"):
+    """Runs of three seeds with QK-norm copied from 1/√d (at 99 %), and QK-norm's accuracies
+    in ``setup`` set to ``values`` (one per seed)."""
+    runs = _with_qk_norm(example_runs(seeds=3), "sqrt_d")
+    rows = (runs["method"] == "qk_norm") & (runs["setup"] == setup)
+    runs.loc[rows, "accuracy at 3000 steps"] = values
+    return runs
+
+
+def test_q_norm_cannot_tell_where_the_seeds_place_it_neither_worse_nor_as_good():
+    finding = bernhard_q_norm_undesirable(_qk_accuracies([0.99, 0.95, 0.93]), LONG)
+    assert finding.verdict is Verdict.UNTESTABLE and finding.branch == "cannot-tell"
+    assert finding.values["unclear"] == ["“LayerNorm”"] and finding.values["worse"] == []
+
+
+def test_q_norm_a_tie_of_seeds_alike_is_as_good_not_noise():
+    # 99 % against 99 % in every seed of both: no spread, and no gap to be unsure of
+    runs = _with_qk_norm(example_runs(seeds=3), "sqrt_d")
+    finding = bernhard_q_norm_undesirable(runs, LONG)
+    assert finding.verdict is Verdict.FAILS
+    assert [r["se"] for r in finding.values["setups"]] == ["0.0%", "0.0%"]
+
+
+def test_q_norm_lower_is_corrected_over_the_setups():
+    # 2.2 points lower at t = -3.8 over three seeds (p = 0.031): below 5 % alone, not for two
+    finding = bernhard_q_norm_undesirable(_qk_accuracies([0.978, 0.968, 0.958]), LONG)
+    assert finding.branch == "cannot-tell"
+    clear_drop = bernhard_q_norm_undesirable(_qk_accuracies([0.951, 0.95, 0.949]), LONG)
+    assert clear_drop.verdict is Verdict.CAVEAT and clear_drop.values["worse"] == ["“LayerNorm”"]
+
+
 def test_one_seed_cannot_show_that_qk_norm_trains_worse():
     """Issue 28: with one seed the rule has no standard error, so it calls nothing worse."""
     runs = example_runs(k_total=0.99, seeds=1)
@@ -715,6 +746,9 @@ BRANCHES: Branches = {
     "bernhard-q-norm-undesirable": {
         "one-seed": lambda: bernhard_q_norm_undesirable(
             _with_qk_norm(example_runs(k_total=0.99, seeds=1), "k_total"), LONG
+        ),
+        "cannot-tell": lambda: bernhard_q_norm_undesirable(
+            _qk_accuracies([0.99, 0.95, 0.93]), LONG
         ),
     },
 }

@@ -28,6 +28,7 @@ from attncore.claims.thresholds.bernhard_figures import (
     Z,
 )
 from attncore.evidence import bernhard_figures as evidence
+from attncore.evidence.statistics import clear
 
 __all__ = [
     "SAME_SAMPLE_SHARE",
@@ -78,6 +79,18 @@ def _qualified(
     if few:
         return Finding(claim, Verdict.CAVEAT, values=values, branch="single-draws")
     return Finding(claim, Verdict.HOLDS, values=values)
+
+
+def _against(
+    estimates: Mapping[str, evidence.Estimate], groups: Mapping[str, Sequence[str]]
+) -> list[str]:
+    """The names of ``groups`` (name -> estimates meant to lie above 0) one of whose means is
+    clearly below 0: one-sided t tests over the draws, Holm-corrected over all of them."""
+    names = [m for members in groups.values() for m in members]
+    e = [estimates[m] for m in names]
+    below = clear([x.mean for x in e], [x.se for x in e], [x.n for x in e], "below")
+    found = {m for m, b in zip(names, below, strict=True) if b}
+    return [name for name, members in groups.items() if found & set(members)]
 
 
 def _state(e: evidence.Estimate, mark: float, side: str) -> str:
@@ -133,8 +146,9 @@ def assess_sqrt_d_helps(
     unscaled: str = "1b",
     scaled: str = "1c",
 ) -> Assessment:
-    """``bernhard-fig1-sqrt-d-helps``: fails where ``scaled`` is not clearly less distorted or
-    its skew not clearly milder (``failing``); a caveat where no right skew is clearly left.
+    """``bernhard-fig1-sqrt-d-helps``: fails where ``scaled`` is clearly more distorted or more
+    skewed (``failing``; Holm over the three), ``cannot-tell`` where neither it nor the claim
+    is clear (``unclear``); a caveat where no right skew is clearly left.
 
     >>> assess_sqrt_d_helps(evidence.example_panels()).finding.verdict.value
     'holds'
@@ -149,11 +163,21 @@ def assess_sqrt_d_helps(
     helps = e["w"].above(0, Z) and e["ks"].above(0, Z)
     milder = e["milder"].above(0, Z)
     if not (helps and milder):
-        failing = [name for name, ok in [("distortion", helps), ("skew", milder)] if not ok]
-        finding = Finding(claim, Verdict.FAILS, values={**values, "failing": failing})
+        failing = _against(e, {"distortion": ("w", "ks"), "skew": ("milder",)})
+        if failing:
+            finding = Finding(claim, Verdict.FAILS, values={**values, "failing": failing})
+        else:
+            shown = [("distortion", helps), ("skew", milder)]
+            unclear = [f"{name}-unclear" for name, ok in shown if not ok]
+            finding = Finding(
+                claim,
+                Verdict.UNTESTABLE,
+                values={**values, "unclear": unclear},
+                branch="cannot-tell",
+            )
     else:
         finding = _qualified(claim, values, found.share < share_required, not e["skew"].above(0, Z))
-    return _assessed(finding, "failing", "few")
+    return _assessed(finding, "failing", "unclear", "few")
 
 
 @decided_by(SHARE_REQUIRED, MUCH, Z)
@@ -167,9 +191,9 @@ def assess_k_total_better(
     much: float = MUCH,
     uniform_entropy: float = 0.99,
 ) -> Assessment:
-    """``bernhard-fig2-k-total-better``: fails where ``other`` is not clearly less distorted;
-    a caveat where a ratio is not clearly below ``much``. Nearly uniform rows (``uniform``)
-    are reported, not held against a claim about shape.
+    """``bernhard-fig2-k-total-better``: fails where ``other`` is clearly more distorted on a
+    distance (Holm over the two), ``cannot-tell`` where neither that nor the claim is clear; a
+    caveat where a ratio is not clearly below ``much``. Nearly uniform rows are only reported.
 
     >>> found = assess_k_total_better(evidence.example_panels()).finding
     >>> found.verdict.value, found.values["uniform"]
@@ -183,7 +207,10 @@ def assess_k_total_better(
     found = evidence.k_total_comparison(panels, sample, base, other, draws)
     e, values = found.estimates, {**setting, **found.values}
     if not (e["w"].above(0, Z) and e["ks"].above(0, Z)):
-        return _assessed(Finding(claim, Verdict.FAILS, values=values))
+        if _against(e, {"w": ("w",), "ks": ("ks",)}):
+            return _assessed(Finding(claim, Verdict.FAILS, values=values))
+        undecided = Finding(claim, Verdict.UNTESTABLE, values=values, branch="cannot-tell")
+        return _assessed(undecided)
     values["uniform"] = e["entropy"].mean >= uniform_entropy
     much_better = e["ratio_w"].below(much, Z) and e["ratio_ks"].below(much, Z)
     finding = _qualified(claim, values, found.share < share_required, not much_better)

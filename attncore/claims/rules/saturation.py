@@ -17,6 +17,7 @@ from attncore.claims.finding import Finding, Reading
 from attncore.claims.thresholds import decided_by
 from attncore.claims.thresholds import saturation as limits
 from attncore.evidence import saturation as evidence
+from attncore.evidence.statistics import clear_side, single
 
 __all__ = [
     "decline_readings",
@@ -162,24 +163,29 @@ def shift_readings(table: pd.DataFrame) -> tuple[Reading, Reading]:
 
 @decided_by(limits.PEAKED)
 def peaked_small_derivatives(
-    marks: evidence.CurveLandmarks, example_ratio: float, peaked_level: float
+    marks: evidence.CurveLandmarks, example_ratio: float, peaked_level: float, *, rows: int
 ) -> Finding:
-    """``blog-peaked-small-derivatives``: at the most peaked rows (not testable below
-    ``peaked_level``) the mean norm must fall clearly from its peak (else does not hold) and
-    not stay clearly above ``example_ratio`` of it (else a caveat); two standard errors.
+    """``blog-peaked-small-derivatives``: at the most peaked rows (none below ``peaked_level``),
+    the norm's fall from its peak, t-tested over ``rows``: clearly above 0 holds (a caveat if
+    clearly short of ``example_ratio``), none (peak there) or clearly below 0 fails, else undecided.
 
     >>> m = evidence.example_landmarks()
-    >>> peaked_small_derivatives(m, example_ratio=0.19, peaked_level=0.9).verdict.value
+    >>> peaked_small_derivatives(m, example_ratio=0.19, peaked_level=0.9, rows=4000).verdict.value
     'holds'
     """
-    values = {**evidence.peaked_fall(marks), "example_ratio": example_ratio}
+    claim = "blog-peaked-small-derivatives"
+    values = {**evidence.peaked_fall(marks), "example_ratio": example_ratio, "rows": rows}
     if marks.peaked_max_probability < peaked_level:
-        return Finding("blog-peaked-small-derivatives", Verdict.UNTESTABLE, values=values)
+        return Finding(claim, Verdict.UNTESTABLE, values=values)
     se_fall = math.hypot(marks.peak_norm_se, marks.peaked_norm_se)
-    fell = marks.peak_norm - marks.peaked_norm > 2 * se_fall
-    short = marks.peaked_norm - 2 * marks.peaked_norm_se > example_ratio * marks.peak_norm
-    verdict = Verdict.FAILS if not fell else Verdict.CAVEAT if short else Verdict.HOLDS
-    return Finding("blog-peaked-small-derivatives", verdict, values=values)
+    side = clear_side(marks.peak_norm - marks.peaked_norm, se_fall, rows)
+    if marks.peaked_spread == marks.peak_spread or side == "below":
+        return Finding(claim, Verdict.FAILS, values=values)
+    if side is None:
+        return Finding(claim, Verdict.UNTESTABLE, values=values, branch="cannot-tell")
+    left = marks.peaked_norm - example_ratio * marks.peak_norm
+    short = single([left], [marks.peaked_norm_se], rows, "above")[0]
+    return Finding(claim, Verdict.CAVEAT if short else Verdict.HOLDS, values=values)
 
 
 def peak_reading(marks: evidence.CurveLandmarks, n_keys: int) -> Reading:
