@@ -10,6 +10,9 @@ from drivers import Branches, C, Driver, Drivers, F, H, U
 from attncore.checks import ParameterError
 from attncore.claims import Finding, Verdict
 from attncore.claims.rules import rescalings as rules
+from attncore.evidence import rescalings as ev
+from attncore.measures import ShapeReference
+from attncore.softmax import entropy, softmax
 
 INDEX = pd.MultiIndex.from_tuples(
     [("f", 8, 4), ("g", 8, 4), ("f", 16, 64), ("g", 16, 64)], names=["family", "d", "n"]
@@ -559,15 +562,196 @@ def test_few_draws_is_said_only_below_the_minimum():
     assert rules.few_draws(100).branch == "enough"
 
 
+# --- distortion at matched selectivity ------------------------------------------------------
+
+
+def brute_factor(logits, target, grid):
+    """The factor of ``grid`` whose mean normalized entropy is nearest ``1 - target``, by the
+    softmax and entropy of :mod:`attncore.softmax` (not the root-find's own arithmetic)."""
+    levels = [
+        1 - np.mean([entropy(softmax(t * np.asarray(z)), normalized=True).mean() for z in logits])
+        for t in grid
+    ]
+    return grid[int(np.argmin(np.abs(np.asarray(levels) - target)))]
+
+
+@pytest.mark.parametrize("t", [0.003, 0.4, 2.5, 30.0])
+def test_the_matched_factor_agrees_with_a_brute_force_grid(t):
+    rng = np.random.default_rng(1)
+    logits = [rng.standard_normal((40, 16)) * scale for scale in (1.0, 1.3, 0.8)]
+    target = ev.mean_selectivity(logits, t)
+    found = ev.matched_factor(logits, target, guess=1.0)
+    grid = np.geomspace(t / 1.5, t * 1.5, 401)  # spacing: a factor 1.002
+    step = grid[1] / grid[0]
+    assert found / step <= brute_factor(logits, target, grid) <= found * step
+    assert found == pytest.approx(t, rel=1e-7)
+
+
+def test_the_matched_factor_refuses_what_no_factor_reaches():
+    with pytest.raises(ParameterError, match="no factor selects more"):
+        ev.matched_factor([np.array([[0.0, 1.0, 1.0]])], 0.5)
+    with pytest.raises(ParameterError, match="constant"):
+        ev.matched_factor([np.zeros((3, 4))], 0.1)
+    with pytest.raises(ParameterError, match="target"):
+        ev.matched_factor([np.ones((3, 4))], 0.0)
+
+
+def _draws(seed=2, draws=4):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal((60, 12)) for _ in range(draws)]
+
+
+def test_a_reference_proportional_on_every_draw_matches_a_itself():
+    dots = _draws()
+    fa = np.array([0.3, 0.35, 0.4, 0.45])
+    seen = [ev.mean_selectivity([z], f) for z, f in zip(dots, fa, strict=True)]
+    found = ev.matched_draws(dots, fa, seen, {"b": 2 * fa})["b"]
+    assert found["multiplier"] == pytest.approx(0.5, rel=1e-7)
+    own = [
+        ShapeReference(z[:, 0]).distortion(softmax(f * z)[:, 0]).wasserstein
+        for z, f in zip(dots, fa, strict=True)
+    ]
+    assert np.allclose(found["wasserstein"], own, rtol=1e-6)
+
+
+def test_a_constant_reference_is_matched_on_the_mean_selectivity():
+    dots = _draws()
+    fa = np.array([0.2, 0.4, 0.6, 0.8])
+    seen = [ev.mean_selectivity([z], f) for z, f in zip(dots, fa, strict=True)]
+    found = ev.matched_draws(dots, fa, seen, {"b": np.full(4, 0.1)})["b"]
+    assert np.mean(found["selectivity"]) == pytest.approx(np.mean(seen), rel=1e-8)
+    t = found["multiplier"] * 0.1
+    assert 0.2 < t < 0.8 and not np.allclose(found["selectivity"], seen)
+
+
+def test_draws_that_were_not_measured_are_refused():
+    dots = _draws()
+    fa = np.full(4, 0.5)
+    seen = [ev.mean_selectivity([z], 0.5) for z in _draws(seed=3)]
+    with pytest.raises(ParameterError, match="draws whose selectivity_a was measured"):
+        ev.matched_draws(dots, fa, seen, {"b": fa})
+
+
+def matched(diff, se=0.002):
+    """a against b at a's selectivity: paired W₁ differences ``diff`` (matched W₁ 0.3; a
+    tenth of it is 0.03)."""
+    diff = pd.Series(diff, index=INDEX[: len(diff)], dtype=float)
+    return pd.DataFrame(
+        {
+            "wasserstein_diff": diff,
+            "wasserstein_diff_se": se,
+            "wasserstein_a": 0.3 + diff,
+            "wasserstein_b": 0.3,
+            "multiplier": 0.01,
+            "draws": 10,
+        },
+        index=diff.index,
+    )
+
+
+KEPT, GONE, PART = [-0.2] * 4, [0.001] * 4, [-0.2, -0.2, 0.001, 0.1]
+
+
+@pytest.mark.parametrize(
+    ("diff", "at_matched", "se", "verdict", "branch"),
+    [
+        ([-0.2] * 4, KEPT, 0.002, Verdict.HOLDS, "holds"),
+        ([-0.2] * 4, GONE, 0.002, Verdict.CAVEAT, "flatter-only"),
+        ([-0.2] * 4, PART, 0.002, Verdict.CAVEAT, "partly-flatter"),
+        # a lost advantage is a finding: within the margin but too imprecise is undecided
+        ([-0.2] * 4, GONE, 0.5, Verdict.HOLDS, "holds"),
+        ([-0.2] * 4, [-0.05] * 4, 0.5, Verdict.HOLDS, "holds"),
+        ([-0.2, -0.2, 0.1, 0.0], [-0.2, -0.2, 0.0, 0.0], 0.002, Verdict.CAVEAT, "caveat"),
+        ([-0.2, -0.2, 0.1, 0.0], GONE, 0.002, Verdict.CAVEAT, "flatter-only"),
+        ([-0.2, 0.1, 0.1, 0.0], GONE, 0.002, Verdict.FAILS, "fails"),
+    ],
+)
+def test_lower_distortion_reads_the_matched_comparison_beside_today(
+    diff, at_matched, se, verdict, branch
+):
+    finding = rules.lower_distortion(
+        "bernhard-d-n-range",
+        pairs(diff),
+        "k_total",
+        "sqrt_d",
+        check="t",
+        matched=matched(at_matched, se),
+    )
+    assert (finding.verdict, finding.branch) == (verdict, branch)
+    if branch == "flatter-only":
+        assert finding.values["kept"] == (0, finding.values["wins"][0])
+        assert finding.values["largest_pct"] == pytest.approx(100 * 0.001 / 0.3)
+
+
+def test_the_matched_comparison_must_cover_the_same_configurations():
+    with pytest.raises(ParameterError, match="configurations of pairs"):
+        rules.lower_distortion(
+            "bernhard-d-n-range",
+            pairs([-0.2] * 4),
+            "k_total",
+            "sqrt_d",
+            check="t",
+            matched=matched([0.0] * 3),
+        )
+
+
+def test_other_families_section5_and_conclusion_read_the_matched_comparison():
+    gone = rules.bernhard_other_families(
+        pairs([-0.3] * 4), REFERENCE, check="t", matched=matched(GONE)
+    )
+    assert (gone.verdict, gone.branch) == (Verdict.CAVEAT, "flatter-only")
+    assert gone.values["more"] == (4, 4)
+    section5 = rules.bernhard_section5_worse(
+        {"x": pairs([-0.2] * 4), "y": pairs([-0.2] * 4)},
+        check="t",
+        matched={"x": matched(GONE), "y": matched(KEPT)},
+    )
+    assert (section5.verdict, section5.branch) == (Verdict.CAVEAT, "partly-flatter")
+    assert [m["kept"] for m in section5.values["matched"]] == [(0, 4), (4, 4)]
+    kept = rules.bernhard_section5_worse(
+        {"x": pairs([-0.2] * 4)}, check="t", matched={"x": matched(KEPT)}
+    )
+    assert (kept.verdict, kept.branch) == (Verdict.HOLDS, "holds")
+    win = _w_pairs([-0.2, -0.2])
+    both = _pairs(
+        wasserstein_diff=[0.001, -0.2],
+        wasserstein_diff_se=[0.002, 0.002],
+        wasserstein_b=[0.3, 0.3],
+        multiplier=[0.01, 0.01],
+    )
+    half = rules.bernhard_conclusion(win, win, check="t", matched=both)
+    assert (half.verdict, half.branch) == (Verdict.HOLDS, "holds")  # one of two: 'many'
+    none = rules.bernhard_conclusion(
+        win, win, check="t", matched=both.assign(wasserstein_diff=0.001)
+    )
+    assert (none.verdict, none.branch) == (Verdict.CAVEAT, "flatter-only")
+
+
+def test_the_matched_table_and_reading_count_today_and_matched_side_by_side():
+    table = rules.matched_table(
+        {"grid": (pairs([-0.2] * 4), matched(PART))},
+        {"x": pairs([-0.2] * 4)},
+        {"x": matched(GONE)},
+    )
+    assert table.loc["grid", ["lower_today", "better", "same", "worse"]].tolist() == [4, 2, 1, 1]
+    assert table.loc["x", ["configurations", "draws", "same"]].tolist() == [4, 10, 4]
+    assert rules.matched_reading(pairs([-0.2] * 4), matched(KEPT)).branch == "kept"
+    assert rules.matched_reading(pairs([-0.2] * 4), matched(PART)).branch == "partly"
+    assert rules.matched_reading(pairs([-0.2] * 4), matched(GONE)).branch == "vanishes"
+    assert rules.matched_reading(pairs([0.2] * 4), matched(GONE)).branch == "no-wins"
+
+
 # --- reachability drivers ---------------------------------------------------------------------
 
 
 def lower(claim: str) -> dict[Verdict, Driver]:
-    def run(diff, se=0.01):
-        return rules.lower_distortion(claim, pairs(diff, se), "k_total", "sqrt_d", check="t")
+    def run(diff, se=0.01, at_matched=None):
+        kept = None if at_matched is None else matched(at_matched)
+        table = pairs(diff, se)
+        return rules.lower_distortion(claim, table, "k_total", "sqrt_d", check="t", matched=kept)
 
     return {
-        H: lambda: run([-0.2] * 4),
+        H: lambda: run([-0.2] * 4, at_matched=KEPT),
         C: lambda: run([-0.2, -0.2, 0.1, 0.0]),
         F: lambda: run([-0.2, 0.1, 0.1, 0.0]),
         U: lambda: run([-0.05] * 4, se=0.05),
@@ -603,8 +787,42 @@ def signals(e, j, draws=40) -> Finding:
     return rules.bernhard_distortion_signals(_steps(W, e, j).assign(draws=draws), check="t")
 
 
-def conclusion(diff_a, diff_b) -> Finding:
-    return rules.bernhard_conclusion(_w_pairs(diff_a), _w_pairs(diff_b), check="t")
+def conclusion(diff_a, diff_b, at_matched=None, **options) -> Finding:
+    kept = (
+        None
+        if at_matched is None
+        else _pairs(
+            wasserstein_diff=at_matched,
+            wasserstein_diff_se=[0.002, 0.002],
+            wasserstein_b=[0.3, 0.3],
+            multiplier=[0.01, 0.01],
+        )
+    )
+    return rules.bernhard_conclusion(
+        _w_pairs(diff_a), _w_pairs(diff_b), check="t", matched=kept, **options
+    )
+
+
+def lower_branches(claim: str) -> dict[str, Driver]:
+    def run(at_matched):
+        return rules.lower_distortion(
+            claim, pairs([-0.2] * 4), "k_total", "sqrt_d", check="t", matched=matched(at_matched)
+        )
+
+    return {"flatter-only": lambda: run(GONE), "partly-flatter": lambda: run(PART)}
+
+
+def other_families(at_matched) -> Finding:
+    return rules.bernhard_other_families(
+        pairs([-0.3] * 4), REFERENCE, check="t", matched=matched(at_matched)
+    )
+
+
+def section5(at_matched) -> Finding:
+    table = {"x": pairs([-0.2] * 4), "y": pairs([-0.2] * 4)}
+    return rules.bernhard_section5_worse(
+        table, check="t", matched={name: matched(at_matched[name]) for name in table}
+    )
 
 
 def abstract(s_diff, e_diff, **options) -> Finding:
@@ -621,7 +839,7 @@ DRIVERS: Drivers = {
         U: lambda: rules.bernhard_other_families(pairs([-0.05] * 4, 0.05), REFERENCE, check="t"),
     },
     "bernhard-section5-worse": {
-        H: lambda: rules.bernhard_section5_worse({"x": pairs([-0.2] * 4)}, check="t"),
+        H: lambda: section5({"x": KEPT, "y": KEPT}),
         C: lambda: rules.bernhard_section5_worse({"x": pairs([-0.2, -0.2, 0, 0])}, check="t"),
         F: lambda: rules.bernhard_section5_worse({"x": pairs([0.2] * 4)}, check="t"),
         U: lambda: rules.bernhard_section5_worse({"x": pairs([-0.01] * 4, 0.05)}, check="t"),
@@ -680,7 +898,7 @@ DRIVERS: Drivers = {
         U: lambda: signals([0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.1], draws=1),
     },
     "bernhard-conclusion-k-total-better": {
-        H: lambda: conclusion([-0.2] * 2, [-0.2] * 2),
+        H: lambda: conclusion([-0.2] * 2, [-0.2] * 2, at_matched=[-0.2] * 2),
         C: lambda: conclusion([0.2] * 2, [-0.2] * 2),
         F: lambda: conclusion([0.2] * 2, [0.2] * 2),
         U: lambda: conclusion([-0.01] * 2, [-0.01] * 2),
@@ -696,6 +914,22 @@ DRIVERS: Drivers = {
 returns it (collected by ``tests/test_reachability.py``)."""
 
 BRANCHES: Branches = {
+    "bernhard-other-moments": lower_branches("bernhard-other-moments"),
+    "bernhard-d-n-range": lower_branches("bernhard-d-n-range"),
+    "bernhard-other-families": {
+        "flatter-only": lambda: other_families(GONE),
+        "partly-flatter": lambda: other_families(PART),
+    },
+    "bernhard-section5-worse": {
+        "flatter-only": lambda: section5({"x": GONE, "y": GONE}),
+        "partly-flatter": lambda: section5({"x": GONE, "y": KEPT}),
+    },
+    "bernhard-conclusion-k-total-better": {
+        "flatter-only": lambda: conclusion([-0.2] * 2, [-0.2] * 2, at_matched=[0.001] * 2),
+        "partly-flatter": lambda: conclusion(
+            [-0.2] * 2, [-0.2] * 2, at_matched=[-0.2, 0.001], many=0.75
+        ),
+    },
     "vaswani-small-gradients": {
         "not-counteracted": lambda: vaswani(root_first=0.15, root_last=0.15),
     },

@@ -38,7 +38,11 @@ from attncore.book.explorable import (
     vega_shape,
 )
 from attncore.book.plotting import method_style
+from attncore.distributions import QueryKeyModel
+from attncore.evidence import rescalings as ev
 from attncore.rescalings import Rescaling
+from attncore.simulate.study import NORMAL, Comparison
+from attncore.simulate.sweep import draw_generator
 
 __all__ = [
     "HIGHLIGHTED",
@@ -52,6 +56,7 @@ __all__ = [
     "gradients_figure",
     "grid_matrix",
     "lead_figure",
+    "matched_comparisons",
     "rescaling_styles",
 ]
 
@@ -608,6 +613,62 @@ most 0 % under 1/k_total and 25 % under 1/√d.'
         f"{ratios}; the effective share of keys by at most {shares[0]} under 1/k_total and "
         f"{shares[1]} under 1/√d."
     )
+
+
+def matched_comparisons(
+    comparison: Comparison,
+    families: Mapping[str, QueryKeyModel],
+    a: str,
+    references: Sequence[str],
+) -> dict[str, pd.DataFrame]:
+    """Per rescaling ``b`` of ``references``: ``a`` against ``b`` at ``a``'s selectivity in
+    every configuration of ``comparison`` (:meth:`~attncore.simulate.study.Comparison.every`),
+    paired over its draws (:func:`attncore.evidence.rescalings.matched_pairs`). The draws are
+    made again from ``families`` and the comparison's seed, as
+    :func:`~attncore.simulate.sweep.rescaling_sweep` made them, and must reproduce ``a``'s
+    measured selectivity (:func:`attncore.evidence.rescalings.matched_draws` checks).
+
+    >>> from attncore.simulate.study import run_comparison, study_families, study_rescalings
+    >>> small = {k: r for k, r in study_rescalings().items() if k in ("sqrt_d", "k_total")}
+    >>> comparison = run_comparison(study_families(), small, d_main=8, n_main=4,
+    ...     n_queries=50, family_settings=[], d_values=[8], n_values=[4], grid_queries=50,
+    ...     n_seeds=2, seed=0, threshold=0.9)
+    >>> matched = matched_comparisons(comparison, study_families(), "k_total", ["sqrt_d"])
+    >>> len(matched["sqrt_d"]), bool((matched["sqrt_d"]["selectivity_diff"].abs() < 1e-6).all())
+    (9, True)
+    """
+    settings = comparison.settings
+    seed = int(settings["seed"])
+    rows: dict[str, list[dict[str, Any]]] = {b: [] for b in references}
+    parts = [
+        (comparison.families, settings["n_queries"], None, np.float64),
+        (comparison.grid, settings["grid_queries"], NORMAL + " (grid)", np.float32),
+    ]  # each with its products' precision, as run_comparison computed them
+    for table, m, renamed, dtype in parts:
+        for (family, d, n), part in table.groupby(["family", "d", "n"], sort=False):
+            by = part.pivot(index="replicate", columns="rescaling")
+            dots = []
+            for replicate in by.index:
+                rng = draw_generator(seed, family, d, n, replicate)
+                queries, keys = families[family].sample(rng, int(m), int(n), int(d))
+                dots.append(queries.astype(dtype) @ keys.T.astype(dtype))
+            factors = {b: by["factor"][b] for b in references}
+            found = ev.matched_draws(dots, by["factor"][a], by["selectivity"][a], factors)
+            for b in references:
+                rows[b] += [
+                    {
+                        "family": renamed or family,
+                        "d": d,
+                        "n": n,
+                        "wasserstein_a": by["wasserstein"][a].iloc[i],
+                        "wasserstein_b": found[b]["wasserstein"][i],
+                        "selectivity_a": by["selectivity"][a].iloc[i],
+                        "selectivity_b": found[b]["selectivity"][i],
+                        "multiplier": found[b]["multiplier"],
+                    }
+                    for i in range(len(by))
+                ]
+    return {b: ev.matched_pairs(pd.DataFrame(rows[b])) for b in references}
 
 
 def _name_line_ends(

@@ -9,18 +9,22 @@ spreads across d and n, crossings along a curve, and the counts and ranges their
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import sympy as sp
+from numpy.typing import ArrayLike
 
-from attncore.checks import ParameterError, table_with
+from attncore.checks import ParameterError, finite_array, positive_real, table_with
 from attncore.evidence.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, clear_side, single
+from attncore.measures import ShapeReference
 
 __all__ = [
     "CALLS",
+    "MATCH_ATOL",
+    "MATCH_RTOL",
     "alleviation",
     "avoidance",
     "beyond",
@@ -41,6 +45,12 @@ __all__ = [
     "jacobian_values",
     "leaving",
     "lowest",
+    "matched_calls",
+    "matched_draws",
+    "matched_factor",
+    "matched_pairs",
+    "matched_values",
+    "mean_selectivity",
     "operation_groups",
     "places",
     "query_scale_crossing",
@@ -760,4 +770,256 @@ def alleviation(pairs: pd.DataFrame, level: float = FAMILY_LEVEL) -> dict[str, A
         "jacobian_a": value_range(pairs["jacobian_norm_a"]),
         "jacobian_b": value_range(pairs["jacobian_norm_b"]),
         **fewest_draws(pairs),
+    }
+
+
+def _shifted(name: str, logits: Sequence[ArrayLike]) -> list[np.ndarray]:
+    """Each draw's logits (``m x n``, ``n >= 2``) less its row maxima, in float64."""
+    if isinstance(logits, np.ndarray) or not len(logits):
+        raise ParameterError(f"{name} must be a sequence of at least one array of logits")
+    shifted = []
+    for z in logits:
+        x = finite_array(name, z, ndim=2).astype(np.float64, copy=False)
+        if x.shape[1] < 2:
+            raise ParameterError(f"{name} must have at least 2 keys per row, got {x.shape[1]}")
+        shifted.append(x - x.max(axis=1, keepdims=True))
+    return shifted
+
+
+def _selectivity_slope(
+    shifted: Sequence[np.ndarray], t: float, factors: Sequence[float] | None = None
+) -> tuple[float, float, list[tuple[float, np.ndarray]]]:
+    """The mean selectivity ``1 - H / ln n`` of ``softmax(t f_r z_r)`` over every row of every
+    draw ``r`` of ``shifted`` (logits ``z_r`` less their row maxima; ``f_r`` of ``factors``,
+    1 without) and its derivative in ``ln t``, the mean of ``Var_s(y) / ln n`` for the
+    logits ``y = t f_r z_r`` (``dH/dt = -t Var_s(f_r z_r)``); and per draw its selectivity
+    and the probabilities of key 1."""
+    level = slope = 0.0
+    per_draw = []
+    for r, v in enumerate(shifted):
+        y = np.multiply(v, t if factors is None else t * factors[r])
+        e = np.exp(y)
+        total = e.sum(axis=1)
+        first = np.einsum("ij,ij->i", e, y) / total
+        second = np.einsum("ij,ij->i", e, np.square(y, out=y)) / total
+        log_n = math.log(v.shape[1])
+        own = float(np.mean(1.0 - (np.log(total) - first) / log_n))
+        per_draw.append((own, e[:, 0] / total))
+        level += own
+        slope += float(np.mean(np.maximum(second - first * first, 0.0))) / log_n
+    return level / len(shifted), slope / len(shifted), per_draw
+
+
+def mean_selectivity(logits: Sequence[ArrayLike], factor: float = 1.0) -> float:
+    """The mean over every row of every draw of ``logits`` (one ``m x n`` array per draw) of
+    the selectivity ``1 - H / ln n`` of ``softmax(factor * z)``: 0 for uniform attention, 1
+    for one-hot, the chapter's measure of how sharply attention selects.
+
+    >>> mean_selectivity([np.zeros((2, 4))]), round(mean_selectivity([[[0.0, 50.0]]]), 6)
+    (0.0, 1.0)
+    """
+    return _selectivity_slope(_shifted("logits", logits), positive_real("factor", factor))[0]
+
+
+#: How close a matched selectivity must come to its target: a share of the target, or an
+#: absolute amount near float64's rounding of ``H / ln n`` where the target is tiny.
+MATCH_RTOL, MATCH_ATOL = 1e-9, 1e-14
+
+
+def _root(
+    shifted: Sequence[np.ndarray], factors: Sequence[float] | None, goal: float, guess: float
+) -> tuple[float, list[tuple[float, np.ndarray]]]:
+    """:func:`matched_factor` on logits less their row maxima, each draw's times its factor;
+    with each draw's selectivity and probabilities of key 1 at the factor found."""
+    widest = max(
+        float(-v.min()) * (1.0 if factors is None else factors[r]) for r, v in enumerate(shifted)
+    )
+    if widest == 0.0:
+        raise ParameterError("logits must not be constant in every row (no factor selects)")
+    top = math.log(1e150 / widest)  # (t z)² stays finite below t = e^top
+    s = min(math.log(guess), top)
+    low, high, reach = -math.inf, math.inf, 1.0  # ln t below and above the root; a step's cap
+    for _ in range(200):
+        level, slope, per_draw = _selectivity_slope(shifted, math.exp(s), factors)
+        if abs(level - goal) <= MATCH_RTOL * goal + MATCH_ATOL or high - low < 1e-13:
+            return math.exp(s), per_draw
+        if level < goal and s >= top:
+            raise ParameterError(
+                f"target must be at most {level:.3g} (no factor selects more), got {goal!r}"
+            )
+        low, high = (s, high) if level < goal else (low, s)
+        up = 1.0 if level < goal else -1.0
+        newton = math.log(goal / level) * level / slope if level > 0 < slope else up * math.inf
+        if math.isfinite(low) and math.isfinite(high):
+            s = s + newton if low < s + newton < high else (low + high) / 2
+        else:  # no bracket yet: Newton's step, capped by a reach that doubles each time
+            s = min(s + up * min(abs(newton), reach), top)
+            reach *= 2
+    raise ParameterError(f"no factor was found for the target selectivity {goal!r}")
+
+
+def matched_factor(logits: Sequence[ArrayLike], target: float, guess: float = 1.0) -> float:
+    """The constant ``t > 0`` for which ``softmax(t z)`` over every row of every draw of
+    ``logits`` has the mean selectivity ``target`` (:func:`mean_selectivity`): one number
+    shared by the draws, found from ``guess`` by Newton steps in ``ln t``, kept inside the
+    bracket of the values seen on either side and halving it where a step would leave it.
+    The entropy of ``softmax(t z)`` falls as ``t`` grows (``dH/dt = -t Var_s(z)``), so the
+    root is unique; a target no ``t`` reaches is an error.
+
+    >>> z = [np.array([[0.0, 1.0, 2.0], [0.5, 0.0, -1.0]])]
+    >>> round(matched_factor(z, mean_selectivity(z, 2.5)), 9)
+    2.5
+    >>> matched_factor([np.array([[0.0, 1.0, 1.0]])], 0.5)  # a tie: at most 1 - ln 2 / ln 3
+    Traceback (most recent call last):
+    ...
+    attncore.checks.ParameterError: target must be at most 0.369 (no factor selects more), got 0.5
+    """
+    shifted = _shifted("logits", logits)
+    goal, start = positive_real("target", target), positive_real("guess", guess)
+    return _root(shifted, None, goal, start)[0]
+
+
+def matched_draws(
+    dots: Sequence[ArrayLike],
+    factors_a: ArrayLike,
+    selectivity_a: ArrayLike,
+    references: Mapping[str, ArrayLike],
+) -> dict[str, dict[str, Any]]:
+    """One configuration, each rescaling ``b`` of ``references`` at the selectivity of ``a``:
+    on the raw dot products of each draw (``dots``, ``m x n``; the distortion is that of key
+    1's column), where ``a`` multiplies the logits by ``factors_a`` and ``b`` by its factors
+    (``references[b]``), the one constant ``t`` (``multiplier``, :func:`matched_factor`) that
+    gives ``t b`` the mean selectivity of ``a`` over the draws, and per draw the
+    ``selectivity`` and the W₁ (``wasserstein``) of ``t b``. ``selectivity_a`` is ``a``'s
+    selectivity as measured per draw: the draws must reproduce it, or they are not the draws
+    that were measured.
+
+    One ``t`` per configuration, not per draw: on one draw a factor rescaling *is* ``b``
+    times a constant (``factor_a / factor_b``), so a match per draw would give back ``a``
+    itself; a constant shared by the draws is a fixed rescaling, ``b`` tuned to attend as
+    sharply as ``a`` does on average.
+
+    >>> rng = np.random.default_rng(0)
+    >>> dots = [rng.standard_normal((50, 8)) for _ in range(3)]
+    >>> seen = [mean_selectivity([z], 0.5 + 0.1 * r) for r, z in enumerate(dots)]
+    >>> found = matched_draws(dots, [0.5, 0.6, 0.7], seen, {"b": [1.0, 1.0, 1.0]})["b"]
+    >>> round(found["multiplier"], 3), len(found["wasserstein"])
+    (0.59, 3)
+    >>> bool(np.isclose(np.mean(found["selectivity"]), np.mean(seen), rtol=1e-8))
+    True
+    """
+    shifted = _shifted("dots", dots)
+    fa, seen = (
+        finite_array("factors_a", factors_a, ndim=1),
+        finite_array("selectivity_a", selectivity_a, ndim=1),
+    )
+    factors = {b: finite_array(f"references[{b!r}]", f, ndim=1) for b, f in references.items()}
+    if not len(fa) == len(seen) == len(shifted) or any(len(f) != len(fa) for f in factors.values()):
+        raise ParameterError(
+            "dots, factors_a, selectivity_a and each reference must have one entry per draw"
+        )
+    if (fa <= 0).any() or any((f <= 0).any() for f in factors.values()):
+        raise ParameterError("factors_a and the references' factors must be > 0")
+    own = np.array([_selectivity_slope([v], f)[0] for v, f in zip(shifted, fa, strict=True)])
+    if not np.allclose(own, seen, rtol=1e-4, atol=1e-9):
+        raise ParameterError(
+            "dots must be the draws whose selectivity_a was measured: their selectivity under "
+            f"factors_a is {own.tolist()}, not {seen.tolist()}"
+        )
+    shapes = [ShapeReference(np.asarray(z, dtype=np.float64)[:, 0]) for z in dots]
+    found = {}
+    for b, fb in factors.items():
+        t, at = _root(shifted, fb.tolist(), float(np.mean(seen)), float(np.mean(fa / fb)))
+        found[b] = {
+            "multiplier": t,
+            "selectivity": [level for level, _ in at],
+            "wasserstein": [
+                shape.distortion(first).wasserstein
+                for shape, (_, first) in zip(shapes, at, strict=True)
+            ],
+        }
+    return found
+
+
+def matched_pairs(per_draw: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration ``family, d, n`` of ``per_draw`` (one row per draw: W₁ and selectivity
+    of ``a`` and of the matched reference ``b``, and the reference's ``multiplier``): the
+    means ``<metric>_a`` and ``<metric>_b``, the mean paired difference ``<metric>_diff``
+    (``a - b``) with its standard error ``<metric>_diff_se``, the ``multiplier`` and the
+    ``draws``, as :func:`attncore.simulate.sweep.pair_rescalings` gives them.
+
+    >>> rows = pd.DataFrame({"family": "f", "d": 8, "n": 4, "replicate": [0, 1],
+    ...     "wasserstein_a": [0.1, 0.2], "wasserstein_b": [0.1, 0.3],
+    ...     "selectivity_a": 0.01, "selectivity_b": 0.01, "multiplier": 0.5})
+    >>> row = matched_pairs(rows).iloc[0]
+    >>> float(row["wasserstein_diff"]), float(row["wasserstein_diff_se"]), int(row["draws"])
+    (-0.05, 0.05, 2)
+    """
+    metrics = ["wasserstein", "selectivity"]
+    need = [f"{m}_{s}" for m in metrics for s in "ab"]
+    table_with("per_draw", per_draw, ["family", "d", "n", *need, "multiplier"])
+    diffs = {f"{m}_diff": per_draw[f"{m}_a"] - per_draw[f"{m}_b"] for m in metrics}
+    grouped = per_draw.assign(**diffs).groupby(["family", "d", "n"], sort=False)
+    out = grouped[[*need, *diffs, "multiplier"]].mean()
+    for name in diffs:
+        out[f"{name}_se"] = grouped[name].sem(ddof=1)
+    out["draws"] = grouped.size()
+    return out
+
+
+def matched_calls(matched: pd.DataFrame, margin: float, level: float = FAMILY_LEVEL) -> pd.Series:
+    """Per configuration of ``a`` against ``b`` at ``a``'s selectivity: :func:`calls`'s
+    ``better`` and ``worse``; ``same`` only where the draws show that ``a``'s advantage is
+    smaller than ``margin`` times ``b``'s W₁ (the difference clearly above minus that, by
+    Holm-corrected one-sided t tests), so that a lost advantage is a finding, not a
+    difference the tests could not see; ``unclear`` otherwise.
+
+    >>> pairs = pd.DataFrame({"wasserstein_diff": [0.0, 0.0, -0.05, 0.05],
+    ...                       "wasserstein_diff_se": [0.001, 0.2, 0.001, 0.001],
+    ...                       "wasserstein_b": [0.1] * 4, "draws": [10] * 4})
+    >>> matched_calls(pairs, 0.1).tolist()
+    ['same', 'unclear', 'better', 'worse']
+    """
+    called = calls(matched, margin, level)
+    floor = matched["wasserstein_diff"] + margin * matched["wasserstein_b"]
+    within = clear(floor, matched["wasserstein_diff_se"], matched["draws"], "above", level)
+    decided = called.isin(["better", "worse"])
+    same = np.where(within.to_numpy(), "same", "unclear")
+    return called.where(decided, pd.Series(same, index=called.index))
+
+
+def matched_values(
+    matched: pd.DataFrame, won: pd.Series, margin: float, level: float = FAMILY_LEVEL
+) -> dict[str, Any]:
+    """What :func:`matched_pairs` (``a`` against ``b`` at ``a``'s selectivity) show where
+    ``a`` clearly distorts less than ``b`` itself (``won``): per :func:`matched_calls` at
+    ``margin``, where ``a`` stays lower (``kept``, of the wins), the same, higher and
+    unclear; the range of the ``multiplier`` t, of the paired differences (``gap``) and of
+    the matched W₁ (``w_matched``), the largest standard error (``se``) and the largest
+    difference as a percentage of the matched W₁ (``largest_pct``).
+
+    >>> pairs = example_pairs()
+    >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
+    ...                        wasserstein_diff_se=0.001)
+    >>> values = matched_values(matched, wins(pairs), 0.1)
+    >>> values["kept"], values["same"], values["largest_pct"]
+    ((0, 2), 2, 1.0)
+    """
+    need = ["wasserstein_diff", "wasserstein_diff_se", "wasserstein_b", "multiplier", "draws"]
+    table_with("matched", matched, need)
+    on = won.reindex(matched.index, fill_value=False).to_numpy(dtype=bool)
+    if not on.any():
+        raise ParameterError("won must hold at least one configuration of matched")
+    called = matched_calls(matched, margin, level)[on]
+    part = matched[on]
+    return {
+        "kept": (int((called == "better").sum()), int(on.sum())),
+        "same": int((called == "same").sum()),
+        "higher": int((called == "worse").sum()),
+        "unclear": int((called == "unclear").sum()),
+        "multiplier": value_range(part["multiplier"]),
+        "gap": value_range(part["wasserstein_diff"]),
+        "se": float(part["wasserstein_diff_se"].max()),
+        "largest_pct": float(100 * (part["wasserstein_diff"].abs() / part["wasserstein_b"]).max()),
+        "w_matched": value_range(part["wasserstein_b"]),
     }

@@ -29,6 +29,7 @@ from attncore.claims.thresholds.rescalings import (
     LEVEL,
     MANY,
     MARGIN,
+    MATCHED_MARGIN,
     MODERATE,
     PRICE,
     ROUNDING,
@@ -61,6 +62,8 @@ __all__ = [
     "heavy_tails_reading",
     "lower_distortion",
     "lowest_reading",
+    "matched_reading",
+    "matched_table",
     "n_sqrt_d_by_family",
     "n_sqrt_d_calls",
     "n_sqrt_d_reading",
@@ -115,7 +118,35 @@ def _distortion(pairs: pd.DataFrame, better: str, worse: str, won: pd.Series) ->
     return values
 
 
-@decided_by(LEVEL)
+def _matched(
+    verdict: Verdict,
+    won: pd.Series,
+    matched: pd.DataFrame | None,
+    margin: float,
+    level: float,
+    many: float | None = None,
+) -> tuple[Verdict, str, dict[str, Any]]:
+    """Today's ``verdict`` on "``a`` distorts less" (``won``: where ``a`` clearly does), read
+    beside the same comparison at ``a``'s selectivity (``matched``,
+    :func:`~attncore.evidence.rescalings.matched_values`). Where the claim holds, with or
+    without a caveat, and some wins are lost at matched selectivity (the same or higher; with
+    ``many``, so many that fewer than that share of the configurations is left), a caveat:
+    branch ``flatter-only`` if every win is lost, ``partly-flatter`` if some are. Otherwise
+    ``verdict`` unchanged, with no branch and no values."""
+    if matched is None or verdict not in (Verdict.HOLDS, Verdict.CAVEAT) or not won.any():
+        return verdict, "", {}
+    same_configurations = matched.index.is_unique and matched.index.isin(won.index).all()
+    if len(matched) != len(won) or not same_configurations:
+        raise ParameterError("matched must hold the configurations of pairs, once each")
+    values = ev.matched_values(matched, won, margin, level)
+    lost = values["same"] + values["higher"]
+    left = (int(won.sum()) - lost) / len(won)
+    if not lost or (many is not None and left >= many):
+        return verdict, "", {}
+    return Verdict.CAVEAT, "flatter-only" if lost == won.sum() else "partly-flatter", values
+
+
+@decided_by(MATCHED_MARGIN, LEVEL)
 def lower_distortion(
     claim: str,
     pairs: pd.DataFrame,
@@ -123,19 +154,30 @@ def lower_distortion(
     worse: str,
     *,
     check: str,
+    matched: pd.DataFrame | None = None,
+    matched_margin: float = MATCHED_MARGIN,
     level: float = LEVEL,
 ) -> Finding:
     """``better`` (``a``) distorts less than ``worse`` on W₁: :func:`_distortion_verdict` of its
-    clear wins and losses."""
+    clear wins and losses, read beside ``matched`` (``a`` against ``worse`` at ``a``'s
+    selectivity; ``None``: not compared) by :func:`_matched`."""
     table_with("pairs", pairs, _DISTORTION)
     won = ev.wins(pairs, level=level)
     verdict = _distortion_verdict(won, ev.wins(pairs, side="above", level=level))
-    return Finding(claim, verdict, check=check, values=_distortion(pairs, better, worse, won))
+    verdict, branch, flatter = _matched(verdict, won, matched, matched_margin, level)
+    values = _distortion(pairs, better, worse, won) | flatter
+    return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(LEVEL)
+@decided_by(MATCHED_MARGIN, LEVEL)
 def bernhard_other_families(
-    pairs: pd.DataFrame, reference: pd.DataFrame, *, check: str, level: float = LEVEL
+    pairs: pd.DataFrame,
+    reference: pd.DataFrame,
+    *,
+    check: str,
+    matched: pd.DataFrame | None = None,
+    matched_margin: float = MATCHED_MARGIN,
+    level: float = LEVEL,
 ) -> Finding:
     """bernhard-other-families (``a`` = k_total, ``b`` = sqrt_d): as :func:`lower_distortion`, at
     best a caveat where a family is not ``even_more_so`` than ``reference`` (``not_more``)."""
@@ -145,23 +187,29 @@ def bernhard_other_families(
     by_family = more.groupby(level="family", sort=False).all()
     not_more = [str(f) for f, ok in by_family.items() if not ok]
     verdict = _distortion_verdict(won, ev.wins(pairs, side="above", level=level), not not_more)
+    verdict, branch, flatter = _matched(verdict, won, matched, matched_margin, level)
     values = _distortion(pairs, "k_total", "sqrt_d", won)
     values["more"] = (int(more.sum()), len(more))
     values["not_more"] = _optional("families", not_more)
-    return Finding("bernhard-other-families", verdict, check=check, values=values)
+    values |= flatter
+    return Finding("bernhard-other-families", verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(MARGIN, LEVEL)
+@decided_by(MARGIN, MATCHED_MARGIN, LEVEL)
 def bernhard_section5_worse(
     alternatives: Mapping[str, pd.DataFrame],
     *,
     check: str,
+    matched: Mapping[str, pd.DataFrame] | None = None,
     margin: float = MARGIN,
+    matched_margin: float = MATCHED_MARGIN,
     level: float = LEVEL,
 ) -> Finding:
     """bernhard-section5-worse (label -> pairs ``a`` = k_total, ``b`` = the alternative):
     :func:`_distortion_verdict` over every comparison, beyond ``margin`` times k_total's W₁
-    (near the uniform end both sit on the curve's floor)."""
+    (near the uniform end both sit on the curve's floor), read beside ``matched`` (label ->
+    k_total against the alternative at k_total's selectivity) by :func:`_matched`, with the
+    matched counts per alternative (``matched``)."""
     if not alternatives:
         raise ParameterError("alternatives must name at least one alternative")
     for pairs in alternatives.values():
@@ -174,7 +222,100 @@ def bernhard_section5_worse(
         "selective": (int(counts["selective"].sum()), len(counts["selective"])),
         **ev.fewest_draws(counts["every"]),
     }
-    return Finding("bernhard-section5-worse", verdict, check=check, values=values)
+    branch = ""
+    if matched is not None:
+        every = pd.concat([matched[label] for label in alternatives], keys=list(alternatives))
+        won = counts["wins"]
+        verdict, branch, _ = _matched(verdict, won, every, matched_margin, level)
+        if branch:
+            label_of = won.index.get_level_values(0)
+            values["matched"] = [
+                {"label": label}
+                | ev.matched_values(every, won & (label_of == label), matched_margin, level)
+                for label in alternatives
+                if won[label_of == label].any()
+            ]
+    return Finding("bernhard-section5-worse", verdict, check=check, values=values, branch=branch)
+
+
+def _matched_row(
+    today: pd.DataFrame, won: pd.Series, matched: pd.DataFrame, called: pd.Series
+) -> dict[str, Any]:
+    """One row of :func:`matched_table`: today's clear wins and the matched calls, each over
+    every configuration, the largest matched difference as a percentage of the matched W₁."""
+    return {
+        "configurations": len(today),
+        "draws": int(today["draws"].min()),
+        "lower_today": int(won.sum()),
+        **{call: int((called == call).sum()) for call in ev.CALLS},
+        "largest_pct": float(
+            100 * (matched["wasserstein_diff"].abs() / matched["wasserstein_b"]).max()
+        ),
+        "multiplier_min": float(matched["multiplier"].min()),
+        "multiplier_max": float(matched["multiplier"].max()),
+    }
+
+
+def matched_table(
+    distortion: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
+    alternatives: Mapping[str, pd.DataFrame] | None = None,
+    matched_alternatives: Mapping[str, pd.DataFrame] | None = None,
+    margin: float = MATCHED_MARGIN,
+    level: float = LEVEL,
+) -> pd.DataFrame:
+    """Today's comparison and the matched one side by side, one row per comparison: per label
+    of ``distortion`` (today's pairs ``a`` against ``b``, and ``a`` against ``b`` at ``a``'s
+    selectivity), and per section 5 alternative (``alternatives`` and
+    ``matched_alternatives``, tested together as :func:`bernhard_section5_worse` tests them):
+    the configurations and draws, where ``a``'s W₁ is clearly lower today (``lower_today``),
+    the :data:`~attncore.evidence.rescalings.CALLS` of ``a`` at matched selectivity (``better``:
+    lower by more than ``margin`` of the matched W₁), the largest matched difference as a
+    percentage of the matched W₁ and the range of the multiplier t.
+
+    >>> pairs = ev.example_pairs()
+    >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
+    ...                        wasserstein_diff_se=0.001)
+    >>> row = matched_table({"toy": (pairs, matched)}).loc["toy"]
+    >>> int(row["lower_today"]), int(row["same"]), int(row["better"])
+    (2, 2, 0)
+    """
+    rows = {}
+    for label, (today, matched) in distortion.items():
+        won = ev.wins(today, level=level)
+        rows[label] = _matched_row(today, won, matched, ev.matched_calls(matched, margin, level))
+    if alternatives and matched_alternatives:
+        counts = ev.section5_counts(alternatives, MARGIN, level)
+        every = pd.concat([matched_alternatives[k] for k in alternatives], keys=list(alternatives))
+        called = ev.matched_calls(every, margin, level)
+        for label, today in alternatives.items():
+            rows[label] = _matched_row(
+                today, counts["wins"][label], every.loc[label], called[label]
+            )
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def matched_reading(
+    today: pd.DataFrame, matched: pd.DataFrame, margin: float = MATCHED_MARGIN
+) -> Reading:
+    """Whether ``a`` keeps its lower distortion against ``b`` at its own selectivity
+    (``matched``) where it is clearly lower today (``today``): branch ``kept`` (lower by more
+    than ``margin`` of the matched W₁ wherever it wins today), ``partly`` (in some) or
+    ``vanishes`` (in none), ``no-wins`` where it wins nowhere today; values the configurations
+    kept of those won and the largest matched difference as a percentage.
+
+    >>> pairs = ev.example_pairs()
+    >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
+    ...                        wasserstein_diff_se=0.001)
+    >>> matched_reading(pairs, matched).branch
+    'vanishes'
+    """
+    won = ev.wins(today, level=LEVEL)
+    if not won.any():
+        return Reading("no-wins", {"configurations": len(today)})
+    values = ev.matched_values(matched, won, margin, LEVEL)
+    kept, of = values["kept"]
+    branch = "kept" if kept == of else "partly" if kept else "vanishes"
+    return Reading(branch, {"kept": values["kept"], "largest_pct": values["largest_pct"]})
 
 
 def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -514,18 +655,22 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     return Finding("bernhard-distortion-signals-vanishing", verdict, check=check, values=values)
 
 
-@decided_by(MANY, LEVEL)
+@decided_by(MANY, MATCHED_MARGIN, LEVEL)
 def bernhard_conclusion(
     sqrt_vs_none: pd.DataFrame,
     k_vs_sqrt: pd.DataFrame,
     *,
     check: str,
+    matched: pd.DataFrame | None = None,
     many: float = MANY,
+    matched_margin: float = MATCHED_MARGIN,
     level: float = LEVEL,
 ) -> Finding:
     """bernhard-conclusion-k-total-better: each part borne out by clear wins in at least
     ``many`` of its configurations, refuted by as many losses; a caveat if one is borne out,
-    **fails** if neither is and one is refuted."""
+    **fails** if neither is and one is refuted. The second part ("even better") is read
+    beside ``matched`` (k_total against 1/√d at k_total's selectivity) by :func:`_matched`,
+    which must leave ``many`` of the configurations."""
     values = ev.conclusion_counts(sqrt_vs_none, k_vs_sqrt, UNIFORM_SHARE, level)
     sqrt_of, k_of = values["sqrt_of"], values["k_of"]
     borne = [values["sqrt_wins"] / sqrt_of >= many, values["k_wins"] / k_of >= many]
@@ -536,7 +681,13 @@ def bernhard_conclusion(
     else:
         refuted = values["sqrt_losses"] / sqrt_of >= many or values["k_losses"] / k_of >= many
         verdict = Verdict.FAILS if refuted else Verdict.UNTESTABLE
-    return Finding("bernhard-conclusion-k-total-better", verdict, check=check, values=values)
+    branch = ""
+    if borne[1]:
+        won = ev.wins(k_vs_sqrt, level=level)
+        verdict, branch, flatter = _matched(verdict, won, matched, matched_margin, level, many)
+        values |= flatter
+    claim = "bernhard-conclusion-k-total-better"
+    return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
 @decided_by(MANY, PRICE, LEVEL)
@@ -693,13 +844,16 @@ def comparison_findings(
     k_vs_sqrt: pd.DataFrame,
     main: str,
     every: str,
+    matched: pd.DataFrame | None = None,
 ) -> dict[str, Finding]:
     """The findings of :data:`COMPARISON_EVIDENCE` from the tables of
-    :func:`attncore.simulate.study.comparison_tables`; ``main`` and ``every`` are what the
-    check templates say."""
+    :func:`attncore.simulate.study.comparison_tables` and ``matched``, k_total against 1/√d
+    at k_total's selectivity in every configuration (:func:`bernhard_conclusion`); ``main``
+    and ``every`` are what the check templates say."""
+    conclusion = bernhard_conclusion(sqrt_vs_none, k_vs_sqrt, matched=matched, check="")
     found = [
         (bernhard_small_logits(query_scales, check=""), {"main": main}),
         (bernhard_abstract_more_effective(k_vs_sqrt, check=""), {"every": every}),
-        (bernhard_conclusion(sqrt_vs_none, k_vs_sqrt, check=""), {"every": every}),
+        (conclusion, {"every": every}),
     ]
     return {finding.claim: _set(finding, **said) for finding, said in found}

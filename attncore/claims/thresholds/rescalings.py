@@ -11,6 +11,7 @@ __all__ = [
     "LEVEL",
     "MANY",
     "MARGIN",
+    "MATCHED_MARGIN",
     "MODERATE",
     "PRICE",
     "ROUNDING",
@@ -101,6 +102,16 @@ MARGIN = Threshold(
     "below a tenth of 1/k_total's W₁ is the floor's, not a rescaling's",
 )
 """The share of 1/k_total's W₁ a difference must exceed to call 1/(n√d) worse or better."""
+
+MATCHED_MARGIN = Threshold(
+    0.1,
+    "matched_margin",
+    "once both attend equally sharply, a W₁ lower by less than a tenth of the matched "
+    "reference's is no better-kept shape but the spread of a factor from draw to draw (the "
+    "book's margin for 'worse' or 'better')",
+)
+"""The share of the matched reference's W₁ by which a rescaling must distort less, at the same
+mean entropy, for its lower distortion to count as a better-kept shape."""
 
 MODERATE = Threshold(
     4.0,
