@@ -143,7 +143,8 @@ def _matched(
     left = (int(won.sum()) - lost) / len(won)
     if not lost or (many is not None and left >= many):
         return verdict, "", {}
-    return Verdict.CAVEAT, "flatter-only" if lost == won.sum() else "partly-flatter", values
+    said = {"kept": values["kept"], "largest_pct": values["largest_pct"]}  # the rest: the table
+    return Verdict.CAVEAT, "flatter-only" if lost == won.sum() else "partly-flatter", said
 
 
 @decided_by(MATCHED_MARGIN, LEVEL)
@@ -230,10 +231,12 @@ def bernhard_section5_worse(
         if branch:
             label_of = won.index.get_level_values(0)
             values["matched"] = [
-                {"label": label}
-                | ev.matched_values(every, won & (label_of == label), matched_margin, level)
+                {"label": label, "kept": found["kept"], "largest_pct": found["largest_pct"]}
                 for label in alternatives
                 if won[label_of == label].any()
+                for found in [
+                    ev.matched_values(every, won & (label_of == label), matched_margin, level)
+                ]
             ]
     return Finding("bernhard-section5-worse", verdict, check=check, values=values, branch=branch)
 
