@@ -450,9 +450,8 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     text += (
         f" Of the {sum(findings.values())} substantive findings, "
         + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
-        + f"; the verdicts of {closed} of them come from rules that cannot return the "
-        "opposite, so the evidence could not have gone the other way (dotted in the figure); "
-        "besides them, "
+        + f"; {closed} of them are closed: their rules cannot return the opposite verdict "
+        "(dotted in the figure); besides them, "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} are {PLURAL[k]}"
             for k in Kind
