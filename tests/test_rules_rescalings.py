@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -939,3 +941,39 @@ BRANCHES: Branches = {
 }
 """Per claim of the rescalings' rules: each branch no verdict's driver takes (a crossing the
 grid cannot place against 'moderate')."""
+
+
+# --- Holm's correction over the tests that refute or qualify ---------------------------------
+
+MARGINAL = 2.15
+"""Standard errors that are clear on their own (p about 2 % at 40 draws) but not after Holm."""
+
+
+def test_vaswani_fails_only_after_holm_over_every_test():
+    m = MARGINAL * 0.01
+    g = grid(none_last=0.254, sat_last=0.8, root_last=0.5 * 1.25 + m * math.hypot(1, 1.25))
+    assert rules.vaswani_table(g)["sqrt_d_j_moves"].all()  # clear on its own
+    finding = rules.vaswani_small_gradients(g, threshold=0.9, check="t")
+    assert finding.verdict is Verdict.UNTESTABLE
+
+
+def test_stable_region_beyond_only_after_holm():
+    t = _grid(j=(0.3, 0.3 * 1.25 + MARGINAL * 0.001 * math.hypot(1, 1.25)))
+    uncorrected = ev.stable_region(t, None, "N", 1.25, 0.05, 2.0)
+    assert uncorrected["beyond"] == [8, 64]
+    finding = rules.blog_stable_region(t, None, normal="N", check="t")
+    assert finding.verdict is Verdict.UNTESTABLE and finding.values["unclear"] == [{"ns": [8, 64]}]
+
+
+def test_gradient_flow_beyond_only_after_holm():
+    flow = _flow(root=(0.2, 0.4 + MARGINAL * 0.001 * math.hypot(1, 2)))
+    root = flow[flow["rescaling"] == "sqrt_d"]
+    assert ev.gradient_flow(root, flow[flow["rescaling"] == "none"], 2.0, 2.0)["beyond"]
+    assert rules.blog_gradient_flow(flow, check="t").verdict is Verdict.UNTESTABLE
+
+
+def test_distortion_signals_break_only_after_holm():
+    steps = _steps(W, [0.0, 0.1, 0.3, 0.6], [0.3, 0.25, 0.2, 0.2 + MARGINAL * 0.001])
+    assert ev.distortion_signals(steps, 2.0)["late"] == 1  # a late break on its own
+    finding = rules.bernhard_distortion_signals(steps, check="t")
+    assert finding.verdict is Verdict.HOLDS and finding.values["late"] == 0

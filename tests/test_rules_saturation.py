@@ -13,6 +13,7 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.claims import Finding, Verdict
 from attncore.claims.catalogue import CLAIMS, Claim
 from attncore.claims.rules import saturation as rules
+from attncore.evidence import saturation as evidence
 from attncore.evidence.saturation import example_landmarks
 from attncore.simulate.saturation import JacobianLandmarks, jacobian_landmarks, saturation_curve
 from attncore.softmax import FLOAT_FORMATS, exp_overflow_bound
@@ -544,3 +545,12 @@ BRANCHES: Branches = {
 }
 """Per claim of the same chapter: for each branch of its rule that no verdict's driver takes,
 an input that takes it (a fall the rows cannot tell from none)."""
+
+
+def test_skews_short_only_after_holm_over_the_rows():
+    table = keys({**FEW_KEYS, 16: [0.3, 0.96, 0.95 - 2.15 * 0.005]})
+    rows = evidence.marked_rows(table, MARKED)
+    assert evidence.clearly_below(rows, 0.95).any()  # clear on its own
+    assert skews(rising_curve(), {**FEW_KEYS, 16: [0.3, 0.96, 0.95 - 2.15 * 0.005]}).verdict is (
+        Verdict.HOLDS
+    )

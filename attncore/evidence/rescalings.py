@@ -18,7 +18,16 @@ import sympy as sp
 from numpy.typing import ArrayLike
 
 from attncore.checks import ParameterError, finite_array, positive_real, table_with
-from attncore.evidence.statistics import FAMILY_LEVEL, MIN_DRAWS, clear, clear_side, single
+from attncore.evidence.statistics import (
+    FAMILY_LEVEL,
+    MIN_DRAWS,
+    clear,
+    clear_side,
+    exceeds_p,
+    holm,
+    one_sided_p,
+    single,
+)
 from attncore.measures import ShapeReference
 
 __all__ = [
@@ -33,6 +42,7 @@ __all__ = [
     "clearly_above",
     "clearly_below",
     "conclusion_counts",
+    "corrected_calls",
     "distortion_signals",
     "distortion_values",
     "even_more_so",
@@ -41,9 +51,11 @@ __all__ = [
     "fewest_draws",
     "gradient_falls",
     "gradient_flow",
+    "jacobian_refutations",
     "jacobian_table",
     "jacobian_values",
     "leaving",
+    "leaving_tests",
     "lowest",
     "matched_calls",
     "matched_draws",
@@ -62,6 +74,7 @@ __all__ = [
     "section5_frame",
     "spread",
     "spread_calls",
+    "spread_tests",
     "spreads",
     "stable_region",
     "tail_difference",
@@ -424,6 +437,27 @@ def jacobian_table(summary: pd.DataFrame, steady: float, falls_to: float, z: flo
     return pd.DataFrame(rows).set_index("n")
 
 
+def jacobian_refutations(summary: pd.DataFrame, steady: float, falls_to: float) -> pd.DataFrame:
+    """Per ``n`` of a :func:`jacobian_table` grid, the one-sided p values of the tests that can
+    refute (columns ``n, test, p``): ``moves``, 1/sqrt(d)'s Jacobian norm at one d beyond
+    ``steady`` times that at another (every ordered pair, :func:`exceeds_p`), and ``stays``,
+    the unscaled norm at the last d above ``falls_to`` of the first."""
+    rows = []
+    for n, part in summary.groupby("n"):
+        none = part[part["rescaling"] == "none"].sort_values("d")
+        root = part[part["rescaling"] == "sqrt_d"].sort_values("d")
+        draws = int(part["draws"].min())
+        moves = exceeds_p(root["jacobian_norm"], root["jacobian_norm_se"], draws, steady)
+        rows += [{"n": n, "test": "moves", "p": float(p)} for p in moves]
+        first, last = none.iloc[0], none.iloc[-1]
+        stay = last["jacobian_norm"] - falls_to * first["jacobian_norm"]
+        se = math.hypot(last["jacobian_norm_se"], falls_to * first["jacobian_norm_se"])
+        rows.append(
+            {"n": n, "test": "stays", "p": float(one_sided_p([stay], [se], draws, "above")[0])}
+        )
+    return pd.DataFrame(rows, columns=["n", "test", "p"])
+
+
 def jacobian_values(table: pd.DataFrame, ds: pd.Series, threshold: float) -> dict[str, Any]:
     """What :func:`jacobian_table` shows over every ``n``, with the grid's ``ds`` and the
     ``threshold`` above which a row counts as saturated: the ``d`` range, the number of n
@@ -517,6 +551,40 @@ def spread(
     return {"above": "beyond", "below": "within", None: "unclear"}[side]
 
 
+def spread_tests(
+    summary: pd.DataFrame,
+    by: str,
+    checks: list[tuple[str, float | None]],
+    flat: float | None = None,
+) -> pd.DataFrame:
+    """The tests behind :func:`spreads` ``beyond`` (columns ``value, p``): per value of ``by``
+    and ``(metric, ratio)`` in ``checks``, :func:`exceeds_p` over every ordered pair of rows."""
+    rows = []
+    for value, part in summary.groupby(by):
+        draws = int(part["draws"].min())
+        for metric, ratio in checks:
+            extra = {"ratio": ratio} if ratio is not None else {"flat": flat or 0.0}
+            p = exceeds_p(part[metric], part[f"{metric}_se"], draws, **extra)
+            rows += [{"value": value, "p": float(x)} for x in p]
+    return pd.DataFrame(rows, columns=["value", "p"])
+
+
+def corrected_calls(across: Mapping[Any, str], beyond_at: set[Any]) -> dict[Any, str]:
+    """:func:`spreads` calls with ``beyond`` only at the values in ``beyond_at`` (rejected
+    after Holm); a spread beyond only uncorrected is ``unclear``."""
+    return {
+        value: "beyond" if value in beyond_at else ("unclear" if c == "beyond" else c)
+        for value, c in across.items()
+    }
+
+
+def _rejected_values(tests: pd.DataFrame) -> set[Any]:
+    """The ``value`` of every test of ``tests`` that :func:`holm` rejects."""
+    if tests.empty:
+        return set()
+    return set(tests["value"][holm(tests["p"].to_numpy())])
+
+
 def spreads(
     summary: pd.DataFrame,
     by: str,
@@ -544,6 +612,20 @@ def leaving(families: pd.DataFrame, normal: str, flat: float, z: float) -> list[
         if beyond(gap, se, int(min(row["draws"], ref["draws"])), z):
             left.append(str(family))
     return left
+
+
+def leaving_tests(families: pd.DataFrame, normal: str, flat: float) -> pd.DataFrame:
+    """The tests behind :func:`leaving` (columns ``value, p``): per family, entropy / ln n
+    above and below the normal's by more than ``flat`` (one-sided, each side)."""
+    ref = families.loc[normal]
+    rows = []
+    for family, row in families.drop(index=normal).iterrows():
+        gap = row["normalized_entropy"] - ref["normalized_entropy"]
+        se = math.hypot(row["normalized_entropy_se"], ref["normalized_entropy_se"])
+        draws = int(min(row["draws"], ref["draws"]))
+        p = one_sided_p([gap - flat, -gap - flat], [se, se], draws, "above")
+        rows += [{"value": str(family), "p": float(x)} for x in p]
+    return pd.DataFrame(rows, columns=["value", "p"])
 
 
 def gradient_falls(none: pd.DataFrame, z: float) -> list[bool]:
@@ -577,44 +659,65 @@ def stable_region(
     steady: float,
     flat: float,
     z: float,
+    corrected: bool = False,
 ) -> dict[str, Any]:
     """Across the ``d`` of each ``n`` of ``summary``: the :func:`spread_calls` of the Jacobian
     norm against a factor ``steady`` and of entropy / ln n and the saturated share against
     ``flat``; the ranges of the last two, at how many ``d`` they move beyond ``flat`` across
     ``n`` (``moving_n``), the number of ``ds``, and the families :func:`leaving` the normal's
-    entropy (none without ``families``)."""
+    entropy (none without ``families``). ``corrected``: a spread is beyond, a family leaving,
+    only where :func:`holm` rejects, over the ``n`` (beyond) and over the ``d`` and families
+    (moving, leaving)."""
     need = ["d", "n", "jacobian_norm", "normalized_entropy", "saturated_share"]
     table_with("summary", summary, [*need, *[f"{m}_se" for m in need[2:]], "draws"])
     flats: list[tuple[str, float | None]] = [
         ("normalized_entropy", None),
         ("saturated_share", None),
     ]
-    across_d = spreads(summary, "n", [("jacobian_norm", steady), *flats], z, flat)
+    checks_d: list[tuple[str, float | None]] = [("jacobian_norm", steady), *flats]
+    across_d = spreads(summary, "n", checks_d, z, flat)
     across_n = spreads(summary, "d", flats, z, flat)
+    left = [] if families is None else leaving(families, normal, flat, z)
+    if corrected:
+        across_d = corrected_calls(
+            across_d, _rejected_values(spread_tests(summary, "n", checks_d, flat))
+        )
+        moving = spread_tests(summary, "d", flats, flat).assign(kind="d")
+        if families is not None:
+            moving = pd.concat([moving, leaving_tests(families, normal, flat).assign(kind="f")])
+        rejected = moving[holm(moving["p"].to_numpy())] if len(moving) else moving
+        at_d = set(rejected.loc[rejected["kind"] == "d", "value"])
+        across_n = corrected_calls(across_n, at_d)
+        gone = set(rejected.loc[rejected["kind"] == "f", "value"])
+        left = [] if families is None else [str(f) for f in families.index if str(f) in gone]
     return {
         **spread_calls(across_d),
         "entropy": value_range(summary["normalized_entropy"]),
         "saturation": value_range(summary["saturated_share"]),
         "moving_n": sum(call == "beyond" for call in across_n.values()),
         "ds": int(summary["d"].nunique()),
-        "leaving": [] if families is None else leaving(families, normal, flat, z),
+        "leaving": left,
     }
 
 
 def gradient_flow(
-    root: pd.DataFrame, none: pd.DataFrame, same_order: float, z: float
+    root: pd.DataFrame, none: pd.DataFrame, same_order: float, z: float, corrected: bool = False
 ) -> dict[str, Any]:
     """The gradient reaching the query under 1/√d (``root``) and without scaling (``none``):
     the range over ``n`` of 1/√d's largest over smallest median across ``d``, the
     :func:`spread_calls` of its mean and median across ``d`` against a factor ``same_order``,
     at how many ``n`` the unscaled median clearly falls (:func:`gradient_falls`, of
     ``fall_ns``), at how many ``d`` 1/√d's moves beyond ``same_order`` across ``n``
-    (``moving_n``), the number of ``ds`` and the range of 1/√d's mean."""
+    (``moving_n``), the number of ``ds`` and the range of 1/√d's mean. ``corrected``: beyond
+    only where :func:`holm` rejects, over the ``n`` (across d) and over the ``d`` (across n)."""
     checks: list[tuple[str, float | None]] = [
         ("gradient_norm", same_order),
         ("gradient_median", same_order),
     ]
     across_d, across_n = spreads(root, "n", checks, z), spreads(root, "d", checks, z)
+    if corrected:
+        across_d = corrected_calls(across_d, _rejected_values(spread_tests(root, "n", checks)))
+        across_n = corrected_calls(across_n, _rejected_values(spread_tests(root, "d", checks)))
     falls = gradient_falls(none, z)
     ratio_d = root.groupby("n")["gradient_median"].agg(lambda g: g.max() / g.min())
     return {
@@ -670,11 +773,13 @@ def query_scale_crossing(scales: pd.DataFrame, z: float) -> dict[str, Any]:
     }
 
 
-def distortion_signals(steps: pd.DataFrame, z: float) -> dict[str, Any]:
+def distortion_signals(steps: pd.DataFrame, z: float, corrected: bool = False) -> dict[str, Any]:
     """Along consecutive constant factors (``steps``): the ``factors``, the steps on which W₁
     moves clearly (``moved``, of all), those on which the share near 0 or 1 moves clearly
     against it (``against``) and the Jacobian norm clearly with it (``with_w``; ``late`` at or
-    after its peak), and the Jacobian's ``peak`` and the factor it is at (``peak_at``)."""
+    after its peak), and the Jacobian's ``peak`` and the factor it is at (``peak_at``).
+    ``corrected``: a step counts against or with W₁ only where :func:`holm` rejects, over
+    steps x (share, Jacobian) x sides, each a pair of moves (p: the larger of the two)."""
     metrics = ["wasserstein", "extreme_share", "jacobian_norm"]
     parts = ("from", "to", "diff", "diff_se")
     table_with("steps", steps, [*(f"{m}_{s}" for m in metrics for s in parts), "draws"])
@@ -685,6 +790,8 @@ def distortion_signals(steps: pd.DataFrame, z: float) -> dict[str, Any]:
     )
     e_bad = (w_up & e_down) | (w_down & e_up)
     j_bad = (w_up & j_up) | (w_down & j_down)
+    if corrected:
+        e_bad, j_bad = _paired_moves(steps)
     levels = pd.concat([steps["jacobian_norm_from"], steps["jacobian_norm_to"].iloc[-1:]])
     peak = int(np.argmax(levels.to_numpy()))
     before_peak = steps.reset_index(drop=True).index < peak
@@ -697,6 +804,29 @@ def distortion_signals(steps: pd.DataFrame, z: float) -> dict[str, Any]:
         "peak": float(levels.max()),
         "peak_at": peak + 1,
     }
+
+
+def _paired_moves(steps: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Per step, whether the share moves clearly against W₁ and the Jacobian clearly with it,
+    after :func:`holm` over all of them (both sides each)."""
+
+    def p(metric: str, side: str) -> np.ndarray:
+        d, se = steps[f"{metric}_diff"], steps[f"{metric}_diff_se"]
+        return one_sided_p(d, se, steps["draws"], side)
+
+    w_up, w_down = p("wasserstein", "above"), p("wasserstein", "below")
+    pairs = [
+        np.maximum(w_up, p("extreme_share", "below")),
+        np.maximum(w_down, p("extreme_share", "above")),
+        np.maximum(w_up, p("jacobian_norm", "above")),
+        np.maximum(w_down, p("jacobian_norm", "below")),
+    ]
+    rejected = holm(np.concatenate(pairs)).reshape(4, len(steps))
+    index = steps.index
+    return (
+        pd.Series(rejected[0] | rejected[1], index=index),
+        pd.Series(rejected[2] | rejected[3], index=index),
+    )
 
 
 def conclusion_counts(

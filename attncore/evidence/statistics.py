@@ -42,6 +42,7 @@ __all__ = [
     "binomial_interval",
     "clear",
     "clear_side",
+    "exceeds_p",
     "holm",
     "level",
     "margin",
@@ -111,6 +112,23 @@ def clear(
     p = one_sided_p(diff, se, draws, side)
     index = diff.index if isinstance(diff, pd.Series) else None
     return pd.Series(holm(p, level) if p.size else np.zeros(0, bool), index=index)
+
+
+def exceeds_p(
+    values: Values, se: Values, draws: int | float, ratio: float = 1.0, flat: float = 0.0
+) -> np.ndarray:
+    """One-sided p values (:func:`one_sided_p`, ``above``) that one of ``values`` exceeds
+    ``ratio`` times another plus ``flat``, for every ordered pair (i, j), i != j: the family
+    behind a largest-over-smallest spread picked from the data (for :func:`holm`).
+
+    >>> exceeds_p([1.0, 3.0], [0.1, 0.1], 40, ratio=2.0).round(3).tolist()
+    [1.0, 0.0]
+    """
+    v, s = np.asarray(values, dtype=float), np.asarray(se, dtype=float)
+    i, j = (a.ravel() for a in np.meshgrid(np.arange(v.size), np.arange(v.size), indexing="ij"))
+    i, j = i[i != j], j[i != j]
+    diff = v[i] - ratio * v[j] - flat
+    return one_sided_p(diff, np.hypot(s[i], ratio * s[j]), draws, "above")
 
 
 def single(diff: Values, se: Values, draws: Values | int, side: str, z: float = 2.0) -> np.ndarray:

@@ -38,7 +38,7 @@ from attncore.claims.thresholds.rescalings import (
     UNIFORM_SHARE,
 )
 from attncore.evidence import rescalings as ev
-from attncore.evidence.statistics import MIN_DRAWS
+from attncore.evidence.statistics import MIN_DRAWS, holm
 from attncore.rescalings import RESCALINGS
 
 __all__ = [
@@ -407,8 +407,9 @@ def vaswani_small_gradients(
     """vaswani-small-gradients per ``n`` of :func:`vaswani_table`: a caveat if 1/√d is steady and
     the unscaled Jacobian falls or saturation rises (or both, 1/√d not steady), or if all three
     hold but 1/√d's Jacobian is not clearly above the unscaled one at the largest d for every n
-    (``counteract`` compares the two at one (d, n)); **fails** if 1/√d clearly moves, or the
-    unscaled Jacobian clearly stays where saturation does not rise."""
+    (``counteract`` compares the two at one (d, n); all-n conditions need no correction);
+    **fails** if Holm over every n's tests (:func:`_refuted`) finds 1/√d moving, or the
+    unscaled Jacobian staying where saturation does not rise."""
     table = vaswani_table(summary, steady, falls_to)
     falls = table["none_j_falls"]
     halves = falls & (table["none_j_ratio"] < falls_to)
@@ -421,12 +422,21 @@ def vaswani_small_gradients(
             verdict, branch = Verdict.CAVEAT, "not-counteracted"
     elif (stable.all() and (falls.all() or rises.all())) or (halves.all() and rises.all()):
         verdict = Verdict.CAVEAT
-    elif table["sqrt_d_j_moves"].any() or (table["none_j_stays"] & ~rises).any():
+    elif _refuted(summary, rises, steady, falls_to):
         verdict = Verdict.FAILS
     else:
         verdict = Verdict.UNTESTABLE
     values = ev.jacobian_values(table, summary["d"], threshold)
     return Finding("vaswani-small-gradients", verdict, check=check, values=values, branch=branch)
+
+
+def _refuted(summary: pd.DataFrame, rises: pd.Series, steady: float, falls_to: float) -> bool:
+    """Whether :func:`~attncore.evidence.statistics.holm` over every n's refuting tests rejects one
+    that counts (``stays`` only where saturation does not rise)."""
+    tests = ev.jacobian_refutations(summary, steady, falls_to)
+    hit = tests[holm(tests["p"].to_numpy())]
+    counts = (hit["test"] == "moves") | ~hit["n"].map(rises).astype(bool)
+    return bool(counts.any())
 
 
 _VANISHING = ["saturated_share_diff", "saturated_share_diff_se", "wasserstein_diff"]
@@ -645,8 +655,8 @@ def bernhard_prescaled_same(gap: float, *, check: str, tolerance: float = ROUNDI
 def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     """bernhard-distortion-signals-vanishing on :func:`attncore.simulate.study.curve_steps`: a
     caveat if only the Jacobian breaks it, before its peak (near the uniform end); untestable
-    if W₁ moves clearly on no step."""
-    values = ev.distortion_signals(steps, CLEAR)
+    if W₁ moves clearly on no step. Breaks count after Holm over steps x metrics x sides."""
+    values = ev.distortion_signals(steps, CLEAR, corrected=True)
     if not values["moved"][0]:
         verdict = Verdict.UNTESTABLE
     elif not (values["against"] or values["with_w"]):
@@ -730,9 +740,11 @@ def blog_stable_region(
     flat: float = FLAT,
 ) -> Finding:
     """blog-stable-responsive-region on the ``sqrt_d`` rows of a grid (``summary``) and of other
-    ``families`` at one (d, n): **fails** if something moves clearly beyond its bound across d,
-    untestable if not clearly within; a caveat if it moves with n or with the family."""
-    values = _clauses(ev.stable_region(summary, families, normal, steady, flat, CLEAR))
+    ``families`` at one (d, n): **fails** if something moves clearly beyond its bound across d
+    (Holm over n x metrics x pairs of d), untestable if not clearly within at every n; a caveat
+    if it moves with n or with the family (Holm over d x metrics x pairs of n, and families)."""
+    region = ev.stable_region(summary, families, normal, steady, flat, CLEAR, corrected=True)
+    values = _clauses(region)
     values["leaving"] = _optional("families", values["leaving"])
     if values["beyond"]:
         verdict = Verdict.FAILS
@@ -753,15 +765,16 @@ def blog_gradient_flow(
     summary: pd.DataFrame, *, check: str, same_order: float = SAME_ORDER
 ) -> Finding:
     """blog-gradient-flow-preserved on the ``none`` and ``sqrt_d`` rows of a grid: **fails** if
-    1/√d's gradient moves clearly beyond ``same_order`` across d, untestable if not clearly
-    within; a caveat if 1/√d's moves with n or the unscaled median does not clearly fall."""
+    1/√d's gradient moves clearly beyond ``same_order`` across d (Holm over n x metrics x pairs
+    of d), untestable if not clearly within at every n; a caveat if 1/√d's moves with n (Holm
+    over d x metrics x pairs of n) or the unscaled median does not clearly fall at every n."""
     need = ["rescaling", "d", "n", "gradient_norm", "gradient_median"]
     table_with("summary", summary, [*need, "gradient_norm_se", "gradient_median_se", "draws"])
     root = summary[summary["rescaling"] == "sqrt_d"]
     none = summary[summary["rescaling"] == "none"]
     if root.empty or none.empty:
         raise ParameterError("summary must hold the rows of none and sqrt_d")
-    values = _clauses(ev.gradient_flow(root, none, same_order, CLEAR))
+    values = _clauses(ev.gradient_flow(root, none, same_order, CLEAR, corrected=True))
     if values["beyond"]:
         verdict = Verdict.FAILS
     elif values["unclear"]:

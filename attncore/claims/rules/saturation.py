@@ -307,7 +307,8 @@ def variance_skews_softmax(
     curve: pd.DataFrame, by_keys: pd.DataFrame, marked: Mapping[float, int], peak: float
 ) -> Finding:
     """``blog-variance-skews-softmax``: does not hold unless the largest probability clearly
-    rises; a caveat where it stays clearly below ``peak`` at a ``marked`` spread (-> its d).
+    rises at every n and falls on no step (Holm over steps); a caveat where it stays clearly
+    below ``peak`` at a ``marked`` spread (Holm over the rows; -> its d).
 
     >>> variance_skews_softmax(*evidence.example_skew(), {8.0: 64}, 0.95).values["short"]
     [{'n_keys': 64, 'spread': 8.0, 'd': 64}]
@@ -316,9 +317,9 @@ def variance_skews_softmax(
     if len(curve) < 2 or by_keys.empty:
         return Finding(claim, Verdict.UNTESTABLE)
     rows = evidence.marked_rows(by_keys, marked)
-    short = rows[evidence.clearly_below(rows, peak)]
+    short = rows[evidence.clearly_below(rows, peak, corrected=True)]
     values: dict[str, Any] = {"by_keys": evidence.points_by_keys(by_keys)}
-    rising = evidence.rises(curve, by_keys, max(marked))
+    rising = evidence.rises(curve, by_keys, max(marked), corrected=True)
     if not rising or short.empty:
         return Finding(claim, Verdict.HOLDS if rising else Verdict.FAILS, values=values)
     values["short"] = evidence.marked_records(short, marked)
