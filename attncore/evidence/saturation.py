@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import ParameterError
-from attncore.evidence.statistics import holm, one_sided_p
+from attncore.evidence.statistics import clear
 from attncore.softmax import softmax
 
 __all__ = [
@@ -231,14 +231,15 @@ def unscaled_steps(marked: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 def rises(curve: pd.DataFrame, by_keys: pd.DataFrame, top: float, corrected: bool = False) -> bool:
     """Whether the mean largest probability falls clearly (two standard errors) nowhere along
     ``curve`` and, for every number of keys, is clearly higher at the spread ``top`` than at
-    spread 1. ``corrected``: a fall is clear only where :func:`holm` over the steps rejects
-    (normal one-sided tests)."""
+    spread 1. ``corrected``: a fall is clear only where Holm over the steps rejects (normal
+    one-sided tests, :func:`~attncore.evidence.statistics.clear`)."""
     values = curve["max_probability"].to_numpy()
     ses = curve["max_probability_se"].to_numpy()
-    falls = values[1:] + 2 * np.hypot(ses[1:], ses[:-1]) < values[:-1]
+    step = np.hypot(ses[1:], ses[:-1])
     if corrected:
-        step = np.hypot(ses[1:], ses[:-1])
-        falls = holm(one_sided_p(values[1:] - values[:-1], step, math.inf, "below"))
+        falls = clear(values[1:] - values[:-1], step, math.inf, "below").to_numpy()
+    else:
+        falls = values[1:] + 2 * step < values[:-1]
     rising = []
     for _, part in by_keys.groupby("n_keys"):
         base = part[np.isclose(part["spread"], 1.0)].iloc[0]
@@ -255,11 +256,12 @@ def marked_rows(by_keys: pd.DataFrame, marked: Mapping[float, int]) -> pd.DataFr
 
 def clearly_below(table: pd.DataFrame, level: float, corrected: bool = False) -> pd.Series:
     """Per row, whether the mean largest probability lies two standard errors below ``level``;
-    ``corrected``: where :func:`holm` over the rows rejects (normal one-sided tests)."""
+    ``corrected``: where Holm over the rows rejects (normal one-sided tests,
+    :func:`~attncore.evidence.statistics.clear`)."""
     if corrected:
-        diff = table["max_probability"] - level
-        p = one_sided_p(diff, table["max_probability_se"], math.inf, "below")
-        return pd.Series(holm(p) if p.size else np.zeros(0, bool), index=table.index)
+        return clear(
+            table["max_probability"] - level, table["max_probability_se"], math.inf, "below"
+        )
     return table["max_probability"] + 2 * table["max_probability_se"] < level
 
 
