@@ -54,6 +54,7 @@ __all__ = [
     "jacobian_refutations",
     "jacobian_table",
     "jacobian_values",
+    "largest_gap_pct",
     "leaving",
     "leaving_tests",
     "lowest",
@@ -61,6 +62,7 @@ __all__ = [
     "matched_draws",
     "matched_factor",
     "matched_pairs",
+    "matched_table",
     "matched_values",
     "mean_selectivity",
     "operation_groups",
@@ -1123,10 +1125,9 @@ def matched_values(
 ) -> dict[str, Any]:
     """What :func:`matched_pairs` (``a`` against ``b`` at ``a``'s selectivity) show where
     ``a`` clearly distorts less than ``b`` itself (``won``): per :func:`matched_calls` at
-    ``margin``, where ``a`` stays lower (``kept``, of the wins), the same, higher and
-    unclear; the range of the ``multiplier`` t, of the paired differences (``gap``) and of
-    the matched W₁ (``w_matched``), the largest standard error (``se``) and the largest
-    difference as a percentage of the matched W₁ (``largest_pct``).
+    ``margin``, where ``a`` stays lower (``kept``, of the wins), the same and higher, and the
+    largest difference as a percentage of the matched W₁ (``largest_pct``,
+    :func:`largest_gap_pct`); the rest is :func:`matched_table`'s.
 
     >>> pairs = example_pairs()
     >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
@@ -1146,10 +1147,70 @@ def matched_values(
         "kept": (int((called == "better").sum()), int(on.sum())),
         "same": int((called == "same").sum()),
         "higher": int((called == "worse").sum()),
-        "unclear": int((called == "unclear").sum()),
-        "multiplier": value_range(part["multiplier"]),
-        "gap": value_range(part["wasserstein_diff"]),
-        "se": float(part["wasserstein_diff_se"].max()),
-        "largest_pct": float(100 * (part["wasserstein_diff"].abs() / part["wasserstein_b"]).max()),
-        "w_matched": value_range(part["wasserstein_b"]),
+        "largest_pct": largest_gap_pct(part),
     }
+
+
+def largest_gap_pct(matched: pd.DataFrame) -> float:
+    """The largest difference of :func:`matched_pairs` as a percentage of the matched W₁.
+
+    >>> largest_gap_pct(pd.DataFrame({"wasserstein_diff": [0.001, -0.004],
+    ...                               "wasserstein_b": [0.1, 0.2]}))
+    2.0
+    """
+    return float(100 * (matched["wasserstein_diff"].abs() / matched["wasserstein_b"]).max())
+
+
+def _matched_row(
+    today: pd.DataFrame, won: pd.Series, matched: pd.DataFrame, called: pd.Series
+) -> dict[str, Any]:
+    """One row of :func:`matched_table`: today's clear wins and the matched calls, each over
+    every configuration, the largest matched difference and the range of the multiplier t."""
+    return {
+        "configurations": len(today),
+        "draws": int(today["draws"].min()),
+        "lower_today": int(won.sum()),
+        **{call: int((called == call).sum()) for call in CALLS},
+        "largest_pct": largest_gap_pct(matched),
+        "multiplier_min": float(matched["multiplier"].min()),
+        "multiplier_max": float(matched["multiplier"].max()),
+    }
+
+
+def matched_table(
+    distortion: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
+    alternatives: Mapping[str, pd.DataFrame] | None,
+    matched_alternatives: Mapping[str, pd.DataFrame] | None,
+    margin: float,
+    section5_margin: float,
+    level: float = FAMILY_LEVEL,
+) -> pd.DataFrame:
+    """Today's comparison and the matched one side by side, one row per comparison: per label
+    of ``distortion`` (today's pairs ``a`` against ``b``, and ``a`` against ``b`` at ``a``'s
+    selectivity), and per section 5 alternative (``alternatives`` and
+    ``matched_alternatives``, counted as :func:`section5_counts` counts them at
+    ``section5_margin``): the configurations and draws, where ``a``'s W₁ is clearly lower today
+    (``lower_today``), the :data:`CALLS` of ``a`` at matched selectivity (``better``: lower by
+    more than ``margin`` of the matched W₁), the largest matched difference as a percentage of
+    the matched W₁ and the range of the multiplier t.
+
+    >>> pairs = example_pairs()
+    >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
+    ...                        wasserstein_diff_se=0.001)
+    >>> row = matched_table({"toy": (pairs, matched)}, None, None, 0.1, 0.1).loc["toy"]
+    >>> int(row["lower_today"]), int(row["same"]), int(row["better"])
+    (2, 2, 0)
+    """
+    rows = {}
+    for label, (today, matched) in distortion.items():
+        won = wins(today, level=level)
+        rows[label] = _matched_row(today, won, matched, matched_calls(matched, margin, level))
+    if alternatives and matched_alternatives:
+        counts = section5_counts(alternatives, section5_margin, level)
+        every = pd.concat([matched_alternatives[k] for k in alternatives], keys=list(alternatives))
+        called = matched_calls(every, margin, level)
+        for label, today in alternatives.items():
+            rows[label] = _matched_row(
+                today, counts["wins"][label], every.loc[label], called[label]
+            )
+    return pd.DataFrame.from_dict(rows, orient="index")

@@ -241,60 +241,15 @@ def bernhard_section5_worse(
     return Finding("bernhard-section5-worse", verdict, check=check, values=values, branch=branch)
 
 
-def _matched_row(
-    today: pd.DataFrame, won: pd.Series, matched: pd.DataFrame, called: pd.Series
-) -> dict[str, Any]:
-    """One row of :func:`matched_table`: today's clear wins and the matched calls, each over
-    every configuration, the largest matched difference as a percentage of the matched W₁."""
-    return {
-        "configurations": len(today),
-        "draws": int(today["draws"].min()),
-        "lower_today": int(won.sum()),
-        **{call: int((called == call).sum()) for call in ev.CALLS},
-        "largest_pct": float(
-            100 * (matched["wasserstein_diff"].abs() / matched["wasserstein_b"]).max()
-        ),
-        "multiplier_min": float(matched["multiplier"].min()),
-        "multiplier_max": float(matched["multiplier"].max()),
-    }
-
-
 def matched_table(
     distortion: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
     alternatives: Mapping[str, pd.DataFrame] | None = None,
     matched_alternatives: Mapping[str, pd.DataFrame] | None = None,
-    margin: float = MATCHED_MARGIN,
-    level: float = LEVEL,
 ) -> pd.DataFrame:
-    """Today's comparison and the matched one side by side, one row per comparison: per label
-    of ``distortion`` (today's pairs ``a`` against ``b``, and ``a`` against ``b`` at ``a``'s
-    selectivity), and per section 5 alternative (``alternatives`` and
-    ``matched_alternatives``, tested together as :func:`bernhard_section5_worse` tests them):
-    the configurations and draws, where ``a``'s W₁ is clearly lower today (``lower_today``),
-    the :data:`~attncore.evidence.rescalings.CALLS` of ``a`` at matched selectivity (``better``:
-    lower by more than ``margin`` of the matched W₁), the largest matched difference as a
-    percentage of the matched W₁ and the range of the multiplier t.
-
-    >>> pairs = ev.example_pairs()
-    >>> matched = pairs.assign(wasserstein_b=0.1, wasserstein_diff=0.001, multiplier=0.01,
-    ...                        wasserstein_diff_se=0.001)
-    >>> row = matched_table({"toy": (pairs, matched)}).loc["toy"]
-    >>> int(row["lower_today"]), int(row["same"]), int(row["better"])
-    (2, 2, 0)
-    """
-    rows = {}
-    for label, (today, matched) in distortion.items():
-        won = ev.wins(today, level=level)
-        rows[label] = _matched_row(today, won, matched, ev.matched_calls(matched, margin, level))
-    if alternatives and matched_alternatives:
-        counts = ev.section5_counts(alternatives, MARGIN, level)
-        every = pd.concat([matched_alternatives[k] for k in alternatives], keys=list(alternatives))
-        called = ev.matched_calls(every, margin, level)
-        for label, today in alternatives.items():
-            rows[label] = _matched_row(
-                today, counts["wins"][label], every.loc[label], called[label]
-            )
-    return pd.DataFrame.from_dict(rows, orient="index")
+    """:func:`~attncore.evidence.rescalings.matched_table` at the rules' margins and level."""
+    return ev.matched_table(
+        distortion, alternatives, matched_alternatives, MATCHED_MARGIN, MARGIN, LEVEL
+    )
 
 
 def matched_reading(
