@@ -12,9 +12,10 @@ from attncore.claims.rules.training import (
     chuang_assumptions_invalid,
     chuang_sigma_w_moving_factors,
 )
-from attncore.claims.thresholds import Flip
-from attncore.claims.thresholds.training import UNIT
+from attncore.claims.thresholds import Flip, thresholds_of
 from attncore.evidence.training import example_evaluations
+
+UNIT = thresholds_of("training").UNIT
 
 
 def test_a_verdict_line_marks_a_fragile_verdict_and_leaves_its_thresholds_to_the_ledger() -> None:

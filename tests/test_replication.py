@@ -4,8 +4,10 @@ import re
 
 import pytest
 
-from attncore.claims.thresholds.length_generalization import SOLVED
+from attncore.claims.thresholds import thresholds_of
 from attncore.sources.replication import STRINGS_PER_TEST, replication_summary
+
+SOLVED = thresholds_of("length_generalization").SOLVED
 
 
 def test_every_cell_has_twenty_runs_of_counts_out_of_a_hundred():

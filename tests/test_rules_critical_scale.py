@@ -19,9 +19,11 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.checks import ParameterError
 from attncore.claims import Verdict
 from attncore.claims.rules import critical_scale as rules
-from attncore.claims.thresholds import critical_scale as thresholds
+from attncore.claims.thresholds import thresholds_of
 from attncore.evidence import critical_scale as evidence
 from attncore.symbolic.critical import limit_angle_ratio
+
+thresholds = thresholds_of("critical_scale")
 
 
 def off(n, rho):

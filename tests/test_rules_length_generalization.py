@@ -9,8 +9,10 @@ from length_tables import BAD, FLAT, FOCUSED, GOOD, MID, SAME, frame
 
 from attncore.claims import Finding, Verdict
 from attncore.claims.rules import length_generalization as rules
-from attncore.claims.thresholds.length_generalization import CONFIDENCE
+from attncore.claims.thresholds import thresholds_of
 from attncore.evidence import length_generalization as evidence
+
+CONFIDENCE = thresholds_of("length_generalization").CONFIDENCE
 
 
 @pytest.mark.parametrize(

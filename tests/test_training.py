@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from attncore.checks import ParameterError  # noqa: E402
-from attncore.claims.thresholds.training import LEARNED  # noqa: E402
+from attncore.claims.thresholds import thresholds_of  # noqa: E402
 from attncore.rescalings import RESCALINGS, get_rescaling, register  # noqa: E402
 from attncore.training import (  # noqa: E402
     ModelConfig,
@@ -28,6 +28,8 @@ from attncore.training import (  # noqa: E402
     summary_frame,
     train_reversal,
 )
+
+LEARNED = thresholds_of("training").LEARNED
 
 TINY = {"vocab": 6, "length": 4, "d_model": 8}
 

@@ -27,9 +27,11 @@ from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
-from attncore.claims.thresholds.training import LEARNED
+from attncore.claims.thresholds import thresholds_of
 from attncore.claims.words import interval, steps_text
 from attncore.evidence.training import INTERVAL, mean_and_half_width
+
+LEARNED = thresholds_of("training").LEARNED
 
 __all__ = [
     "accuracy_data",

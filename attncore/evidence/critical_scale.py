@@ -39,11 +39,11 @@ __all__ = [
 
 LEVEL = 0.95
 """The intervals' level where a caller gives none: that of the rules' ``confidence``
-threshold (:data:`attncore.claims.thresholds.critical_scale.CONFIDENCE`)."""
+threshold (``CONFIDENCE`` in ``attncore/claims/thresholds/critical_scale.yaml``)."""
 
 ODDS = 1.0
 """The self weight's odds at which the boundary is read where a caller gives none: that of the
-rules' ``odds`` threshold (:data:`attncore.claims.thresholds.critical_scale.ODDS`)."""
+rules' ``odds`` threshold (``ODDS`` in ``attncore/claims/thresholds/critical_scale.yaml``)."""
 
 REFINE = 16
 """Points per interval of the ``gamma`` grid at which the curves are read: between grid points

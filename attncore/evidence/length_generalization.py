@@ -38,7 +38,7 @@ __all__ = [
 
 LEVEL = 0.95
 """The intervals' level where a caller gives none: that of the rules' ``confidence``
-threshold (:data:`attncore.claims.thresholds.length_generalization.CONFIDENCE`)."""
+threshold (``CONFIDENCE`` in ``attncore/claims/thresholds/length_generalization.yaml``)."""
 
 OUTCOMES = ("solved", "not solved", "one seed", "not learned", "undecided")
 """What a run records of a method at the longest length: its accuracy's interval at or above

@@ -1,5 +1,5 @@
 """Verdicts on Bernhard's Figures 1 and 2 from :mod:`attncore.evidence.bernhard_figures`: a
-mean over draws is *clearly* past a mark by a t test at :data:`Z` standard errors, and a share
+mean over draws is *clearly* past a mark by a t test at ``Z`` standard errors, and a share
 ``share_required`` of single draws must agree. ``assess_*`` returns the finding and the
 chapter's reading (marks and panels, no numbers)."""
 
@@ -16,19 +16,11 @@ from scipy import stats
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.bernhard_figures import (
-    FAMILY_LEVEL,
-    LAW_LEVEL,
-    MUCH,
-    NEAR_ZERO_WEIGHT,
-    NOMINAL_LEVEL,
-    SHARE_REQUIRED,
-    SKEWED,
-    Z,
-)
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import bernhard_figures as evidence
 from attncore.evidence.statistics import clear
+
+limits = thresholds_of("bernhard_figures")
 
 __all__ = [
     "SAME_SAMPLE_SHARE",
@@ -96,20 +88,20 @@ def _against(
 def _state(e: evidence.Estimate, mark: float, side: str) -> str:
     """``"clearly"``, ``"against"`` or ``"borderline"`` for a mean meant to lie on ``side``."""
     on, off = (e.above, e.below) if side == ">" else (e.below, e.above)
-    return "clearly" if on(mark, Z) else "against" if off(mark, Z) else "borderline"
+    return "clearly" if on(mark, limits.Z) else "against" if off(mark, limits.Z) else "borderline"
 
 
-@decided_by(SHARE_REQUIRED, SKEWED, NEAR_ZERO_WEIGHT, Z)
+@decided_by(limits.SHARE_REQUIRED, limits.SKEWED, limits.NEAR_ZERO_WEIGHT, limits.Z)
 def assess_unscaled_distorts(
     panels: pd.DataFrame,
     *,
     n_keys: int,
     ks_critical: float,
-    share_required: float = SHARE_REQUIRED,
+    share_required: float = limits.SHARE_REQUIRED,
     sample: str = "intended",
     panel: str = "1b",
-    skewed: float = SKEWED,
-    near_zero_weight: float = NEAR_ZERO_WEIGHT,
+    skewed: float = limits.SKEWED,
+    near_zero_weight: float = limits.NEAR_ZERO_WEIGHT,
 ) -> Assessment:
     """``bernhard-fig1-unscaled-distorts``: fails where a mean is clearly on the wrong side of
     its mark (``against``); a caveat where one is ``borderline`` or too few draws pass all.
@@ -137,11 +129,11 @@ def assess_unscaled_distorts(
     return _assessed(finding, "against", "borderline", "few")
 
 
-@decided_by(SHARE_REQUIRED, Z)
+@decided_by(limits.SHARE_REQUIRED, limits.Z)
 def assess_sqrt_d_helps(
     panels: pd.DataFrame,
     *,
-    share_required: float = SHARE_REQUIRED,
+    share_required: float = limits.SHARE_REQUIRED,
     sample: str = "intended",
     unscaled: str = "1b",
     scaled: str = "1c",
@@ -160,8 +152,8 @@ def assess_sqrt_d_helps(
         return undecided
     found = evidence.sqrt_d_comparison(panels, sample, unscaled, draws)
     e, values = found.estimates, {**setting, **found.values}
-    helps = e["w"].above(0, Z) and e["ks"].above(0, Z)
-    milder = e["milder"].above(0, Z)
+    helps = e["w"].above(0, limits.Z) and e["ks"].above(0, limits.Z)
+    milder = e["milder"].above(0, limits.Z)
     if not (helps and milder):
         failing = _against(e, {"distortion": ("w", "ks"), "skew": ("milder",)})
         if failing:
@@ -176,19 +168,21 @@ def assess_sqrt_d_helps(
                 branch="cannot-tell",
             )
     else:
-        finding = _qualified(claim, values, found.share < share_required, not e["skew"].above(0, Z))
+        finding = _qualified(
+            claim, values, found.share < share_required, not e["skew"].above(0, limits.Z)
+        )
     return _assessed(finding, "failing", "unclear", "few")
 
 
-@decided_by(SHARE_REQUIRED, MUCH, Z)
+@decided_by(limits.SHARE_REQUIRED, limits.MUCH, limits.Z)
 def assess_k_total_better(
     panels: pd.DataFrame,
     *,
-    share_required: float = SHARE_REQUIRED,
+    share_required: float = limits.SHARE_REQUIRED,
     sample: str = "intended",
     base: str = "2b",
     other: str = "2c",
-    much: float = MUCH,
+    much: float = limits.MUCH,
     uniform_entropy: float = 0.99,
 ) -> Assessment:
     """``bernhard-fig2-k-total-better``: fails where ``other`` is clearly more distorted on a
@@ -206,13 +200,13 @@ def assess_k_total_better(
         return undecided
     found = evidence.k_total_comparison(panels, sample, base, other, draws)
     e, values = found.estimates, {**setting, **found.values}
-    if not (e["w"].above(0, Z) and e["ks"].above(0, Z)):
+    if not (e["w"].above(0, limits.Z) and e["ks"].above(0, limits.Z)):
         if _against(e, {"w": ("w",), "ks": ("ks",)}):
             return _assessed(Finding(claim, Verdict.FAILS, values=values))
         undecided = Finding(claim, Verdict.UNTESTABLE, values=values, branch="cannot-tell")
         return _assessed(undecided)
     values["uniform"] = e["entropy"].mean >= uniform_entropy
-    much_better = e["ratio_w"].below(much, Z) and e["ratio_ks"].below(much, Z)
+    much_better = e["ratio_w"].below(much, limits.Z) and e["ratio_ks"].below(much, limits.Z)
     finding = _qualified(claim, values, found.share < share_required, not much_better)
     return _assessed(finding, "few", "uniform")
 
@@ -222,9 +216,9 @@ def assess_k_total_better(
 _SIGNS = {"jacobian_norm": ("below", "jacobian"), "extreme_share": ("above", "extreme")}
 
 
-@decided_by(FAMILY_LEVEL)
+@decided_by(limits.FAMILY_LEVEL)
 def fig1_vanishing_inference(
-    costs: pd.DataFrame, *, d: int, level: float = FAMILY_LEVEL
+    costs: pd.DataFrame, *, d: int, level: float = limits.FAMILY_LEVEL
 ) -> Finding:
     """``bernhard-fig1-vanishing-inference``: each sign's paired difference by a one-sided t
     test, Bonferroni over the two. Holds if both show; a caveat if one (``shown``,
@@ -326,11 +320,11 @@ def samples_differ(ks_distances: Sequence[float], ks_critical: float) -> Reading
     return Reading("differ" if differ else "alike")
 
 
-@decided_by(LAW_LEVEL, NOMINAL_LEVEL, Z)
+@decided_by(limits.LAW_LEVEL, limits.NOMINAL_LEVEL, limits.Z)
 def assess_other_components_similar(components: pd.DataFrame, ks_critical: float) -> Assessment:
     """``bernhard-other-components-similar``: fails where key 1 differs in law (``broken``:
-    beyond a Student t band at :data:`LAW_LEVEL`, Bonferroni over panels and statistics); a
-    caveat where a panel's share beyond ``ks_critical`` is clearly above :data:`NOMINAL_LEVEL`.
+    beyond a Student t band at ``LAW_LEVEL``, Bonferroni over panels and statistics); a
+    caveat where a panel's share beyond ``ks_critical`` is clearly above ``NOMINAL_LEVEL``.
 
     >>> assess_other_components_similar(evidence.example_components(), 0.09).finding.verdict.value
     'holds'
@@ -341,7 +335,9 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
     values: dict[str, Any] = {"draws": draws, "keys": keys}
     if draws < 2 or keys < 2:
         return _assessed(Finding(claim, Verdict.UNTESTABLE, values=values), "draws", "keys")
-    level = LAW_LEVEL / 2 / (components["panel"].nunique() * len(evidence.COMPONENT_STATISTICS))
+    level = (
+        limits.LAW_LEVEL / 2 / (components["panel"].nunique() * len(evidence.COMPONENT_STATISTICS))
+    )
     z_law = float(stats.t.ppf(1 - level, df=draws - 1))  # t: the errors come from few draws
     panels = evidence.component_panels(components, ks_critical)
     values["panels"] = [p.record() for p in panels]
@@ -350,7 +346,7 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
         finding = Finding(claim, Verdict.FAILS, values={**values, "broken": broken})
         named = [{"panel": b["panel"], "statistic": b["statistic"]} for b in broken]
         return Assessment(finding, Reading("fails", {"broken": named}))
-    differing = [p.panel for p in panels if p.share.above(NOMINAL_LEVEL, Z)]
+    differing = [p.panel for p in panels if p.share.above(limits.NOMINAL_LEVEL, limits.Z)]
     if differing:
         finding = Finding(claim, Verdict.CAVEAT, values={**values, "differing": differing})
         return _assessed(finding, "differing")

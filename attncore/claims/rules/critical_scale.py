@@ -9,19 +9,11 @@ import pandas as pd
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.critical_scale import (
-    ABOVE,
-    BELOW,
-    COLLAPSED,
-    CONFIDENCE,
-    IDENTITY,
-    ODDS,
-    STEADY,
-    TOLERANCE,
-)
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import critical_scale as evidence
 from attncore.rescalings import get_rescaling
+
+limits = thresholds_of("critical_scale")
 
 __all__ = [
     "boundary_span",
@@ -40,13 +32,13 @@ def _exceptions(**kinds: pd.Index) -> list[dict[str, Any]]:
     ]
 
 
-@decided_by(ODDS, TOLERANCE)
+@decided_by(limits.ODDS, limits.TOLERANCE)
 def critical_log_n(
     table: pd.DataFrame,
     *,
-    odds: float = ODDS,
-    tolerance: float = TOLERANCE,
-    confidence: float = CONFIDENCE,
+    odds: float = limits.ODDS,
+    tolerance: float = limits.TOLERANCE,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``chen-critical-log-n`` at the largest ``n``, from whether each ``rho``'s interval of the
     boundary (:func:`evidence.boundary_table`, in units of ``1/(1 - rho)``) lies within
@@ -118,16 +110,16 @@ def _sharpening(
     return Finding(claim, Verdict.UNTESTABLE, values={**values, "undecided": undecided})
 
 
-@decided_by(BELOW, ABOVE, COLLAPSED, IDENTITY, STEADY)
+@decided_by(limits.BELOW, limits.ABOVE, limits.COLLAPSED, limits.IDENTITY, limits.STEADY)
 def phase_transition(
     table: pd.DataFrame,
     *,
-    below: float = BELOW,
-    above: float = ABOVE,
-    collapsed: float = COLLAPSED,
-    identity: float = IDENTITY,
-    steady: float = STEADY,
-    confidence: float = CONFIDENCE,
+    below: float = limits.BELOW,
+    above: float = limits.ABOVE,
+    collapsed: float = limits.COLLAPSED,
+    identity: float = limits.IDENTITY,
+    steady: float = limits.STEADY,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``chen-phase-transition``: at the largest ``n`` the angle ratio at ``gamma_c / below``
     at most ``collapsed`` and at ``gamma_c * above`` at least ``identity`` (the ends), and from
@@ -159,13 +151,13 @@ def phase_transition(
     return _sharpening(claim, ends, missed, falls, rises, steady, {**values, "n_min": int(n_min)})
 
 
-@decided_by(STEADY)
+@decided_by(limits.STEADY)
 def uniform_as_n_grows(
     table: pd.DataFrame,
     scale: str = "sqrt_d",
     *,
-    steady: float = STEADY,
-    confidence: float = CONFIDENCE,
+    steady: float = limits.STEADY,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``chen-uniform-as-n-grows`` at the fixed logit scale ``scale``: from the smallest ``n`` to
     the largest, the entropy rises clearly and the angle ratio falls clearly (at every ``rho``

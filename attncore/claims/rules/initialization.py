@@ -13,12 +13,12 @@ import pandas as pd
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds import initialization as limits
-from attncore.claims.thresholds.initialization import Z_LIMIT
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import initialization as evidence
 from attncore.evidence.initialization import Fit
 from attncore.evidence.statistics import margin
+
+limits = thresholds_of("initialization")
 
 __all__ = [
     "aligned_takeaway",
@@ -221,14 +221,14 @@ def near_unit(variance: float, se: float, tolerance: float = limits.UNIT_TOLERAN
     >>> near_unit(1.05, 0.001), near_unit(0.5, 0.01), near_unit(1.5, 0.2)
     (True, False, True)
     """
-    return abs(variance - 1.0) <= tolerance + Z_LIMIT * se
+    return abs(variance - 1.0) <= tolerance + limits.Z_LIMIT * se
 
 
 def _unit_weights(rows: pd.DataFrame, tolerance: float = limits.UNIT_TOLERANCE) -> list[bool]:
     """Per default: whether it draws weights of unit variance and zero mean."""
     return [
         near_unit(r["weight variance"], r["weight variance SE"], tolerance)
-        and abs(r["weight mean z"]) <= Z_LIMIT
+        and abs(r["weight mean z"]) <= limits.Z_LIMIT
         for _, r in rows.iterrows()
     ]
 
@@ -242,7 +242,7 @@ def _unit_qk(rows: pd.DataFrame, tolerance: float = limits.UNIT_TOLERANCE) -> li
     ]
 
 
-@decided_by(limits.UNIT_TOLERANCE, Z_LIMIT)
+@decided_by(limits.UNIT_TOLERANCE, limits.Z_LIMIT)
 def blog_unit_variance_finding(
     table: pd.DataFrame, *, unit_tolerance: float = limits.UNIT_TOLERANCE
 ) -> Finding:
@@ -261,7 +261,7 @@ def blog_unit_variance_finding(
     return Finding("blog-init-unit-variance", verdict, values={"defaults": defaults})
 
 
-@decided_by(limits.UNIT_TOLERANCE, limits.SMALL_CORRELATION, Z_LIMIT)
+@decided_by(limits.UNIT_TOLERANCE, limits.SMALL_CORRELATION, limits.Z_LIMIT)
 def chuang_standard_init_finding(
     table: pd.DataFrame,
     *,
@@ -280,8 +280,8 @@ def chuang_standard_init_finding(
     if rows.empty:
         return Finding(claim, Verdict.UNTESTABLE)
     unit = _unit_qk(rows, unit_tolerance)
-    zero_mean = [r["largest |mean z|"] <= Z_LIMIT for _, r in rows.iterrows()]
-    correlated = ~(rows["largest |cov z|"] <= Z_LIMIT)
+    zero_mean = [r["largest |mean z|"] <= limits.Z_LIMIT for _, r in rows.iterrows()]
+    correlated = ~(rows["largest |cov z|"] <= limits.Z_LIMIT)
     small = rows["largest |corr|"] <= small_correlation
     values = {"defaults": evidence.labelled(rows, q="Q variance", k="K variance")}
     values |= evidence.largest_moments(rows)
@@ -310,8 +310,12 @@ def standard_init_readings(table: pd.DataFrame) -> list[Reading]:
         kept = [str(lab) for lab, u in zip(rows["label"], unit, strict=True) if u]
         variances = evidence.labelled(rows, variance=column)
         readings.append(Reading(f"{name}-{which}", {"variances": variances, "unit": kept}))
-    correlated = evidence.labelled(rows[rows["largest |cov z|"] > Z_LIMIT], corr="largest |corr|")
-    moments: dict[str, Any] = {"means_zero": bool((rows["largest |mean z|"] <= Z_LIMIT).all())}
+    correlated = evidence.labelled(
+        rows[rows["largest |cov z|"] > limits.Z_LIMIT], corr="largest |corr|"
+    )
+    moments: dict[str, Any] = {
+        "means_zero": bool((rows["largest |mean z|"] <= limits.Z_LIMIT).all())
+    }
     if correlated:
         return [*readings, Reading("moments-correlated", {**moments, "correlated": correlated})]
     return [*readings, Reading("moments", moments)]
@@ -325,8 +329,8 @@ def _assumptions(table: pd.DataFrame, unit_tolerance: float) -> pd.DataFrame:
             "label": table["label"].astype(str),
             "ii": _unit_qk(table, unit_tolerance),
             "q": table["Q variance"].astype(float),
-            "means": table["largest |mean z|"] <= Z_LIMIT,
-            "iv": table["largest |cov z|"] <= Z_LIMIT,
+            "means": table["largest |mean z|"] <= limits.Z_LIMIT,
+            "iv": table["largest |cov z|"] <= limits.Z_LIMIT,
             "cov_z": table["largest |cov z|"].astype(float),
         }
     )
@@ -344,7 +348,7 @@ def _without_ii(claim: str, unmet: pd.DataFrame) -> Finding:
     return Finding(claim, Verdict.FAILS, values={"kept": kept, "lost": lost}, branch="fails-mixed")
 
 
-@decided_by(limits.UNIT_TOLERANCE, Z_LIMIT)
+@decided_by(limits.UNIT_TOLERANCE, limits.Z_LIMIT)
 def assumption_ii_dependence(
     table: pd.DataFrame, claim: str, *, unit_tolerance: float = limits.UNIT_TOLERANCE
 ) -> Finding:

@@ -9,11 +9,12 @@ import pandas as pd
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.length_generalization import CONFIDENCE, SOLVED
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.claims.words import count
 from attncore.evidence import length_generalization as evidence
 from attncore.evidence.length_generalization import OUTCOMES
+
+limits = thresholds_of("length_generalization")
 
 __all__ = [
     "CHANCE",
@@ -39,7 +40,7 @@ def _untestable(
     train_length: int,
     methods: tuple[str, ...],
     solved: float | None = None,
-    confidence: float = CONFIDENCE,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding | None:
     """Branch ``no-models`` (``missing`` methods), ``one-seed``, ``no-longer-length`` or, given
     ``solved``, ``not-learned`` (a method unsolved at the training length has nothing to
@@ -67,13 +68,13 @@ def _untestable(
     return Finding(claim, Verdict.UNTESTABLE, values=values, branch="not-learned")
 
 
-@decided_by(SOLVED)
+@decided_by(limits.SOLVED)
 def chiang_log_n(
     table: pd.DataFrame,
     train_length: int,
     *,
-    solved: float = SOLVED,
-    confidence: float = CONFIDENCE,
+    solved: float = limits.SOLVED,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``chiang-first-log-n`` at the longest length, from whether ln n/√d and 1/√d are solved
     (the lower end of the interval at least ``solved``) and whether ln n/√d's paired gain is
@@ -104,7 +105,7 @@ def chiang_log_n(
 
 
 def ssmax_flattening(
-    table: pd.DataFrame, train_length: int, *, confidence: float = CONFIDENCE
+    table: pd.DataFrame, train_length: int, *, confidence: float = limits.CONFIDENCE
 ) -> Finding:
     """``nakanishi-ssmax-flattening`` on the changes of :func:`evidence.flattening`: holds where
     1/√d's entropy clearly ``rises``, its largest weight clearly ``falls`` and SSMax is clearly
@@ -133,13 +134,13 @@ def ssmax_flattening(
     return Finding(claim, verdict, values=values)
 
 
-@decided_by(SOLVED)
+@decided_by(limits.SOLVED)
 def k_total_long(
     table: pd.DataFrame,
     train_length: int,
     *,
-    solved: float = SOLVED,
-    confidence: float = CONFIDENCE,
+    solved: float = limits.SOLVED,
+    confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``bernhard-k-total-long-strings`` at the longest length, from whether 1/k_total is
     solved, clearly unsolved, clearly below 1/√d (paired ``gap``) and clearly above or at most
@@ -171,8 +172,8 @@ def solved_at_longest(
     table: pd.DataFrame,
     train_length: int | None = None,
     *,
-    solved: float = SOLVED,
-    confidence: float = CONFIDENCE,
+    solved: float = limits.SOLVED,
+    confidence: float = limits.CONFIDENCE,
 ) -> dict[str, str]:
     """Per method, one of :data:`OUTCOMES` at the longest length: its accuracy's interval at or
     above ``solved``, wholly below, across it, none (one seed), or, given ``train_length``, not
@@ -233,7 +234,7 @@ def longest_outcomes(
         methods = [m for m, found in outcomes.items() if found == outcome]
         if methods:
             names, many = _few(methods, labels, named)
-            values = {"methods": names, "many": many, "solved": float(SOLVED)}
+            values = {"methods": names, "many": many, "solved": float(limits.SOLVED)}
             readings.append(Reading(outcome, values))
     return readings
 

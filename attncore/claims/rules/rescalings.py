@@ -2,7 +2,7 @@
 
 Most read paired comparisons of rescalings ``a`` and ``b`` per configuration ``family, d, n``
 through :mod:`attncore.evidence.rescalings`: counts over configurations are Holm-corrected,
-a single difference along a curve or across d is clear at :data:`CLEAR`.
+a single difference along a curve or across d is clear at ``CLEAR``.
 
 >>> pairs = ev.example_pairs()
 >>> lower_distortion("bernhard-other-moments", pairs, "k_total", "sqrt_d", check="toy").verdict
@@ -21,25 +21,12 @@ import pandas as pd
 from attncore.checks import ParameterError, table_with
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.rescalings import (
-    CLEAR,
-    FALLS_TO,
-    FLAT,
-    LEVEL,
-    MANY,
-    MARGIN,
-    MATCHED_MARGIN,
-    MODERATE,
-    PRICE,
-    ROUNDING,
-    SAME_ORDER,
-    STEADY,
-    UNIFORM_SHARE,
-)
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import rescalings as ev
 from attncore.evidence.statistics import MIN_DRAWS, holm
 from attncore.rescalings import RESCALINGS
+
+limits = thresholds_of("rescalings")
 
 __all__ = [
     "COMPARISON_EVIDENCE",
@@ -113,7 +100,7 @@ def _distortion_verdict(won: pd.Series, lost: pd.Series, clean: bool = True) -> 
 def _distortion(pairs: pd.DataFrame, better: str, worse: str, won: pd.Series) -> dict[str, Any]:
     """The values a distortion claim says, with the rescalings' labels."""
     values = {"better": _label(better), "worse": _label(worse)}
-    values |= ev.distortion_values(pairs, won, UNIFORM_SHARE)
+    values |= ev.distortion_values(pairs, won, limits.UNIFORM_SHARE)
     values["missed"] = _optional("places", values["missed"])
     return values
 
@@ -147,7 +134,7 @@ def _matched(
     return Verdict.CAVEAT, "flatter-only" if lost == won.sum() else "partly-flatter", said
 
 
-@decided_by(MATCHED_MARGIN, LEVEL)
+@decided_by(limits.MATCHED_MARGIN, limits.LEVEL)
 def lower_distortion(
     claim: str,
     pairs: pd.DataFrame,
@@ -156,8 +143,8 @@ def lower_distortion(
     *,
     check: str,
     matched: pd.DataFrame | None = None,
-    matched_margin: float = MATCHED_MARGIN,
-    level: float = LEVEL,
+    matched_margin: float = limits.MATCHED_MARGIN,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """``better`` (``a``) distorts less than ``worse`` on W₁: :func:`_distortion_verdict` of its
     clear wins and losses, read beside ``matched`` (``a`` against ``worse`` at ``a``'s
@@ -170,15 +157,15 @@ def lower_distortion(
     return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(MATCHED_MARGIN, LEVEL)
+@decided_by(limits.MATCHED_MARGIN, limits.LEVEL)
 def bernhard_other_families(
     pairs: pd.DataFrame,
     reference: pd.DataFrame,
     *,
     check: str,
     matched: pd.DataFrame | None = None,
-    matched_margin: float = MATCHED_MARGIN,
-    level: float = LEVEL,
+    matched_margin: float = limits.MATCHED_MARGIN,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-other-families (``a`` = k_total, ``b`` = sqrt_d): as :func:`lower_distortion`, at
     best a caveat where a family is not ``even_more_so`` than ``reference`` (``not_more``)."""
@@ -196,15 +183,15 @@ def bernhard_other_families(
     return Finding("bernhard-other-families", verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(MARGIN, MATCHED_MARGIN, LEVEL)
+@decided_by(limits.MARGIN, limits.MATCHED_MARGIN, limits.LEVEL)
 def bernhard_section5_worse(
     alternatives: Mapping[str, pd.DataFrame],
     *,
     check: str,
     matched: Mapping[str, pd.DataFrame] | None = None,
-    margin: float = MARGIN,
-    matched_margin: float = MATCHED_MARGIN,
-    level: float = LEVEL,
+    margin: float = limits.MARGIN,
+    matched_margin: float = limits.MATCHED_MARGIN,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-section5-worse (label -> pairs ``a`` = k_total, ``b`` = the alternative):
     :func:`_distortion_verdict` over every comparison, beyond ``margin`` times k_total's W₁
@@ -248,12 +235,17 @@ def matched_table(
 ) -> pd.DataFrame:
     """:func:`~attncore.evidence.rescalings.matched_table` at the rules' margins and level."""
     return ev.matched_table(
-        distortion, alternatives, matched_alternatives, MATCHED_MARGIN, MARGIN, LEVEL
+        distortion,
+        alternatives,
+        matched_alternatives,
+        limits.MATCHED_MARGIN,
+        limits.MARGIN,
+        limits.LEVEL,
     )
 
 
 def matched_reading(
-    today: pd.DataFrame, matched: pd.DataFrame, margin: float = MATCHED_MARGIN
+    today: pd.DataFrame, matched: pd.DataFrame, margin: float = limits.MATCHED_MARGIN
 ) -> Reading:
     """Whether ``a`` keeps its lower distortion against ``b`` at its own selectivity
     (``matched``) where it is clearly lower today (``today``): branch ``kept`` (lower by more
@@ -267,10 +259,10 @@ def matched_reading(
     >>> matched_reading(pairs, matched).branch
     'vanishes'
     """
-    won = ev.wins(today, level=LEVEL)
+    won = ev.wins(today, level=limits.LEVEL)
     if not won.any():
         return Reading("no-wins", {"configurations": len(today)})
-    values = ev.matched_values(matched, won, margin, LEVEL)
+    values = ev.matched_values(matched, won, margin, limits.LEVEL)
     kept, of = values["kept"]
     branch = "kept" if kept == of else "partly" if kept else "vanishes"
     return Reading(branch, {"kept": values["kept"], "largest_pct": values["largest_pct"]})
@@ -278,7 +270,7 @@ def matched_reading(
 
 def section5_table(alternatives: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per alternative: the counts and median ratios :func:`bernhard_section5_worse` reads."""
-    return ev.section5_frame(ev.section5_counts(alternatives, MARGIN, LEVEL)["rows"])
+    return ev.section5_frame(ev.section5_counts(alternatives, limits.MARGIN, limits.LEVEL)["rows"])
 
 
 def section5_complexity(n_values: tuple[int, int] = (4, 8), p: float = 3) -> Finding:
@@ -300,7 +292,9 @@ def section5_complexity(n_values: tuple[int, int] = (4, 8), p: float = 3) -> Fin
     return Finding("bernhard-section5-more-complicated", verdict, values=values)
 
 
-def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = LEVEL) -> pd.Series:
+def n_sqrt_d_calls(
+    pairs: pd.DataFrame, margin: float = limits.MARGIN, level: float = limits.LEVEL
+) -> pd.Series:
     """:func:`~attncore.evidence.rescalings.calls` of ``a`` = n_sqrt_d against ``b`` = k_total.
 
     >>> n_sqrt_d_calls(ev.example_pairs()).tolist()
@@ -309,14 +303,14 @@ def n_sqrt_d_calls(pairs: pd.DataFrame, margin: float = MARGIN, level: float = L
     return ev.calls(pairs, margin, level)
 
 
-@decided_by(MARGIN, LEVEL)
+@decided_by(limits.MARGIN, limits.LEVEL)
 def bernhard_n_sqrt_d_other(
     pairs: pd.DataFrame,
     normal: str,
     *,
     check: str,
-    margin: float = MARGIN,
-    level: float = LEVEL,
+    margin: float = limits.MARGIN,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-n-sqrt-d-other (``a`` = n_sqrt_d, ``b`` = k_total) on the families other than
     ``normal``: **holds** if all calls are worse, a caveat if some; if none, **fails** where
@@ -343,21 +337,21 @@ def n_sqrt_d_by_family(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def vaswani_table(
-    summary: pd.DataFrame, steady: float = STEADY, falls_to: float = FALLS_TO
+    summary: pd.DataFrame, steady: float = limits.STEADY, falls_to: float = limits.FALLS_TO
 ) -> pd.DataFrame:
     """Per ``n``: what :func:`vaswani_small_gradients` reads
     (:func:`~attncore.evidence.rescalings.jacobian_table` at the rule's thresholds)."""
-    return ev.jacobian_table(summary, steady, falls_to, CLEAR)
+    return ev.jacobian_table(summary, steady, falls_to, limits.CLEAR)
 
 
-@decided_by(FALLS_TO, STEADY, CLEAR)
+@decided_by(limits.FALLS_TO, limits.STEADY, limits.CLEAR)
 def vaswani_small_gradients(
     summary: pd.DataFrame,
     *,
     threshold: float,
     check: str,
-    falls_to: float = FALLS_TO,
-    steady: float = STEADY,
+    falls_to: float = limits.FALLS_TO,
+    steady: float = limits.STEADY,
 ) -> Finding:
     """vaswani-small-gradients per ``n`` of :func:`vaswani_table`: a caveat if 1/√d is steady and
     the unscaled Jacobian falls or saturation rises (or both, 1/√d not steady), or if all three
@@ -399,7 +393,7 @@ _VANISHING += ["wasserstein_diff_se", "effective_share_a", "gradient_norm_a", "g
 _VANISHING += ["draws"]
 
 
-def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
+def vanishing_caveats(pairs: pd.DataFrame, price: float = limits.PRICE) -> list[str]:
     """What qualifies 1/k_total's lower saturation (``a`` = k_total, ``b`` = sqrt_d): ``more
     saturated`` somewhere, ``higher W₁``, a median gradient below ``price`` times sqrt_d's
     (``price``, or ``price 1/n`` where the ratio times n is within a factor 3 of 1).
@@ -416,20 +410,20 @@ def vanishing_caveats(pairs: pd.DataFrame, price: float = PRICE) -> list[str]:
     return caveats
 
 
-@decided_by(PRICE, LEVEL)
+@decided_by(limits.PRICE, limits.LEVEL)
 def bernhard_vanishing_gradients(
     pairs: pd.DataFrame,
     *,
     threshold: float,
     check: str,
-    price: float = PRICE,
-    level: float = LEVEL,
+    price: float = limits.PRICE,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-vanishing-gradients (``a`` = k_total, ``b`` = sqrt_d; saturated: largest
     probability above ``threshold``): where k_total saturates clearly less somewhere, a caveat
     with :func:`vanishing_caveats`; else **fails** if clearly more somewhere."""
     table_with("pairs", pairs, [*_VANISHING, "saturated_share_a", "saturated_share_b"])
-    values = {"threshold": threshold, **ev.saturation_values(pairs, UNIFORM_SHARE, level)}
+    values = {"threshold": threshold, **ev.saturation_values(pairs, limits.UNIFORM_SHARE, level)}
     if values["less"][0]:
         verdict = Verdict.CAVEAT if vanishing_caveats(pairs, price) else Verdict.HOLDS
     else:
@@ -488,7 +482,7 @@ def _distortion_reading(findings: Mapping[str, Finding]) -> Reading:
 def _uniform_reading(pairs: pd.DataFrame) -> Reading:
     """How often 1/k_total's attention is nearly uniform: ``every``, ``most`` (at least
     half), ``few`` or ``none``."""
-    uniform = int((pairs["effective_share_a"] > UNIFORM_SHARE).sum())
+    uniform = int((pairs["effective_share_a"] > limits.UNIFORM_SHARE).sum())
     if 2 * uniform >= len(pairs):
         branch = "every" if uniform == len(pairs) else "most"
     else:
@@ -550,25 +544,25 @@ def lowest_reading(
 def heavy_tails_reading(heavy: pd.Series, normal: pd.Series, df: float) -> Reading:
     """Whether 1/k_total distorts clearly more (``costs``), less (``lowers``) or neither
     (``unclear``) with Student t components of ``df`` degrees of freedom (W₁ per draw,
-    ``heavy``) than with standard normal ones (``normal``), at :data:`CLEAR`.
+    ``heavy``) than with standard normal ones (``normal``), at ``CLEAR``.
 
     >>> heavy_tails_reading(pd.Series([0.08, 0.084]), pd.Series([0.04, 0.041]), 5).branch
     'costs'
     """
-    values = ev.tail_difference(heavy, normal, CLEAR)
+    values = ev.tail_difference(heavy, normal, limits.CLEAR)
     side = values.pop("side")
     branch = {"above": "costs", "below": "lowers", None: "unclear"}[side]
     return Reading(branch, {"df": float(df), **values})
 
 
-@decided_by(MODERATE, CLEAR)
+@decided_by(limits.MODERATE, limits.CLEAR)
 def bernhard_small_logits(
-    scales: pd.DataFrame, *, check: str, moderate: float = MODERATE
+    scales: pd.DataFrame, *, check: str, moderate: float = limits.MODERATE
 ) -> Finding:
     """bernhard-small-logits-little-distortion on :func:`attncore.simulate.study.query_scale_table`:
     **fails** if W₁ starts above 1/√d's or reaches it without rising; untestable if it neither
     rises nor reaches it, or the grid brackets ``moderate``; a caveat on a clear step down."""
-    m = ev.query_scale_crossing(scales, CLEAR)
+    m = ev.query_scale_crossing(scales, limits.CLEAR)
     reached = m["at"] >= 0
     if m["first_above"] or (not m["rises"] and reached):
         verdict = Verdict.FAILS
@@ -592,8 +586,10 @@ def bernhard_small_logits(
     return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(ROUNDING)
-def bernhard_prescaled_same(gap: float, *, check: str, tolerance: float = ROUNDING) -> Finding:
+@decided_by(limits.ROUNDING)
+def bernhard_prescaled_same(
+    gap: float, *, check: str, tolerance: float = limits.ROUNDING
+) -> Finding:
     """bernhard-prescaled-softmax-same: **holds** if the two computations differ by at most
     ``tolerance``.
 
@@ -606,12 +602,12 @@ def bernhard_prescaled_same(gap: float, *, check: str, tolerance: float = ROUNDI
     return Finding("bernhard-prescaled-softmax-same", verdict, check=check, values={"gap": gap})
 
 
-@decided_by(CLEAR)
+@decided_by(limits.CLEAR)
 def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     """bernhard-distortion-signals-vanishing on :func:`attncore.simulate.study.curve_steps`: a
     caveat if only the Jacobian breaks it, before its peak (near the uniform end); untestable
     if W₁ moves clearly on no step. Breaks count after Holm over steps x metrics x sides."""
-    values = ev.distortion_signals(steps, CLEAR, corrected=True)
+    values = ev.distortion_signals(steps, limits.CLEAR, corrected=True)
     if not values["moved"][0]:
         verdict = Verdict.UNTESTABLE
     elif not (values["against"] or values["with_w"]):
@@ -623,23 +619,23 @@ def bernhard_distortion_signals(steps: pd.DataFrame, *, check: str) -> Finding:
     return Finding("bernhard-distortion-signals-vanishing", verdict, check=check, values=values)
 
 
-@decided_by(MANY, MATCHED_MARGIN, LEVEL)
+@decided_by(limits.MANY, limits.MATCHED_MARGIN, limits.LEVEL)
 def bernhard_conclusion(
     sqrt_vs_none: pd.DataFrame,
     k_vs_sqrt: pd.DataFrame,
     *,
     check: str,
     matched: pd.DataFrame | None = None,
-    many: float = MANY,
-    matched_margin: float = MATCHED_MARGIN,
-    level: float = LEVEL,
+    many: float = limits.MANY,
+    matched_margin: float = limits.MATCHED_MARGIN,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-conclusion-k-total-better: each part borne out by clear wins in at least
     ``many`` of its configurations, refuted by as many losses; a caveat if one is borne out,
     **fails** if neither is and one is refuted. The second part ("even better") is read
     beside ``matched`` (k_total against 1/√d at k_total's selectivity) by :func:`_matched`,
     which must leave ``many`` of the configurations."""
-    values = ev.conclusion_counts(sqrt_vs_none, k_vs_sqrt, UNIFORM_SHARE, level)
+    values = ev.conclusion_counts(sqrt_vs_none, k_vs_sqrt, limits.UNIFORM_SHARE, level)
     sqrt_of, k_of = values["sqrt_of"], values["k_of"]
     borne = [values["sqrt_wins"] / sqrt_of >= many, values["k_wins"] / k_of >= many]
     if all(borne):
@@ -658,14 +654,14 @@ def bernhard_conclusion(
     return Finding(claim, verdict, check=check, values=values, branch=branch)
 
 
-@decided_by(MANY, PRICE, LEVEL)
+@decided_by(limits.MANY, limits.PRICE, limits.LEVEL)
 def bernhard_abstract_more_effective(
     pairs: pd.DataFrame,
     *,
     check: str,
-    many: float = MANY,
-    price: float = PRICE,
-    level: float = LEVEL,
+    many: float = limits.MANY,
+    price: float = limits.PRICE,
+    level: float = limits.LEVEL,
 ) -> Finding:
     """bernhard-abstract-more-effective (``a`` = k_total, ``b`` = sqrt_d), where sqrt_d saturates:
     borne out by clear wins in at least ``many``, with a caveat if worse somewhere or at a
@@ -684,21 +680,21 @@ def bernhard_abstract_more_effective(
     return Finding("bernhard-abstract-more-effective", verdict, check=check, values=values)
 
 
-@decided_by(STEADY, FLAT, CLEAR)
+@decided_by(limits.STEADY, limits.FLAT, limits.CLEAR)
 def blog_stable_region(
     summary: pd.DataFrame,
     families: pd.DataFrame | None = None,
     *,
     normal: str,
     check: str,
-    steady: float = STEADY,
-    flat: float = FLAT,
+    steady: float = limits.STEADY,
+    flat: float = limits.FLAT,
 ) -> Finding:
     """blog-stable-responsive-region on the ``sqrt_d`` rows of a grid (``summary``) and of other
     ``families`` at one (d, n): **fails** if something moves clearly beyond its bound across d
     (Holm over n x metrics x pairs of d), untestable if not clearly within at every n; a caveat
     if it moves with n or with the family (Holm over d x metrics x pairs of n, and families)."""
-    region = ev.stable_region(summary, families, normal, steady, flat, CLEAR, corrected=True)
+    region = ev.stable_region(summary, families, normal, steady, flat, limits.CLEAR, corrected=True)
     values = _clauses(region)
     values["leaving"] = _optional("families", values["leaving"])
     if values["beyond"]:
@@ -715,9 +711,9 @@ def _clauses(values: dict[str, Any]) -> dict[str, Any]:
     return values | {c: _optional("ns", values[c]) for c in ("beyond", "unclear")}
 
 
-@decided_by(SAME_ORDER, CLEAR)
+@decided_by(limits.SAME_ORDER, limits.CLEAR)
 def blog_gradient_flow(
-    summary: pd.DataFrame, *, check: str, same_order: float = SAME_ORDER
+    summary: pd.DataFrame, *, check: str, same_order: float = limits.SAME_ORDER
 ) -> Finding:
     """blog-gradient-flow-preserved on the ``none`` and ``sqrt_d`` rows of a grid: **fails** if
     1/√d's gradient moves clearly beyond ``same_order`` across d (Holm over n x metrics x pairs
@@ -729,7 +725,7 @@ def blog_gradient_flow(
     none = summary[summary["rescaling"] == "none"]
     if root.empty or none.empty:
         raise ParameterError("summary must hold the rows of none and sqrt_d")
-    values = _clauses(ev.gradient_flow(root, none, same_order, CLEAR, corrected=True))
+    values = _clauses(ev.gradient_flow(root, none, same_order, limits.CLEAR, corrected=True))
     if values["beyond"]:
         verdict = Verdict.FAILS
     elif values["unclear"]:
@@ -740,8 +736,10 @@ def blog_gradient_flow(
     return Finding("blog-gradient-flow-preserved", verdict, check=check, values=values)
 
 
-@decided_by(LEVEL)
-def bernhard_sqrt_d_alleviates(pairs: pd.DataFrame, *, check: str, level: float = LEVEL) -> Finding:
+@decided_by(limits.LEVEL)
+def bernhard_sqrt_d_alleviates(
+    pairs: pd.DataFrame, *, check: str, level: float = limits.LEVEL
+) -> Finding:
     """bernhard-sqrt-d-alleviates-vanishing (``a`` = sqrt_d, ``b`` = none): a caveat if sqrt_d
     has clearly fewer components near 0 or 1 in at least half (not everywhere with a larger
     Jacobian); **fails** if more somewhere and fewer in less than half."""

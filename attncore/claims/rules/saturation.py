@@ -14,10 +14,11 @@ import pandas as pd
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Claim, Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds import saturation as limits
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import saturation as evidence
 from attncore.evidence.statistics import clear_side, single
+
+limits = thresholds_of("saturation")
 
 __all__ = [
     "decline_readings",

@@ -12,10 +12,11 @@ import pandas as pd
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.stability import COLLAPSE, GROWTH
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import stability as evidence
 from attncore.evidence.statistics import FAMILY_LEVEL, clear
+
+limits = thresholds_of("stability")
 
 __all__ = [
     "LABELS",
@@ -42,9 +43,13 @@ def _clear(found: tuple[float, float, int], side: str) -> bool:
     return bool(clear([found[0]], [found[1]], found[2], side).iloc[0])
 
 
-@decided_by(GROWTH)
+@decided_by(limits.GROWTH)
 def logit_growth(
-    runs: pd.DataFrame, curves: pd.DataFrame, method: str = "sqrt_d", *, growth: float = GROWTH
+    runs: pd.DataFrame,
+    curves: pd.DataFrame,
+    method: str = "sqrt_d",
+    *,
+    growth: float = limits.GROWTH,
 ) -> Finding:
     """``wortsman-small-models-unstable``: at the highest rate the logits grew more than
     ``growth`` times the best rate's in every seed, and the loss is clearly above the best
@@ -116,9 +121,9 @@ def entropy_with_instability(runs: pd.DataFrame, curves: pd.DataFrame) -> Findin
     return Finding(claim, verdict, values={**counts, **found})
 
 
-@decided_by(COLLAPSE)
+@decided_by(limits.COLLAPSE)
 def prevents_collapse(
-    runs: pd.DataFrame, curves: pd.DataFrame, length: int, *, collapse: float = COLLAPSE
+    runs: pd.DataFrame, curves: pd.DataFrame, length: int, *, collapse: float = limits.COLLAPSE
 ) -> Finding:
     """``zhai-sigma-reparam-prevents-collapse``, over the rates above 1/√d's best where its mean
     lowest entropy fell below ``collapse`` ln L *and* its loss rose clearly (a low entropy in a

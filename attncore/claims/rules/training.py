@@ -23,19 +23,7 @@ import pandas as pd
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.training import (
-    ABOUT_FIVE,
-    FAST,
-    GUESS,
-    HALF_DATA_TARGET,
-    LARGE_SPREAD,
-    LEARNED,
-    MIN_GAP,
-    SEEN_SHARE,
-    UNIT,
-    WEIGHT_CHANGE,
-)
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.claims.words import interval, percentage, power, steps_text
 from attncore.evidence.statistics import clear, single
 from attncore.evidence.training import (
@@ -59,6 +47,8 @@ from attncore.evidence.training import (
     variance_record,
     weight_product_change,
 )
+
+limits = thresholds_of("training")
 
 __all__ = [
     "GAP_OUTCOMES",
@@ -86,13 +76,13 @@ __all__ = [
 ]
 
 
-@decided_by(LARGE_SPREAD, UNIT)
+@decided_by(limits.LARGE_SPREAD, limits.UNIT)
 def blog_large_logits_learning(
-    scan: pd.DataFrame, *, large: float = LARGE_SPREAD, unit: float = UNIT
+    scan: pd.DataFrame, *, large: float = limits.LARGE_SPREAD, unit: float = limits.UNIT
 ) -> Finding:
     """``blog-vanishing-gradients-learning`` on the runs of Chuang's searches
     (:func:`attncore.training.experiment.scan_table`), per setup and budget: runs whose logits
-    start spread by ``large`` or more stay below :data:`LEARNED` where some run spread by
+    start spread by ``large`` or more stay below ``LEARNED`` where some run spread by
     ``unit`` or less reaches it (holds, if at least one setup and budget shows it), or a large
     one reaches it (fails).
 
@@ -108,8 +98,8 @@ def blog_large_logits_learning(
         if big.empty or small.empty:
             outcomes.append("no-contrast")
             continue
-        big_learns = bool((big["accuracy"] >= LEARNED).any())
-        small_learns = bool((small["accuracy"] >= LEARNED).any())
+        big_learns = bool((big["accuracy"] >= limits.LEARNED).any())
+        small_learns = bool((small["accuracy"] >= limits.LEARNED).any())
         outcomes.append("fails" if big_learns else "holds" if small_learns else "short")
         records.append(
             {
@@ -145,16 +135,16 @@ def _within(values: pd.Series | np.ndarray, factor: float) -> np.ndarray:
 
 
 def _learns(runs: pd.DataFrame, setup: str, method: str, budget: int) -> bool:
-    """Whether every seed of ``method`` in ``setup`` is at :data:`LEARNED` after ``budget``."""
+    """Whether every seed of ``method`` in ``setup`` is at ``LEARNED`` after ``budget``."""
     part = runs_of(runs, setup, method)
-    return bool(len(part) and (part[accuracy_at(budget)] >= LEARNED).all())
+    return bool(len(part) and (part[accuracy_at(budget)] >= limits.LEARNED).all())
 
 
 def gaps(
-    runs: pd.DataFrame, budgets: Sequence[int], guess: float = GUESS
+    runs: pd.DataFrame, budgets: Sequence[int], guess: float = limits.GUESS
 ) -> dict[tuple[str, int], bool]:
     """Chuang's gap per setup and budget: every seed of ``sqrt_d`` below ``guess`` and
-    every seed of the searched beta (``constant``) at or above :data:`LEARNED`.
+    every seed of the searched beta (``constant``) at or above ``LEARNED``.
 
     >>> from attncore.evidence.training import example_runs
     >>> gaps(example_runs(), [500])
@@ -168,12 +158,12 @@ def gaps(
                 len(sqrt)
                 and len(searched)
                 and (sqrt[accuracy_at(budget)] < guess).all()
-                and (searched[accuracy_at(budget)] >= LEARNED).all()
+                and (searched[accuracy_at(budget)] >= limits.LEARNED).all()
             )
     return found
 
 
-def is_about_five(beta: float, factor: float = ABOUT_FIVE) -> bool:
+def is_about_five(beta: float, factor: float = limits.ABOUT_FIVE) -> bool:
     """Whether ``beta`` is "about 5": within ``factor`` of 5.
 
     >>> is_about_five(4.1), is_about_five(52.6), is_about_five(3.0, factor=1.5)
@@ -182,15 +172,15 @@ def is_about_five(beta: float, factor: float = ABOUT_FIVE) -> bool:
     return 5 / factor <= beta <= 5 * factor
 
 
-@decided_by(GUESS, ABOUT_FIVE, LEARNED)
+@decided_by(limits.GUESS, limits.ABOUT_FIVE, limits.LEARNED)
 def chuang_string_reversal(
     runs: pd.DataFrame,
     short: int,
     long: int,
     searched_betas: Mapping[str, Sequence[float]] | None = None,
     *,
-    guess: float = GUESS,
-    about_five: float = ABOUT_FIVE,
+    guess: float = limits.GUESS,
+    about_five: float = limits.ABOUT_FIVE,
 ) -> Finding:
     """``chuang-string-reversal``: the :func:`gaps` in every setup at both budgets, and each
     search's beta (``searched_betas``, per setup) :func:`is_about_five`; a setup where no seed
@@ -288,7 +278,7 @@ def pace_story(
 ) -> Reading:
     """The methods (named by ``labels``) by their pace to 95 % against 1/√d in ``setup``:
     faster (slower) where every seed is :func:`~attncore.evidence.training.apart` from 1/√d's
-    or the median steps are fewer (more) by more than a factor :data:`FAST`.
+    or the median steps are fewer (more) by more than a factor ``FAST``.
 
     >>> from attncore.evidence.training import example_runs
     >>> found = pace_story(example_runs(), "LayerNorm", 3000, {"constant": "β"})
@@ -306,9 +296,9 @@ def pace_story(
         side = apart(runs, setup, method)
         if math.isnan(steps):
             groups["never"].append(name[method])
-        elif math.isnan(reference) or steps * FAST < reference or side < 0:
+        elif math.isnan(reference) or steps * limits.FAST < reference or side < 0:
             groups["faster"].append(name[method])
-        elif steps > FAST * max(reference, 1.0) or side > 0:
+        elif steps > limits.FAST * max(reference, 1.0) or side > 0:
             groups["slower"].append(name[method])
         else:
             groups["same"].append(name[method])
@@ -322,9 +312,9 @@ def pace_story(
     return Reading("never" if never else "reaches", values)
 
 
-@decided_by(FAST)
+@decided_by(limits.FAST)
 def chuang_compresses_time(
-    runs: pd.DataFrame, search_steps: Mapping[str, int], *, fast: float = FAST
+    runs: pd.DataFrame, search_steps: Mapping[str, int], *, fast: float = limits.FAST
 ) -> Finding:
     """``chuang-compresses-data-and-time``, its time: per setup, the searched β (``constant``)
     reaches 95 % faster than 1/√d (as :func:`pace_story` reads faster) counting the steps its
@@ -449,7 +439,7 @@ def gap_conclusion(runs: pd.DataFrame, short: int, long: int) -> Reading:
     return Reading("slow", values)
 
 
-@decided_by(LEARNED)
+@decided_by(limits.LEARNED)
 def bernhard_transformer_performance(runs: pd.DataFrame, long: int) -> Finding:
     """``bernhard-transformer-performance``: in each setup where 1/√d learns the task within
     ``long`` steps (the baseline), whether 1/k_total does too.
@@ -512,9 +502,9 @@ def _from_premise(status: Mapping[str, str]) -> tuple[Verdict, list[dict[str, li
     return verdict, [{"unmet": _names(unmet), "rest": _names(rest)}]
 
 
-@decided_by(UNIT, WEIGHT_CHANGE)
+@decided_by(limits.UNIT, limits.WEIGHT_CHANGE)
 def chuang_beta_only_at_init(
-    runs: pd.DataFrame, *, unit: float = UNIT, weight_change: float = WEIGHT_CHANGE
+    runs: pd.DataFrame, *, unit: float = limits.UNIT, weight_change: float = limits.WEIGHT_CHANGE
 ) -> Finding:
     """``chuang-beta-only-at-init``, per setup of 1/√d (:func:`_from_premise`): the spread
     within ``unit`` of 1 on every seed at initialization (else ``unmet``) and at the end
@@ -543,7 +533,7 @@ def chuang_beta_only_at_init(
     return Finding("chuang-beta-only-at-init", verdict, values={"setups": records, "rests": rests})
 
 
-@decided_by(SEEN_SHARE, LEARNED)
+@decided_by(limits.SEEN_SHARE, limits.LEARNED)
 def chuang_not_memorizing(
     runs: pd.DataFrame,
     budgets: Sequence[int],
@@ -553,9 +543,9 @@ def chuang_not_memorizing(
     parameters: int,
     overlap: int,
     n_test: int,
-    seen_share: float = SEEN_SHARE,
+    seen_share: float = limits.SEEN_SHARE,
 ) -> Finding:
-    """``chuang-not-memorizing``: the best mean test token accuracy against :data:`LEARNED`,
+    """``chuang-not-memorizing``: the best mean test token accuracy against ``LEARNED``,
     with ``overlap`` of the ``n_test`` test strings seen in training against ``seen_share``.
     There are ``vocab ** length`` strings (101^20 for 0..100, where the paper counts 100^20).
 
@@ -570,7 +560,7 @@ def chuang_not_memorizing(
     if math.isnan(best):
         return Finding(claim, Verdict.UNTESTABLE, branch="unmeasured")
     seen = overlap / n_test if n_test else 0.0
-    if best < LEARNED:
+    if best < limits.LEARNED:
         verdict = Verdict.UNTESTABLE
     elif seen > seen_share:
         verdict = Verdict.CAVEAT
@@ -604,7 +594,7 @@ def _sqrt_record(runs: pd.DataFrame, setup: str, short: int, long: int) -> dict[
     }
 
 
-@decided_by(LEARNED)
+@decided_by(limits.LEARNED)
 def chuang_25000_samples(runs: pd.DataFrame, short: int, long: int, n_train: int) -> Finding:
     """``chuang-25000-samples``: does not hold where ``n_train`` is at most
     :data:`CHUANG_TRAIN` and every seed of 1/√d learns in every setup within ``short`` steps;
@@ -622,7 +612,7 @@ def chuang_25000_samples(runs: pd.DataFrame, short: int, long: int, n_train: int
     for s in tried:
         for budget in (short, long):
             values, _ = final(runs, s, ["sqrt_d"], budget)
-            if (values["sqrt_d"] >= LEARNED).all():
+            if (values["sqrt_d"] >= limits.LEARNED).all():
                 learned[budget].append(s)
     records = [_sqrt_record(runs, s, short, long) for s in tried]
     if n_train > CHUANG_TRAIN:
@@ -644,9 +634,14 @@ def chuang_25000_samples(runs: pd.DataFrame, short: int, long: int, n_train: int
     return Finding(claim, verdict, values=values, branch=branch)
 
 
-@decided_by(HALF_DATA_TARGET)
+@decided_by(limits.HALF_DATA_TARGET)
 def chuang_96_half_data(
-    runs: pd.DataFrame, short: int, long: int, n_train: int, *, target: float = HALF_DATA_TARGET
+    runs: pd.DataFrame,
+    short: int,
+    long: int,
+    n_train: int,
+    *,
+    target: float = limits.HALF_DATA_TARGET,
 ) -> Finding:
     """``chuang-96-half-data``, the dynamic factor read as the searched beta (his section 4
     cites section 3's search): does not hold where at both budgets in every setup every seed
@@ -700,9 +695,9 @@ def _moves(
     }
 
 
-@decided_by(WEIGHT_CHANGE, UNIT)
+@decided_by(limits.WEIGHT_CHANGE, limits.UNIT)
 def chuang_sigma_w_moving_factors(
-    evals: pd.DataFrame, *, weight_change: float = WEIGHT_CHANGE, unit: float = UNIT
+    evals: pd.DataFrame, *, weight_change: float = limits.WEIGHT_CHANGE, unit: float = limits.UNIT
 ) -> Finding:
     """``chuang-sigma-w-moving-factors``, per setup of 1/√d (:func:`_moves`): holds if all
     three hold everywhere, with a caveat if sigma_W moves with the formula tracking somewhere
@@ -741,8 +736,8 @@ def chuang_sigma_w_moving_factors(
     return Finding(claim, verdict, values=values)
 
 
-@decided_by(UNIT)
-def chuang_assumptions_invalid(evals: pd.DataFrame, *, unit: float = UNIT) -> Finding:
+@decided_by(limits.UNIT)
+def chuang_assumptions_invalid(evals: pd.DataFrame, *, unit: float = limits.UNIT) -> Finding:
     """``chuang-assumptions-invalid-in-training``: (ii) is met where both
     :func:`~attncore.evidence.training.query_key_variances` are within ``unit`` of 1, read
     per setup (:func:`_premise_status`) and premise as :func:`chuang_beta_only_at_init` does.
@@ -811,9 +806,9 @@ def chuang_perfect_accuracy(
     return Finding(claim, verdict, values=found)
 
 
-@decided_by(FAST, MIN_GAP)
+@decided_by(limits.FAST, limits.MIN_GAP)
 def bernhard_q_norm_undesirable(
-    runs: pd.DataFrame, long: int, *, fast: float = FAST, min_gap: float = MIN_GAP
+    runs: pd.DataFrame, long: int, *, fast: float = limits.FAST, min_gap: float = limits.MIN_GAP
 ) -> Finding:
     """``bernhard-q-norm-undesirable``, QK-norm against 1/√d, t tests over seeds: a caveat where
     clearly lower after ``long`` steps (Holm over setups) by over ``min_gap`` or ``fast`` times

@@ -11,10 +11,11 @@ import sympy as sp
 
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.thresholds import decided_by
-from attncore.claims.thresholds.variance import GROWN, SIMILAR, SMALLEST_D
+from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import variance as evidence
 from attncore.evidence.variance import Counterexample
+
+limits = thresholds_of("variance")
 
 __all__ = [
     "any_scalar_product",
@@ -188,12 +189,12 @@ def assumptions_necessary(breaking: Mapping[str, tuple[sp.Expr, float]], z_limit
     return Finding(claim, verdict, values={"laws": laws})
 
 
-@decided_by(GROWN)
+@decided_by(limits.GROWN)
 def other_reasons(
     second_moments: Mapping[str, float],
     z_scores: Mapping[str, float],
     z_limit: float,
-    margin: float = GROWN,
+    margin: float = limits.GROWN,
 ) -> Finding:
     """``bernhard-other-reasons-large-dots``: holds when every reason's mean square of q·k/√d
     exceeds ``1 + margin``, a caveat when some do.
@@ -233,14 +234,14 @@ def cauchy_schwarz(
     return Finding(claim, Verdict.HOLDS if ok else Verdict.FAILS, values=values)
 
 
-@decided_by(SIMILAR, SMALLEST_D)
+@decided_by(limits.SIMILAR, limits.SMALLEST_D)
 def n_sqrt_d_normal(
     ratios: Mapping[int, float],
     z_scores: Mapping[int, float],
     n_keys: int,
     z_limit: float,
-    tolerance: float = SIMILAR,
-    smallest_d: int = SMALLEST_D,
+    tolerance: float = limits.SIMILAR,
+    smallest_d: int = limits.SMALLEST_D,
 ) -> Finding:
     """``bernhard-n-sqrt-d-normal``: holds when every ratio is within ``tolerance`` of 1, a
     caveat when only from ``smallest_d`` on.
@@ -303,7 +304,9 @@ def projection_reading(worst_two: float, z_limit: float) -> Reading:
     return Reading("exact" if worst_two <= z_limit else "off", {"worst": float(worst_two)})
 
 
-def other_reasons_reading(second_moments: Mapping[str, float], margin: float = GROWN) -> Reading:
+def other_reasons_reading(
+    second_moments: Mapping[str, float], margin: float = limits.GROWN
+) -> Reading:
     """Which reasons raise the mean square of q·k/√d above ``1 + margin``: ``none``, ``each``,
     ``one`` (the one tried) or ``some``.
 

@@ -9,6 +9,11 @@ it with :func:`decided_by`; its finding then carries them, and the rule is recom
 each band, one threshold at a time with the others at their values. A verdict that changes
 inside a band is *fragile*, and each :class:`Flip` says at which value and to what.
 
+The thresholds of a rule module live beside it as data, ``thresholds/<module>.yaml``, one entry
+per threshold (:func:`thresholds_of`): its key (the name the rules use), ``value``, ``reason``,
+``name`` (the keyword a rule takes it by; the key in lower case unless given) and ``scale``
+(``ratio`` unless given).
+
 >>> ABOUT = Threshold(2.0, "about", "a factor 2 either side of 1 is 'about 1'", scale="factor")
 >>> ABOUT.band()
 (1.4142135623730951, 4.0)
@@ -29,15 +34,19 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from importlib import resources
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import numpy as np
+import yaml
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding
+from attncore.evidence.statistics import FAMILY_LEVEL, level, margin
 
-__all__ = ["SCALES", "Flip", "Threshold", "decided_by", "verdict_of"]
+__all__ = ["SCALES", "Flip", "Threshold", "decided_by", "thresholds_of", "verdict_of"]
 
 SCALES = ("ratio", "factor", "share", "fixed")
 """How a threshold's band is drawn:
@@ -126,6 +135,37 @@ class Threshold(float):
             "reason": self.reason,
             "band": list(band) if band else None,
         }
+
+
+FACTS = {"family_level": FAMILY_LEVEL, "level": 100 * level(2.0)}
+FACTS |= {"margin_2": margin(2), "margin_10": margin(10)}
+"""What a threshold file may name as a ``value`` or a ``reason``'s slot: the family level, the
+one-sided level of two standard errors (%), and :func:`~attncore.evidence.statistics.margin`."""
+
+
+@functools.cache
+def thresholds_of(rules: str) -> SimpleNamespace:
+    """The thresholds of the rule module ``rules``, read from ``thresholds/<rules>.yaml``.
+
+    >>> learned = thresholds_of("training").LEARNED
+    >>> learned + 0, learned.name, learned.reason
+    (0.95, 'learned', "Chuang's own mark, 'above 95%'")
+    """
+    source = resources.files(__package__) / f"{rules}.yaml"
+    if not source.is_file():
+        raise ParameterError(f"rules must name a module of attncore.claims.rules, got {rules!r}")
+    entries = yaml.safe_load(source.read_text(encoding="utf-8"))
+    return SimpleNamespace(
+        **{
+            key: Threshold(
+                FACTS.get(entry["value"], entry["value"]),
+                entry.get("name", key.lower()),
+                entry["reason"].format(**FACTS),
+                entry.get("scale", "ratio"),
+            )
+            for key, entry in entries.items()
+        }
+    )
 
 
 @dataclass(frozen=True)
