@@ -20,10 +20,12 @@ book: $(STAMP)
 	$(BIN)/attncore build --profile $(PROFILE) && \
 	echo "make book: $$(( $$(date +%s) - start )) s in all"
 
+# The tests run on every core (pytest-xdist); those that read the built book share one worker,
+# so the smoke book is built once.
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --numprocesses auto --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

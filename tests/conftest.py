@@ -53,3 +53,11 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = copy_book_sources(tmp_path_factory.mktemp("book"))
     build_book(PROFILE, root=root, cache=RunCache(root / CACHE))
     return root
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With pytest-xdist (``make test`` runs over every core), every test that reads the built
+    book goes to one worker, so the book is built once per run, not once per worker."""
+    for item in items:
+        if "built_book" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("book"))

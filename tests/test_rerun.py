@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from attncore.book.budget import estimate
 from attncore.book.cache import RunCache
 from attncore.book.parameters import load_yaml
 from attncore.book.paths import GENERATED
@@ -65,6 +66,7 @@ def reruns(built_book, tmp_path_factory) -> dict[tuple[str, int], Path]:
     cache = RunCache(built_book / ".cache" / "reruns")
     outs = [tmp_path_factory.mktemp(f"rerun{index}") for index in range(2)]
     jobs = [(chapter, index) for index in range(2) for chapter in RERUNS]
+    jobs.sort(key=lambda job: -estimate(job[0], RERUNS[job[0]][job[1]]).seconds)  # longest first
 
     def run(job: tuple[str, int]) -> Path:  # each run is its own kernel: two at once, as a build
         chapter, index = job
