@@ -20,12 +20,12 @@ book: $(STAMP)
 	$(BIN)/attncore build --profile $(PROFILE) && \
 	echo "make book: $$(( $$(date +%s) - start )) s in all"
 
-# The tests run on every core (pytest-xdist); those that read the built book share one worker,
-# so the smoke book is built once.
+# The tests run on every core (pytest-xdist), each test file on one worker (so a module's
+# fixtures run once); the smoke book they read is built once per run (tests/conftest.py).
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest --numprocesses auto --dist loadgroup
+	$(BIN)/python -m pytest --numprocesses auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -3,6 +3,7 @@ otherwise) in a scratch copy of the repository."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from pathlib import Path
@@ -49,15 +50,19 @@ def copy_book_sources(destination: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Root of a scratch repository copy whose book was built with :data:`PROFILE`."""
-    root = copy_book_sources(tmp_path_factory.mktemp("book"))
-    build_book(PROFILE, root=root, cache=RunCache(root / CACHE))
+    """Root of a scratch repository copy whose book was built with :data:`PROFILE`, once per
+    test run: under pytest-xdist (``make test`` runs a worker per core) the first worker that
+    needs it builds it while the others wait, and all read the same copy (no test writes to
+    it: those that change a book change a copy of it)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    root, built = shared / "built_book", shared / "built_book.done"
+    with (shared / "built_book.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not built.exists():
+            shutil.rmtree(root, ignore_errors=True)  # what a failed build left
+            root.mkdir()
+            build_book(PROFILE, root=copy_book_sources(root), cache=RunCache(root / CACHE))
+            built.touch()
     return root
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """With pytest-xdist (``make test`` runs over every core), every test that reads the built
-    book goes to one worker, so the book is built once per run, not once per worker."""
-    for item in items:
-        if "built_book" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("book"))
