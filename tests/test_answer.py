@@ -77,7 +77,9 @@ def test_when_follows_independence_and_long_contexts(verdict) -> None:
     assert ("did not flatten" in text) == (verdict == F)
 
 
-@pytest.mark.parametrize(("defaults", "relaxed"), itertools.product([H, C, F, UNTESTABLE], [H, F]))
+@pytest.mark.parametrize(
+    ("defaults", "relaxed"), list(itertools.product([H, C, F, UNTESTABLE], [H, F]))
+)
 def test_the_initialization_sentence_follows_the_defaults_and_the_relaxed_formula(
     defaults, relaxed
 ) -> None:
