@@ -210,6 +210,21 @@ def test_no_page_references_another_host_for_a_script_style_image_or_font(built_
         assert not css_url.search(sheet.read_text(errors="replace")), sheet.name
 
 
+def test_every_chapter_downloads_its_notebook_rather_than_opening_it(built_book):
+    """The theme's link to a page's .ipynb opens a tab of JSON; the book's makes it a download
+    of the file that exists (attncore.book.download_links)."""
+    html = built_book / "_build" / "html"
+    for chapter in toc_chapters(built_book):
+        page = html / "book" / "generated" / f"{chapter}.html"
+        links = re.findall(
+            r'<a href="([^"]+)"([^>]*)class="btn btn-sm btn-download-source', page.read_text()
+        )
+        assert len(links) == 1, chapter
+        href, attributes = links[0]
+        assert attributes.split() == ["download"], (chapter, attributes)
+        assert (page.parent / href).resolve().is_file(), href
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("CI"),
