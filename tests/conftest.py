@@ -49,20 +49,20 @@ def copy_book_sources(destination: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_book(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
     """Root of a scratch repository copy whose book was built with :data:`PROFILE`, once per
     test run: under pytest-xdist (``make test`` runs a worker per core) the first worker that
     needs it builds it while the others wait, and all read the same copy (no test writes to
     it: those that change a book change a copy of it)."""
     shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if hasattr(request.config, "workerinput"):  # a worker of pytest-xdist
         shared = shared.parent  # the run's folder, above each worker's own
     root, built = shared / "built_book", shared / "built_book.done"
     with (shared / "built_book.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if not built.exists():
             shutil.rmtree(root, ignore_errors=True)  # what a failed build left
-            root.mkdir()
+            root.mkdir(exist_ok=True)
             build_book(PROFILE, root=copy_book_sources(root), cache=RunCache(root / CACHE))
             built.touch()
     return root

@@ -117,13 +117,14 @@ def probe(
     script: str = PROBE,
     budget_ms: int = 10000,
     width: int = 1400,
+    dark: bool = False,
 ) -> dict:
-    """Open ``page`` in headless Chromium, ``width`` pixels wide, with ``script`` added and
-    return what it reports (by default its resources, images and typeset math),
-    ``budget_ms`` of virtual time on. Headless Chromium keeps its window at least
-    :data:`SMALLEST_WINDOW` pixels wide, so a narrower page is opened in a frame of that
-    width (its media queries then see the frame's width), and the script reports to the
-    window that holds it."""
+    """Open ``page`` in headless Chromium, ``width`` pixels wide (in the browser's dark mode if
+    ``dark``), with ``script`` added and return what it reports (by default its resources,
+    images and typeset math), ``budget_ms`` of virtual time on. Headless Chromium keeps its
+    window at least :data:`SMALLEST_WINDOW` pixels wide, so a narrower page is opened in a
+    frame of that width (its media queries then see the frame's width), and the script
+    reports to the window that holds it."""
     probe_page = page.with_name(f".probe-{page.name}")
     probe_page.write_text(page.read_text().replace("</body>", script))
     opened = probe_page
@@ -140,7 +141,7 @@ def probe(
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", "--dump-dom",
                 f"--window-size={max(width, SMALLEST_WINDOW)},1000",
-            ]  # fmt: skip
+            ] + (["--force-dark-mode"] if dark else [])  # fmt: skip
             url = f"{base_url}/{opened.relative_to(html_root).as_posix()}"
             dom = subprocess.run(
                 [CHROMIUM, *flags, url], capture_output=True, text=True, timeout=120, check=True
@@ -835,6 +836,96 @@ window.addEventListener("load", () => setTimeout(() => {
   window.parent.document.body.appendChild(pre);  // the page's own window, or its frame's
 }, 1500));
 </script></body>"""
+
+
+MODES_PROBE = r"""<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const rgba = s => (s.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const c = [r, g, b].map(v => v / 255)
+      .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const ground = e => {  // the colour painted behind an element: its own, else an ancestor's
+    for (let n = e; n; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c;
+    }
+    return [255, 255, 255];
+  };
+  const contrast = e => {
+    const a = lum(rgba(getComputedStyle(e).color)), b = lum(ground(e));
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  };
+  const corner = img => {  // the image's top-left pixel as drawn from its file
+    const c = document.createElement("canvas");
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const x = c.getContext("2d"); x.drawImage(img, 0, 0);
+    return Array.from(x.getImageData(1, 1, 1, 1).data);
+  };
+  const text = Array.from(document.querySelectorAll(
+      "article p, article li, article td, article th, article figcaption, article summary"))
+    .filter(e => e.offsetParent !== null && e.textContent.trim());
+  const out = {
+    theme: document.documentElement.dataset.theme,
+    page: lum(ground(document.querySelector("article.bd-article") || document.body)),
+    lowContrast: text.filter(e => contrast(e) < 4.5)
+      .map(e => [e.tagName, contrast(e).toFixed(2), e.textContent.trim().slice(0, 50)]),
+    figures: Array.from(document.querySelectorAll("article figure img"))
+      .filter(i => i.complete && i.naturalWidth > 0)
+      .map(i => [i.src.split("/").pop(), corner(i)]),
+    charts: Array.from(document.querySelectorAll(
+        "article .vega-embed canvas, article .vega-embed svg"))
+      .map(c => c.tagName === "canvas"
+        ? Array.from(c.getContext("2d").getImageData(1, 1, 1, 1).data)
+        : getComputedStyle(c).backgroundColor),
+  };
+  const pre = document.createElement("pre");
+  pre.id = "attncore-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}, 1500));
+</script></body>"""
+"""What a reader meets in the browser's light or dark mode: the theme's mode, how light the
+article's ground is (relative luminance, 0 to 1), text whose contrast with what is painted
+behind it is below WCAG's 4.5, each figure's top-left pixel as its file draws it, and each
+explorable's ground."""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="chromium is not installed (make test installs it; under CI its absence fails)",
+)
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("page", ["introduction", "every_rescaling", "claims_ledger"])
+def test_pages_read_well_in_the_light_and_the_dark_mode(served, page, dark, tmp_path):
+    """Text keeps its contrast, and figures and explorables sit on an opaque light card, in
+    the theme's light and dark modes; a screenshot shows the page in the mode asked for."""
+    base_url, root = served
+    html = root / "_build" / "html"
+    path = html / "book" / "generated" / f"{page}.html"
+    report = probe(base_url, html, path, script=MODES_PROBE, dark=dark)
+    assert report["theme"] == ("dark" if dark else "light"), report["theme"]
+    assert (report["page"] < 0.05) if dark else (report["page"] > 0.9), report["page"]
+    assert not report["lowContrast"], report["lowContrast"]
+    assert report["figures"], "no figure"
+    for name, (red, green, blue, alpha) in report["figures"]:
+        assert alpha == 255 and min(red, green, blue) >= 240, (name, red, green, blue, alpha)
+    for ground in report["charts"]:
+        assert ground in ("rgb(255, 255, 255)", [255, 255, 255, 255]), ground
+    shot = tmp_path / "page.png"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    flags += [f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=8000"]
+    flags += ["--window-size=1400,1000", f"--screenshot={shot}"]
+    flags += ["--force-dark-mode"] if dark else []
+    url = f"{base_url}/{path.relative_to(html).as_posix()}"
+    subprocess.run([CHROMIUM, *flags, url], capture_output=True, timeout=120, check=True)
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(shot).convert("L"))
+    ground = np.bincount(pixels.ravel()).argmax() / 255  # the commonest level: the ground
+    assert (ground < 0.2) if dark else (ground > 0.9), ground
 
 
 @pytest.mark.browser

@@ -63,7 +63,7 @@ def _listed(value: object) -> list[object]:
 def reruns(built_book, tmp_path_factory) -> dict[tuple[str, int], Path]:
     """Every chapter of :data:`RERUNS` run under each of its parameter sets, then the
     introduction and the ledger read each set's runs."""
-    cache = RunCache(built_book / ".cache" / "reruns")
+    cache = RunCache(tmp_path_factory.mktemp("rerun-cache"))  # not in the book others read
     outs = [tmp_path_factory.mktemp(f"rerun{index}") for index in range(2)]
     jobs = [(chapter, index) for index in range(2) for chapter in RERUNS]
     jobs.sort(key=lambda job: -estimate(job[0], RERUNS[job[0]][job[1]]).seconds)  # longest first

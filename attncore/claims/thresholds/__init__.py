@@ -9,10 +9,9 @@ it with :func:`decided_by`; its finding then carries them, and the rule is recom
 each band, one threshold at a time with the others at their values. A verdict that changes
 inside a band is *fragile*, and each :class:`Flip` says at which value and to what.
 
-The thresholds of a rule module live beside it as data, ``thresholds/<module>.yaml``, one entry
-per threshold (:func:`thresholds_of`): its key (the name the rules use), ``value``, ``reason``,
-``name`` (the keyword a rule takes it by; the key in lower case unless given) and ``scale``
-(``ratio`` unless given).
+A rule module's thresholds are data beside it, ``thresholds/<module>.yaml`` (:func:`thresholds_of`):
+under each key (the name the rules use) a ``value``, a ``reason``, and the keyword ``name`` and
+``scale`` where they are not the key in lower case and ``ratio``.
 
 >>> ABOUT = Threshold(2.0, "about", "a factor 2 either side of 1 is 'about 1'", scale="factor")
 >>> ABOUT.band()
@@ -32,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -139,6 +139,7 @@ class Threshold(float):
 
 FACTS = {"family_level": FAMILY_LEVEL, "level": 100 * level(2.0)}
 FACTS |= {"margin_2": margin(2), "margin_10": margin(10)}
+_FIELDS = ("value", "reason", "name", "scale")
 """What a threshold file may name as a ``value`` or a ``reason``'s slot: the family level, the
 one-sided level of two standard errors (%), and :func:`~attncore.evidence.statistics.margin`."""
 
@@ -154,18 +155,27 @@ def thresholds_of(rules: str) -> SimpleNamespace:
     source = resources.files(__package__) / f"{rules}.yaml"
     if not source.is_file():
         raise ParameterError(f"rules must name a module of attncore.claims.rules, got {rules!r}")
-    entries = yaml.safe_load(source.read_text(encoding="utf-8"))
-    return SimpleNamespace(
-        **{
-            key: Threshold(
-                FACTS.get(entry["value"], entry["value"]),
-                entry.get("name", key.lower()),
-                entry["reason"].format(**FACTS),
-                entry.get("scale", "ratio"),
-            )
-            for key, entry in entries.items()
-        }
-    )
+    text = source.read_text(encoding="utf-8")
+    if len(keys := re.findall(r"^(\w+):", text, flags=re.M)) != len(set(keys)):
+        raise ParameterError(f"{rules}.yaml names a threshold twice: {sorted(keys)}")
+    entries = yaml.safe_load(text) or {}
+    return SimpleNamespace(**{k: _entry(f"{rules}.yaml: {k}", k, e) for k, e in entries.items()})
+
+
+def _entry(where: str, key: str, entry: Any) -> Threshold:
+    """One entry of a threshold file as a :class:`Threshold`, or a one-line error at ``where``."""
+    if not isinstance(entry, dict) or not {"value", "reason"} <= set(entry) <= set(_FIELDS):
+        raise ParameterError(f"{where} must have a value and a reason (and a name or scale)")
+    value = entry["value"]
+    value = FACTS.get(value, value) if isinstance(value, str) else value
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParameterError(f"{where}: value must be a number or one of {', '.join(FACTS)}")
+    try:
+        reason = str(entry["reason"]).format(**FACTS)
+    except (KeyError, IndexError, ValueError):
+        raise ParameterError(f"{where}: a reason's slots are {', '.join(FACTS)}") from None
+    name = str(entry.get("name", key.lower()))
+    return Threshold(value, name, reason, entry.get("scale", "ratio"))
 
 
 @dataclass(frozen=True)
