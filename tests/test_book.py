@@ -35,7 +35,15 @@ from attncore.claims import CLAIMS
 pytestmark = pytest.mark.notebooks
 
 CHROMIUM = shutil.which("chromium")
-PROBE = """<script>
+REPORT_OUT = """  const pre = document.createElement("pre");
+  pre.id = "attncore-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}, 1500));
+</script></body>"""
+"""How a probe ends: its object ``out``, reported where :func:`probe` reads it."""
+PROBE = (
+    """<script>
 window.addEventListener("load", () => setTimeout(() => {
   const out = {
     resources: performance.getEntriesByType("resource").map(e => e.name),
@@ -76,12 +84,9 @@ window.addEventListener("load", () => setTimeout(() => {
       .filter(p => !/pre-wrap|break-spaces/.test(getComputedStyle(p).whiteSpace))
       .map(p => p.textContent.trim().slice(0, 60)),
   };
-  const pre = document.createElement("pre");
-  pre.id = "attncore-probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-}, 1500));
-</script></body>"""
+"""
+    + REPORT_OUT
+)
 
 
 def html_pages(root: Path) -> list[Path]:
@@ -838,7 +843,8 @@ window.addEventListener("load", () => setTimeout(() => {
 </script></body>"""
 
 
-MODES_PROBE = r"""<script>
+MODES_PROBE = (
+    r"""<script>
 window.addEventListener("load", () => setTimeout(() => {
   const rgba = s => (s.match(/[\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => {
@@ -880,12 +886,9 @@ window.addEventListener("load", () => setTimeout(() => {
         ? Array.from(c.getContext("2d").getImageData(1, 1, 1, 1).data)
         : getComputedStyle(c).backgroundColor),
   };
-  const pre = document.createElement("pre");
-  pre.id = "attncore-probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-}, 1500));
-</script></body>"""
+"""
+    + REPORT_OUT
+)
 """What a reader meets in the browser's light or dark mode: the theme's mode, how light the
 article's ground is (relative luminance, 0 to 1), text whose contrast with what is painted
 behind it is below WCAG's 4.5, each figure's top-left pixel as its file draws it, and each
