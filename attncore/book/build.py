@@ -119,18 +119,24 @@ def start_order(chapters: list[str], pending: list[str], profile: str, root: Pat
 
 def _execute_chapters(
     profile: str, root: Path, jobs: int, cache: RunCache, force: bool
-) -> list[tuple[str, RunResult]]:
+) -> list[tuple[str, RunResult, tuple[float, float]]]:
+    """Run every chapter; each with its result and when it started and ended (seconds from
+    the start of this call)."""
+    clock = time.perf_counter()
     chapters = toc_chapters(root)
     readers = _readers(chapters, root)
     remove_orphans(root / "book")
     staging = scratch_folder(root / "book", "generated")
     results: dict[str, RunResult] = {}
+    spans: dict[str, tuple[float, float]] = {}
     runs = staging / "runs"
 
     def run(chapter: str) -> RunResult:
         source = root / NOTEBOOKS / f"{chapter}.md"
         parameters = load_profile(chapter, profile, root)
+        began = time.perf_counter() - clock
         result = run_chapter(source, parameters, runs, cache=cache, reuse=not force)
+        spans[chapter] = (began, time.perf_counter() - clock)
         done = "cached" if result.cached else f"{result.seconds:.1f} s"
         print(f"[{len(results) + 1}/{len(chapters)}] {chapter}: {done}", flush=True)
         results[chapter] = result
@@ -162,7 +168,7 @@ def _execute_chapters(
         ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return [(chapter, results[chapter]) for chapter in chapters]
+    return [(chapter, results[chapter], spans[chapter]) for chapter in chapters]
 
 
 def _cached(chapter: str, profile: str, root: Path, runs: Path, cache: RunCache) -> bool:
@@ -237,11 +243,12 @@ def build_book(
     _run_sphinx(root)
     sphinx_seconds = time.perf_counter() - sphinx_start
     index = root / "_build" / "html" / "index.html"
-    print("\nSummary (each chapter's time, and the cost model's estimate where it ran)")
-    for chapter, result in results:
+    print("\nSummary (each chapter's time, when it ran in the build, the cost model's estimate)")
+    for chapter, result, (began, ended) in results:
         done = "cached" if result.cached else f"{result.seconds:7.1f} s"
         guess = None if result.cached else _estimated(chapter, profile, root)
-        print(f"  {chapter:<32} {done:>9}" + (f"  (estimated {guess:.0f} s)" if guess else ""))
+        ran = "" if result.cached else f"  from {began:4.0f} to {ended:4.0f} s"
+        print(f"  {chapter:<32} {done:>9}{ran}" + (f"  (estimated {guess:.0f} s)" if guess else ""))
     print(f"  {'sphinx (strict)':<32} {sphinx_seconds:7.1f} s")
     total = time.perf_counter() - start
     print(f"  {'total':<32} {total:7.1f} s  ({profile} profile, {jobs} jobs)")
