@@ -26,6 +26,13 @@ runs the same checks on the full book (about 11 minutes more on 2 cores)."""
 
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
+HEADLESS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+"""Headless Chromium's flags for the browser tests: no GPU, and no requests of its own
+(updates, sync, background fetches), so a page's resources are all it loads."""
+
 
 def write_chapter(path: Path, prose: str = "A chapter.", body: str = "x = n + 1") -> Path:
     """Write a one-parameter toy chapter to ``path`` (fast to run: no imports)."""

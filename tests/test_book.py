@@ -21,7 +21,7 @@ import nbformat
 import numpy as np
 import pytest
 import yaml
-from conftest import CACHE, PROFILE, REPO
+from conftest import CACHE, HEADLESS, PROFILE, REPO
 from matplotlib.colors import to_rgb
 
 from attncore.book.build import RUNS, BuildFailed, build_book, load_profile, toc_chapters
@@ -142,10 +142,8 @@ def probe(
     try:
         with tempfile.TemporaryDirectory() as profile:
             flags = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", "--dump-dom",
-                f"--window-size={max(width, SMALLEST_WINDOW)},1000",
+                *HEADLESS, f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}",
+                "--dump-dom", f"--window-size={max(width, SMALLEST_WINDOW)},1000",
             ] + (["--force-dark-mode"] if dark else [])  # fmt: skip
             url = f"{base_url}/{opened.relative_to(html_root).as_posix()}"
             dom = subprocess.run(
@@ -918,8 +916,8 @@ def test_pages_read_well_in_the_light_and_the_dark_mode(served, page, dark, tmp_
     for ground in report["charts"]:
         assert ground in ("rgb(255, 255, 255)", [255, 255, 255, 255]), ground
     shot = tmp_path / "page.png"
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-    flags += [f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=8000"]
+    flags = [*HEADLESS, "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"]
+    flags += ["--virtual-time-budget=8000"]
     flags += ["--window-size=1400,1000", f"--screenshot={shot}"]
     flags += ["--force-dark-mode"] if dark else []
     url = f"{base_url}/{path.relative_to(html).as_posix()}"

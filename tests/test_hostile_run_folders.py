@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import HEADLESS, REPO
 
 from attncore.book import cli
 from attncore.book.answer import own_findings, recommendation
@@ -454,10 +454,11 @@ def test_pages_built_from_a_hostile_run_folder_run_none_of_it(tmp_path):
     for page in ("introduction.html", "claims_ledger.html"):
         with tempfile.TemporaryDirectory() as profile:
             flags = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom",
-            ]  # fmt: skip
+                *HEADLESS,
+                f"--user-data-dir={profile}",
+                "--virtual-time-budget=3000",
+                "--dump-dom",
+            ]
             dom = subprocess.run(
                 [CHROMIUM, *flags, (pages / page).as_uri()],
                 capture_output=True, text=True, timeout=120, check=True,

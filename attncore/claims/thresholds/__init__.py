@@ -139,9 +139,9 @@ class Threshold(float):
 
 FACTS = {"family_level": FAMILY_LEVEL, "level": 100 * level(2.0)}
 FACTS |= {"margin_2": margin(2), "margin_10": margin(10)}
-_FIELDS = ("value", "reason", "name", "scale")
 """What a threshold file may name as a ``value`` or a ``reason``'s slot: the family level, the
 one-sided level of two standard errors (%), and :func:`~attncore.evidence.statistics.margin`."""
+_FIELDS = ("value", "reason", "name", "scale")
 
 
 @functools.cache
