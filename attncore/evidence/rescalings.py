@@ -679,8 +679,9 @@ def stable_region(
     checks_d: list[tuple[str, float | None]] = [("jacobian_norm", steady), *flats]
     across_d = spreads(summary, "n", checks_d, z, flat)
     across_n = spreads(summary, "d", flats, z, flat)
-    left = [] if families is None else leaving(families, normal, flat, z)
-    if corrected:
+    if not corrected:
+        left = [] if families is None else leaving(families, normal, flat, z)
+    else:
         across_d = corrected_calls(
             across_d, _rejected_values(spread_tests(summary, "n", checks_d, flat))
         )
