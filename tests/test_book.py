@@ -674,6 +674,44 @@ def test_every_table_comes_with_its_data_as_csv_and_none_is_split(built_book):
     assert served_tables >= 20
 
 
+DISPLAY_NUMBER = re.compile(r"^\s*[-−+]?\d[\d.,]*\s*(?:%|\(|to\b|±)")
+"""Text made from a number for the eye: a percentage, a number with its interval."""
+
+
+def test_every_csv_is_tidy_data_with_its_data_dictionary(built_book):
+    """Every CSV of the build holds one value per cell under a plain column name, and the
+    run's data dictionary describes each of its columns with a type that pandas finds: the
+    numeric columns read as numbers, and no text column holds a number formatted for the
+    eye."""
+    import pandas as pd
+
+    from attncore.book.paths import DATA_DICTIONARY, TABLES
+    from attncore.book.tidy_data import PLAIN_NAME
+
+    read = 0
+    for chapter in toc_chapters(built_book):
+        manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
+        if not manifest.get("tables"):
+            continue
+        package = json.loads((built_book / RUNS / chapter / TABLES / DATA_DICTIONARY).read_text())
+        schemas = {Path(r["path"]).stem: r["schema"] for r in package["resources"]}
+        for table in manifest["tables"]:
+            data = pd.read_csv(built_book / RUNS / chapter / table)
+            fields = schemas[Path(table).stem]["fields"]
+            assert [f["name"] for f in fields] == list(data.columns), table
+            for field in fields:
+                column, name = data[field["name"]], f"{table}: {field['name']}"
+                assert PLAIN_NAME.fullmatch(field["name"]), name
+                assert field["title"], name
+                if field["type"] in ("number", "integer"):
+                    assert pd.api.types.is_numeric_dtype(column), name
+                elif field["type"] == "string":
+                    text = column.dropna().astype(str)
+                    assert not text.str.contains(DISPLAY_NUMBER).any(), name
+            read += 1
+    assert read >= 20
+
+
 def _caption_words(text: str) -> tuple[set[str], set[str]]:
     """The colour words (by :data:`CAPTION_COLOURS`) and line-style words of a caption."""
     from attncore.book.plotting import CAPTION_COLOURS

@@ -31,6 +31,7 @@ from attncore.book.explorable import (
 from attncore.book.kit import verdict_line, verdict_record
 from attncore.book.paths import RUNS, TABLES
 from attncore.book.plotting import figure_styles, fit_text, smallest_text_px
+from attncore.book.tidy_data import tidy
 from attncore.claims import Finding
 from attncore.symbolic.derivation import Derivation, Shown
 
@@ -50,8 +51,10 @@ FIGURE_MIME = "application/vnd.attncore.figure+json"
 """The MIME type of a figure's facts (its smallest text) in an executed chapter."""
 
 TABLE_MIME = "application/vnd.attncore.table+json"
-"""The MIME type of a table's data (its name and its CSV text) in an executed chapter; the
-runner writes it to the run's ``tables/<name>.csv``."""
+"""The MIME type of a table's data (its name, its CSV text as
+:func:`~attncore.book.tidy_data.tidy` makes it, and its Table Schema) in an executed chapter;
+the runner writes it to the run's ``tables/<name>.csv`` and the schema to the run's data
+dictionary, ``tables/datapackage.json``."""
 
 HEADLINE_MIME = "application/vnd.attncore.headline+json"
 """The MIME type of a headline (a computed sentence for the introduction) in an executed
@@ -93,7 +96,9 @@ class Chapter:
     def _hand_over(self, frame: pd.DataFrame, name: str) -> None:
         from IPython.display import display
 
-        display({TABLE_MIME: {"name": name, "csv": frame.to_csv()}}, raw=True)
+        data, schema = tidy(frame)
+        record = {"name": name, "csv": data.to_csv(index=False), "schema": schema}
+        display({TABLE_MIME: record}, raw=True)
 
     def download(self, frame: pd.DataFrame, name: str) -> None:
         """Show only a link that downloads ``frame`` as CSV (the run's ``tables/<name>.csv``):
@@ -116,8 +121,9 @@ class Chapter:
         """Show ``layout(frame, name, caption, *args, **kwargs)`` (a numbered table:
         :func:`~attncore.book.tables.numbered_table` or :func:`~attncore.book.tables.list_table`)
         with a link under it that downloads the table as CSV, which the runner writes to the
-        run's ``tables/<name>.csv``: ``data`` where the page shows text made from numbers
-        (an interval, a percentage), so the download holds the numbers, else ``frame``."""
+        run's ``tables/<name>.csv`` (:func:`~attncore.book.tidy_data.tidy`: plain column
+        names): ``data`` where the page shows text made from numbers (an interval, a
+        percentage), so the download holds the numbers, else ``frame``."""
         from IPython.display import Markdown, display
 
         self._hand_over(frame if data is None else data, name)

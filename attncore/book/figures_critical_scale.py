@@ -29,7 +29,7 @@ import pandas as pd
 
 from attncore.book.plotting import CONTRAST, method_style
 
-__all__ = ["boundary_by_n", "phase_diagram", "scales_against_n", "sharpening"]
+__all__ = ["boundary_by_n", "boundary_data", "phase_diagram", "scales_against_n", "sharpening"]
 
 _SCALES = ("sqrt_d", "log_n")
 
@@ -87,6 +87,29 @@ def boundary_by_n(bounds: pd.DataFrame) -> pd.DataFrame:
         cells = group.set_index("rho")
         table[f"n = {n}"] = [_boundary_cell(row) for _, row in cells.loc[table.index].iterrows()]
     return table.rename_axis("$\\rho$")
+
+
+def boundary_data(bounds: pd.DataFrame) -> pd.DataFrame:
+    """The numbers of :func:`boundary_by_n` for the download: one row per ``(rho, n)``, the
+    boundary in units of ``1/(1 - rho)`` and its interval as numbers (empty where the page
+    says there is none), and the draws that bracketed a crossing.
+
+    >>> bounds = pd.DataFrame({"n": [64], "rho": 0.5, "gamma_c": 2.0, "x": [1.01],
+    ...                        "x_low": [1.0], "x_high": [1.02], "draws": [2]})
+    >>> list(boundary_data(bounds).columns)[:4]
+    ['ρ', 'n', '1/(1 − ρ)', 'boundary over 1/(1 − ρ)']
+    """
+    columns = {
+        "rho": "ρ",
+        "n": "n",
+        "gamma_c": "1/(1 − ρ)",
+        "x": "boundary over 1/(1 − ρ)",
+        "x_low": "boundary over 1/(1 − ρ), low",
+        "x_high": "boundary over 1/(1 − ρ), high",
+        "draws": "draws bracketing a crossing",
+    }
+    ordered = bounds.sort_values(["rho", "n"])[list(columns)]
+    return ordered.rename(columns=columns).reset_index(drop=True)
 
 
 def _boundary_cell(row: pd.Series) -> str:

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 __all__ = [
+    "DATA_DICTIONARY",
     "EXPLORABLES",
     "FIGURES",
     "GENERATED",
@@ -48,6 +49,10 @@ EXPLORABLES = "explorables"
 
 TABLES = "tables"
 """The folder of a chapter's run that holds its tables as CSV files."""
+
+DATA_DICTIONARY = "datapackage.json"
+"""The file in a run's :data:`TABLES` that says what each column of its CSV files is (a
+Frictionless Data Package, :func:`attncore.book.tidy_data.data_package`)."""
 
 RUNS = Path("_build") / "runs"
 """Where a book build keeps its chapters' run folders (figures, tables, manifests), relative

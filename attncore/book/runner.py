@@ -51,8 +51,9 @@ from attncore.book.chapter import (
 from attncore.book.explorable import EXPLORABLE_MIME, read_spec
 from attncore.book.manifest import source_revision, write_manifest
 from attncore.book.parameters import Parameter, read_parameters, validate_parameters
-from attncore.book.paths import EXPLORABLES, FIGURES, NOTEBOOKS, ROOT, TABLES
+from attncore.book.paths import DATA_DICTIONARY, EXPLORABLES, FIGURES, NOTEBOOKS, ROOT, TABLES
 from attncore.book.publish import publish
+from attncore.book.tidy_data import data_package
 from attncore.checks import ParameterError, warn
 from attncore.scratch import remove_orphans, scratch_folder
 
@@ -245,17 +246,22 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
     return figures
 
 
-def _write_tables(nb: nbformat.NotebookNode, folder: Path) -> list[str]:
+def _write_tables(nb: nbformat.NotebookNode, folder: Path, chapter: str) -> list[str]:
     """Write the data of every table (and figure) the chapter handed over to
-    ``folder/<name>.csv``; return their files, relative to the run folder."""
-    tables = {}
+    ``folder/<name>.csv``, and their schemas to the data dictionary
+    ``folder/datapackage.json``; return the CSV files, relative to the run folder."""
+    tables, schemas = {}, {}
     for out in _outputs(nb):
         record = out.get("data", {}).get(TABLE_MIME)
         if record:
             tables[record["name"]] = record["csv"]
+            schemas[record["name"]] = record["schema"]
     for name, text in tables.items():
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{name}.csv").write_text(text, encoding="utf-8")
+    if tables:
+        package = json.dumps(data_package(chapter, schemas), ensure_ascii=False, indent=1)
+        (folder / DATA_DICTIONARY).write_text(package + "\n", encoding="utf-8")
     return [f"{TABLES}/{name}.csv" for name in tables]
 
 
@@ -503,7 +509,7 @@ def _run_into(
         seconds=round(time.perf_counter() - start, 3),
         figures=_write_figures(executed, folder / FIGURES),
         explorables=_write_explorables(executed, folder / EXPLORABLES),
-        tables=_write_tables(executed, folder / TABLES),
+        tables=_write_tables(executed, folder / TABLES, name),
         verdicts=_records(executed, VERDICT_MIME, "claim"),
         headlines=_records(executed, HEADLINE_MIME, "name"),
         measurements=_records(executed, MEASUREMENT_MIME, "name"),
