@@ -13,16 +13,21 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d'
 LOCK_ARGS := pyproject.toml --extra book --extra test --extra torch --generate-hashes \
 	--python-version 3.11 --python-platform x86_64-unknown-linux-gnu --quiet
 
-.PHONY: book test lint clean chromium lock
+.PHONY: book pdf test lint clean chromium tex lock
 
 book: $(STAMP)
 	@start=$$(date +%s); \
 	$(BIN)/attncore build --profile $(PROFILE) && \
 	echo "make book: $$(( $$(date +%s) - start )) s in all"
 
+# The book and its PDF edition (_build/html/attncore.pdf, which the first page then links),
+# typeset offline with Debian's TeX Live; chapters make book ran are reused from its cache.
+pdf: $(STAMP) tex
+	$(BIN)/attncore build --profile $(PROFILE) --pdf
+
 # The tests run on every core (pytest-xdist), each test file on one worker (so a module's
 # fixtures run once); the smoke book they read is built once per run (tests/conftest.py).
-test: $(STAMP) chromium
+test: $(STAMP) chromium tex
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest --numprocesses auto --dist loadfile
@@ -54,6 +59,17 @@ chromium:
 	@command -v chromium >/dev/null || { \
 	  echo "installing Debian's chromium for the browser tests"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+# The PDF edition and its check need XeLaTeX, latexmk, the FreeFont fonts Sphinx's LaTeX uses,
+# and poppler's pdftotext and pdffonts.
+TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk \
+	fonts-freefont-otf poppler-utils
+tex:
+	@command -v xelatex >/dev/null && command -v latexmk >/dev/null && \
+	  command -v pdftotext >/dev/null && fc-list | grep -q FreeSerif || { \
+	  echo "installing Debian's TeX Live for the PDF edition"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) apt-get install -y -qq $(TEX_PACKAGES) >/dev/null; }
 
 clean:
 	rm -rf _build book/generated runs

@@ -14,6 +14,7 @@ import pytest
 
 from attncore.book.build import build_book
 from attncore.book.cache import RunCache
+from attncore.book.pdf import TOOLS
 
 REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks", "CITATION.cff"]
@@ -22,6 +23,9 @@ CACHE = ".cache/chapters"
 PROFILE = os.environ.get("ATTNCORE_TEST_PROFILE", "smoke")
 """The profile of the book the page tests read: ``smoke`` in CI; ``ATTNCORE_TEST_PROFILE=full``
 runs the same checks on the full book (about 11 minutes more on 2 cores)."""
+WITH_PDF = bool(os.environ.get("CI")) or all(shutil.which(tool) for tool in TOOLS)
+"""Whether that book is built with its PDF edition (checked against its pages as it is built):
+always under CI, where ``make test`` installs TeX Live, and wherever its tools are found."""
 
 
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -70,6 +74,7 @@ def built_book(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
         if not built.exists():
             shutil.rmtree(root, ignore_errors=True)  # what a failed build left
             root.mkdir(exist_ok=True)
-            build_book(PROFILE, root=copy_book_sources(root), cache=RunCache(root / CACHE))
+            sources = copy_book_sources(root)
+            build_book(PROFILE, root=sources, cache=RunCache(root / CACHE), pdf=WITH_PDF)
             built.touch()
     return root

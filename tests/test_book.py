@@ -21,7 +21,7 @@ import nbformat
 import numpy as np
 import pytest
 import yaml
-from conftest import CACHE, HEADLESS, PROFILE, REPO
+from conftest import CACHE, HEADLESS, PROFILE, REPO, WITH_PDF
 from matplotlib.colors import to_rgb
 
 from attncore.book.build import RUNS, BuildFailed, build_book, load_profile, toc_chapters
@@ -298,7 +298,7 @@ def test_a_rebuild_with_nothing_changed_reuses_every_run_and_makes_the_same_page
     shutil.copytree(built_book, root)
     html = root / "_build" / "html"
     before = {p.relative_to(html): p.read_bytes() for p in html_pages(root)}
-    build_book("smoke", root=root, cache=RunCache(root / CACHE))
+    build_book("smoke", root=root, cache=RunCache(root / CACHE), pdf=WITH_PDF)
     summary = capsys.readouterr().out.split("Summary")[-1]
     for chapter in toc_chapters(root):
         assert re.search(rf"{chapter}\s+cached", summary), summary
@@ -710,6 +710,57 @@ def test_every_csv_is_tidy_data_with_its_data_dictionary(built_book):
                     assert not text.str.contains(DISPLAY_NUMBER).any(), name
             read += 1
     assert read >= 20
+
+
+@pytest.mark.skipif(not WITH_PDF, reason="TeX Live is not installed (make test installs it)")
+def test_the_pdf_edition_matches_the_pages_and_page_one_links_it(built_book):
+    """The build typesets the book as one PDF (offline, XeLaTeX) and publishes it only when
+    it matches the pages (the build checks LaTeX's numbers against the site's): every
+    chapter of the site in it, nothing unresolved, every font embedded; page one links it."""
+    from attncore.book.paths import GENERATED
+    from attncore.book.pdf import numbered_items, pdf_problems
+    from attncore.book.pdf_edition import PDF_NAME
+
+    site = built_book / "_build" / "html"
+    pdf = site / PDF_NAME
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    numbers = {}
+    for page in (site / GENERATED).glob("*.html"):
+        items = numbered_items(page.read_text(), f"{GENERATED.as_posix()}/{page.stem}")
+        numbers |= {label: item.split()[-1].strip("()") for label, item in items.items()}
+    assert len(numbers) >= 40
+    assert pdf_problems(pdf, site, numbers) == []
+    page_one = (site / GENERATED / "introduction.html").read_text()
+    link = re.search(r'<p class="attncore-pdf-edition">.*?href="([^"]+)"', page_one, re.S)
+    assert link, "page one does not link the PDF"
+    assert (site / GENERATED / link.group(1)).resolve() == pdf.resolve()
+
+
+@pytest.mark.skipif(not WITH_PDF, reason="TeX Live is not installed (make test installs it)")
+def test_the_pdf_check_names_what_the_pdf_lacks(built_book, tmp_path):
+    """Against pages with a chapter the PDF does not have, and a figure LaTeX numbered
+    otherwise or not at all, the check names each."""
+    from attncore.book.paths import GENERATED
+    from attncore.book.pdf import latex_numbers, pdf_problems
+    from attncore.book.pdf_edition import PDF_NAME
+
+    site = built_book / "_build" / "html"
+    shutil.copytree(site / GENERATED, tmp_path / GENERATED)
+    shutil.copy2(site / "index.html", tmp_path / "index.html")
+    for page in (tmp_path / GENERATED).glob("*.html"):  # numbered items of these pages only
+        page.write_text(re.sub(r'class="(caption-number|eqno)"', "", page.read_text()))
+    page_one = tmp_path / GENERATED / "introduction.html"
+    extra = '<li class="toctree-l1"><a class="reference internal" href="x.html">99. Absent</a>'
+    extra += '<figure id="fig-a"><span class="caption-number">Fig. 99.1 </span></figure>'
+    extra += '<figure id="fig-b"><span class="caption-number">Fig. 99.2 </span></figure>'
+    page_one.write_text(page_one.read_text() + extra)
+    aux = r"\newlabel{book/generated/introduction:fig-a}{{99.3}{1}{}{figure.99.3}{}}"
+    problems = pdf_problems(site / PDF_NAME, tmp_path, latex_numbers(aux))
+    assert problems == [
+        "chapter 99 (Absent) is not in the PDF",
+        "Fig. 99.1 of the site (book/generated/introduction:fig-a) is numbered 99.3 in the PDF",
+        "Fig. 99.2 of the site (book/generated/introduction:fig-b) is absent in the PDF",
+    ]
 
 
 def _caption_words(text: str) -> tuple[set[str], set[str]]:

@@ -27,6 +27,8 @@ import yaml
 from attncore.book.budget import estimate
 from attncore.book.cache import RunCache
 from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT, RUNS
+from attncore.book.pdf import PdfFailed, check_tools, pdf_problems, typeset, with_pdf_link
+from attncore.book.pdf_edition import PDF_NAME
 from attncore.book.publish import publish
 from attncore.book.runner import (
     RUN_FOLDER,
@@ -186,14 +188,24 @@ def _shared_workers(executing: int, jobs: int) -> AbstractContextManager:
     return nullcontext()
 
 
-def _run_sphinx(root: Path) -> None:
+def _run_sphinx(root: Path, pdf: bool = False) -> None:
+    """Build the pages of ``root`` (and with ``pdf`` the PDF edition first, which the pages
+    then link and which must match them) in scratch, then publish them."""
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     remove_orphans(root)
+    untouched = "\nThe last good book in _build/html is untouched."
     with _scratch(root, "sphinx") as scratch:
+        environment = dict(os.environ)
+        if pdf:
+            try:
+                edition, numbers = typeset(root, scratch / "latex")
+            except PdfFailed as error:
+                raise BuildFailed(f"{error}{untouched}") from None
+            environment = with_pdf_link(environment)
         command = [str(jupyter_book), "build", str(root), "-W", "-n", "--keep-going"]
         command += ["--path-output", str(scratch)]
         print("[sphinx] jupyter-book build -W -n --keep-going", flush=True)
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=environment)
         if done.returncode != 0:
             problems = [
                 line
@@ -203,14 +215,20 @@ def _run_sphinx(root: Path) -> None:
             raise BuildFailed(
                 "Sphinx failed:\n"
                 + "\n".join(problems[-20:] or (done.stdout + done.stderr).splitlines()[-20:])
-                + "\nThe last good book in _build/html is untouched."
+                + untouched
             )
+        site = scratch / "_build" / "html"
+        if pdf:
+            problems = pdf_problems(edition, site, numbers)
+            if problems:
+                lines = "\n".join(problems[:20])
+                raise BuildFailed(f"the PDF does not match the pages:\n{lines}{untouched}")
+            shutil.copy2(edition, site / PDF_NAME)
         try:
-            publish(scratch / "_build" / "html", root / "_build" / "html")
+            publish(site, root / "_build" / "html")
         except OSError as error:
             raise BuildFailed(
-                f"the built pages could not be published: {error.strerror or error}\n"
-                "The last good book in _build/html is untouched."
+                f"the built pages could not be published: {error.strerror or error}{untouched}"
             ) from None
 
 
@@ -229,18 +247,23 @@ def build_book(
     jobs: int | None = None,
     force: bool = False,
     cache: RunCache | None = None,
+    pdf: bool = False,
 ) -> Path:
     """Execute every chapter with ``profile`` and build ``_build/html``; return its index page.
 
     Chapters whose run is in ``cache`` (by default the repository's) are not executed again
     unless ``force``; the others run ``jobs`` at a time (default: one per core), and the
-    chapters that read other chapters' runs after them.
+    chapters that read other chapters' runs after them. With ``pdf``, the build also makes
+    the PDF edition (:mod:`attncore.book.pdf`), ``_build/html/attncore.pdf``, checked against
+    the pages, which link it; the tools it needs are checked before any chapter runs.
     """
     start = time.perf_counter()
+    if pdf:
+        check_tools()
     jobs = jobs or os.cpu_count() or 1
     results = _execute_chapters(profile, root, jobs, cache or RunCache(), force)
     sphinx_start = time.perf_counter()
-    _run_sphinx(root)
+    _run_sphinx(root, pdf)
     sphinx_seconds = time.perf_counter() - sphinx_start
     index = root / "_build" / "html" / "index.html"
     print("\nSummary (each chapter's time, when it ran in the build, the cost model's estimate)")
@@ -249,7 +272,8 @@ def build_book(
         guess = None if result.cached else _estimated(chapter, profile, root)
         ran = "" if result.cached else f"  from {began:4.0f} to {ended:4.0f} s"
         print(f"  {chapter:<32} {done:>9}{ran}" + (f"  (estimated {guess:.0f} s)" if guess else ""))
-    print(f"  {'sphinx (strict)':<32} {sphinx_seconds:7.1f} s")
+    pages = "sphinx (PDF, then strict pages)" if pdf else "sphinx (strict)"
+    print(f"  {pages:<32} {sphinx_seconds:7.1f} s")
     total = time.perf_counter() - start
     print(f"  {'total':<32} {total:7.1f} s  ({profile} profile, {jobs} jobs)")
     print(f"Book: {index}")

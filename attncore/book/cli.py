@@ -1,11 +1,12 @@
-"""The ``attncore`` command: rerun a chapter with new parameters, list them, build the book.
+"""The ``attncore`` command: rerun a chapter with new parameters, list them, build the book
+(and its PDF edition).
 
     attncore run CHAPTER -p NAME VALUE ... [-f params.yaml] [--profile smoke] [-o OUT] [--no-cache]
                  [--scheduler tcp://HOST:PORT] [--worker-wait SECONDS] [--yes]
                  [--timeout SECONDS]
     attncore params CHAPTER
-    attncore build [--profile full|smoke] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
-                   [--worker-wait SECONDS]
+    attncore build [--profile full|smoke] [--jobs N] [--force] [--pdf]
+                   [--scheduler tcp://HOST:PORT] [--worker-wait SECONDS]
 
 ``--scheduler`` sends the chapters' sweeps to a Dask cluster (or names ``synchronous``,
 ``local`` or ``auto``, see :mod:`attncore.simulate.tasks`): it sets ``ATTNCORE_SCHEDULER``
@@ -114,6 +115,12 @@ def _parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="execute every chapter even if its run is cached"
     )
     _scheduler_option(build)
+    build.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also typeset the book as one PDF (_build/html/attncore.pdf), checked against "
+        "the pages, which link it (needs TeX Live: make pdf installs it)",
+    )
     return parser
 
 
@@ -265,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.jobs is not None and args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer >= 1, got {args.jobs}")
             _set_scheduler(args.scheduler, args.worker_wait)
-            build_book(args.profile, jobs=args.jobs, force=args.force)
+            build_book(args.profile, jobs=args.jobs, force=args.force, pdf=args.pdf)
     except ParameterError as error:
         print(f"attncore: error: {error}", file=sys.stderr)
         return 2

@@ -226,8 +226,19 @@ class Explorable:
             "above shows the same values at this run's setting.</p></noscript></div>"
         )
 
-    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
-        return {"text/html": self.html(), "text/plain": f"<explorable: {self.description}>"}
+    def png(self) -> bytes:
+        """The chart as an image at the setting it opens with, the static figure's (drawn
+        offline by vl-convert): what the PDF edition shows in the explorable's place."""
+        import vl_convert
+
+        return vl_convert.vegalite_to_png(self.spec(), scale=2)
+
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
+        return {
+            "text/html": self.html(),
+            "image/png": self.png(),
+            "text/plain": f"<explorable: {self.description}>",
+        }
 
 
 _CONFIG = {

@@ -224,11 +224,14 @@ def _write_figures(nb: nbformat.NotebookNode, folder: Path) -> list[dict[str, An
         for out in _outputs(nb)
         if (facts := out.get("data", {}).get(FIGURE_MIME))
     }
+    explorables = {
+        facts["name"] for out in _outputs(nb) if (facts := out.get("data", {}).get(EXPLORABLE_MIME))
+    }
     figures = []
     for out in _outputs(nb):
         key = out.get("metadata", {}).get("scrapbook", {}).get("name")
         png = out.get("data", {}).get(_GLUE_PREFIX + "image/png")
-        if key and png:
+        if key and png and key not in explorables:  # whose image is the PDF's, not a figure
             data = base64.b64decode(png)
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{key}.png").write_bytes(data)
