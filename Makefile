@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d'
 LOCK_ARGS := pyproject.toml --extra book --extra test --extra torch --generate-hashes \
 	--python-version 3.11 --python-platform x86_64-unknown-linux-gnu --quiet
 
-.PHONY: book pdf test lint clean chromium tex lock
+.PHONY: book pdf test lint clean chromium tex lock colab
 
 book: $(STAMP)
 	@start=$$(date +%s); \
@@ -42,6 +42,11 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip install --quiet $(TORCH)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	rm -f $(VENV)/.installed-* && touch $@
+
+# Rewrite the chapters' Colab copies (notebooks/colab/) after a chapter changed; a test fails
+# while one is stale.
+colab: $(STAMP)
+	$(BIN)/python -m attncore.book.launch
 
 # Refresh the lock from pyproject.toml's pins (uv reads the index's hashes; nothing is built).
 lock:

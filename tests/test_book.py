@@ -304,8 +304,44 @@ def test_a_rebuild_with_nothing_changed_reuses_every_run_and_makes_the_same_page
         assert re.search(rf"{chapter}\s+cached", summary), summary
     after = {p.relative_to(html): p.read_bytes() for p in html_pages(root)}
     assert after.keys() == before.keys()
-    changed = [str(page) for page in before if before[page] != after[page]]
+    report = Path("book") / "execution.html"  # the one page that reports the build itself
+    changed = [str(page) for page in before if before[page] != after[page] and page != report]
     assert not changed, f"pages differ between the uncached and the cached build: {changed}"
+    rows = _report_rows(after[report].decode())
+    assert rows and all(row[6] == "yes" for row in rows.values()), rows
+
+
+def _report_rows(page: str) -> dict[str, list[str]]:
+    """The execution report's rows (its cells' text) by chapter page."""
+    rows = {}
+    for row in re.findall(r"(?s)<tr[^>]*>(.*?)</tr>", page):
+        cells = [
+            html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+            for c in re.findall(r"(?s)<td[^>]*>(.*?)</td>", row)
+        ]
+        link = re.search(r'href="generated/(\w+)\.html"', row)
+        if link and cells:
+            rows[link.group(1)] = cells
+    return rows
+
+
+def test_the_execution_report_lists_every_chapter_and_how_it_ran(built_book):
+    """The build's execution report has a row per chapter (parameters hash, commit, code
+    fingerprint, time of the run, seconds, whether the cache gave it, the estimate) and the
+    total beside the estimate; the scratch build executed every chapter."""
+    page = (built_book / "_build" / "html" / "book" / "execution.html").read_text()
+    rows = _report_rows(page)
+    assert sorted(rows) == sorted(toc_chapters(built_book))
+    for chapter, cells in rows.items():
+        manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
+        assert cells[1] == manifest["parameters_hash"], chapter
+        commit = manifest["revision"]["commit"][:12]
+        assert re.fullmatch(rf"{commit}( \(with changes\))?|—", cells[2]), chapter
+        assert cells[3] == manifest["code"][:12], chapter
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", cells[4]), chapter
+        assert float(cells[5].replace(",", "")) == pytest.approx(manifest["seconds"], abs=0.051)
+        assert cells[6] == "no" and re.fullmatch(r"[\d,]+|—", cells[7]), chapter
+    assert re.search(r"This build ran (\d+) of \1 chapters: [\d,]+ s of kernel time", page)
 
 
 def test_every_verdict_links_to_its_ledger_row_and_every_row_to_its_evidence(built_book):
@@ -761,6 +797,19 @@ def test_the_pdf_check_names_what_the_pdf_lacks(built_book, tmp_path):
         "Fig. 99.1 of the site (book/generated/introduction:fig-a) is numbered 99.3 in the PDF",
         "Fig. 99.2 of the site (book/generated/introduction:fig-b) is absent in the PDF",
     ]
+
+
+def test_every_chapter_page_has_binder_and_colab_buttons_to_its_sources(built_book):
+    """The header of each chapter's page offers Binder and Colab, at the addresses that open
+    the chapter's source and its Colab copy (whose targets tests/test_launch.py checks)."""
+    from attncore.book.launch import launch_urls
+
+    config = yaml.safe_load((built_book / "_config.yml").read_text())["repository"]
+    generated = built_book / "_build" / "html" / "book" / "generated"
+    for chapter in toc_chapters(built_book):
+        page = html.unescape((generated / f"{chapter}.html").read_text())
+        for name, url in launch_urls(chapter, config["url"], config["branch"]).items():
+            assert f'href="{url}"' in page, (chapter, name)
 
 
 def _caption_words(text: str) -> tuple[set[str], set[str]]:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from attncore.book.launch import write_colab_notebooks
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -138,7 +140,9 @@ DRIVERS["vaswani-throwaway-mean"] = {
 RECORD = '\npage.record(rules.throwaway_mean(0.0, 1.0), evidence="sec-variance-simulated")\n```\n'
 
 
-def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter(copy: Path) -> None:
+def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter_and_its_colab_copy(
+    copy: Path,
+) -> None:
     _append(copy / "attncore" / "claims" / "catalogue" / "vaswani.yaml", CLAIM.lstrip("\n"))
     _append(copy / "attncore" / "claims" / "rules" / "variance.py", RULE)
     _append(copy / "tests" / "test_rules_variance.py", RULE_TEST)
@@ -146,9 +150,11 @@ def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter(copy: Path
     text = chapter.read_text()
     last = text.index("```", text.rindex("page.record("))
     chapter.write_text(text[:last].rstrip("\n") + RECORD + text[last + 3 :])
+    write_colab_notebooks(copy)  # make colab
     assert _changed(copy) == [
         "attncore/claims/catalogue/vaswani.yaml",
         "attncore/claims/rules/variance.py",
+        "notebooks/colab/why_sqrt_d.ipynb",
         "notebooks/why_sqrt_d.md",
         "tests/test_rules_variance.py",
     ]
@@ -156,6 +162,6 @@ def test_a_new_claim_touches_its_catalogue_rule_rule_test_and_chapter(copy: Path
     _pytest(
         copy,
         "tests/test_claims.py", "tests/test_rules_variance.py", "tests/test_ledger.py",
-        "tests/test_reachability.py", "-m", "not notebooks and not browser",
+        "tests/test_reachability.py", "tests/test_launch.py", "-m", "not notebooks and not browser",
         "-k", "not test_reachability or throwaway or every_tested_claim_has_drivers",
     )  # fmt: skip

@@ -26,10 +26,12 @@ import yaml
 
 from attncore.book.budget import estimate
 from attncore.book.cache import RunCache
-from attncore.book.paths import GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT, RUNS
+from attncore.book.execution_report import ChapterRun, report_page
+from attncore.book.paths import EXECUTION_REPORT, GENERATED, NOTEBOOKS, PROFILES_FILE, ROOT, RUNS
 from attncore.book.pdf import PdfFailed, check_tools, pdf_problems, typeset, with_pdf_link
 from attncore.book.pdf_edition import PDF_NAME
 from attncore.book.publish import publish
+from attncore.book.run_folders import RunFolderRefused, read_runs
 from attncore.book.runner import (
     RUN_FOLDER,
     NotebookFailed,
@@ -232,6 +234,31 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
             ) from None
 
 
+def _write_report(
+    root: Path,
+    results: list[tuple[str, RunResult, tuple[float, float]]],
+    profile: str,
+    jobs: int,
+) -> None:
+    """Write the execution report of this build (:mod:`attncore.book.execution_report`)."""
+    try:
+        runs = read_runs(root / RUNS)
+    except RunFolderRefused as error:
+        raise BuildFailed(f"{error}\nThe last good book in _build/html is untouched.") from None
+    done = [
+        ChapterRun(
+            chapter, result.cached, None if result.cached else _estimated(chapter, profile, root)
+        )
+        for chapter, result, _ in results
+    ]
+    spans = [span for _, result, span in results if not result.cached]
+    wall = max(end for _, end in spans) - min(start for start, _ in spans) if spans else 0.0
+    page = root / EXECUTION_REPORT
+    scratch = page.with_name(f".{page.name}.{os.getpid()}")
+    scratch.write_text(report_page(runs, done, profile, jobs, wall), encoding="utf-8")
+    os.replace(scratch, page)
+
+
 @contextmanager
 def _scratch(parent: Path, kind: str) -> Iterator[Path]:
     folder = scratch_folder(parent, kind)
@@ -262,6 +289,7 @@ def build_book(
         check_tools()
     jobs = jobs or os.cpu_count() or 1
     results = _execute_chapters(profile, root, jobs, cache or RunCache(), force)
+    _write_report(root, results, profile, jobs)
     sphinx_start = time.perf_counter()
     _run_sphinx(root, pdf)
     sphinx_seconds = time.perf_counter() - sphinx_start

@@ -14,6 +14,7 @@ from pathlib import Path
 
 __all__ = [
     "DATA_DICTIONARY",
+    "EXECUTION_REPORT",
     "EXPLORABLES",
     "FIGURES",
     "GENERATED",
@@ -49,6 +50,10 @@ EXPLORABLES = "explorables"
 
 TABLES = "tables"
 """The folder of a chapter's run that holds its tables as CSV files."""
+
+EXECUTION_REPORT = Path("book") / "execution.md"
+"""The page a book build writes to say how it ran each chapter
+(:mod:`attncore.book.execution_report`), relative to a root; not committed."""
 
 DATA_DICTIONARY = "datapackage.json"
 """The file in a run's :data:`TABLES` that says what each column of its CSV files is (a

@@ -29,6 +29,7 @@ import shutil
 import signal
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -510,6 +511,7 @@ def _run_into(
         code=code_fingerprint(source),
         key=key,
         seconds=round(time.perf_counter() - start, 3),
+        ran_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         figures=_write_figures(executed, folder / FIGURES),
         explorables=_write_explorables(executed, folder / EXPLORABLES),
         tables=_write_tables(executed, folder / TABLES, name),
