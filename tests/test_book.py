@@ -334,11 +334,11 @@ def test_the_execution_report_lists_every_chapter_and_how_it_ran(built_book):
     assert sorted(rows) == sorted(toc_chapters(built_book))
     for chapter, cells in rows.items():
         manifest = json.loads((built_book / RUNS / chapter / "manifest.json").read_text())
-        assert cells[1] == manifest["parameters_hash"], chapter
-        commit = manifest["revision"]["commit"][:12]
-        assert re.fullmatch(rf"{commit}( \(with changes\))?|—", cells[2]), chapter
-        assert cells[3] == manifest["code"][:12], chapter
-        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", cells[4]), chapter
+        assert cells[1] == manifest["parameters_hash"][:8], chapter
+        commit = manifest["revision"]["commit"][:8]
+        assert re.fullmatch(rf"{commit}\*?|—", cells[2]), chapter
+        assert cells[3] == manifest["code"][:8], chapter
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d\s\d\d:\d\d", cells[4]), chapter
         assert float(cells[5].replace(",", "")) == pytest.approx(manifest["seconds"], abs=0.051)
         assert cells[6] == "no" and re.fullmatch(r"[\d,]+|—", cells[7]), chapter
     assert re.search(r"This build ran (\d+) of \1 chapters: [\d,]+ s of kernel time", page)

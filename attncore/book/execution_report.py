@@ -11,7 +11,7 @@ ran, its jobs and how long the chapters took on the wall clock.
 ...        "code": "c" * 64, "seconds": 12.5, "ran_at": "2026-11-28T09:00:00Z"}
 >>> page = report_page({"why_sqrt_d": run}, [ChapterRun("why_sqrt_d", False, 10.0)],
 ...                    "full", jobs=2, wall=13.0)
->>> "| {doc}`generated/why_sqrt_d` | ab12 | 000000000000 | cccccccccccc |" in page
+>>> "| {doc}`generated/why_sqrt_d` | ab12 | 00000000 | cccccccc |" in page
 True
 """
 
@@ -30,6 +30,8 @@ __all__ = ["ChapterRun", "report_page"]
 _WHEN = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _HEX = re.compile(r"[0-9a-f]{8,64}")
 _NOTHING = "—"
+_SHOWN = 8
+"""Characters of a hash the report shows."""
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,10 @@ def report_page(
         f"How the build of these pages ran each chapter, with the profile "
         f"`{literal(profile)}` and {jobs} chapters at a time. A chapter taken from the cache "
         "was not run again: its row is the run that made it, with that run's time. The "
-        "estimate is the cost model's, made before a chapter runs.",
+        "estimate is the cost model's, made before a chapter runs. Parameters, commit and code "
+        "are the first characters of their hashes (a commit marked * had uncommitted changes).",
         "",
-        "| chapter | parameters | commit | code | ran at (UTC) | seconds | from the cache "
-        "| estimate (s) |",
+        "| chapter | parameters | commit | code | ran at (UTC) | seconds | cached | estimate (s) |",
         "|---|---|---|---|---|---:|---|---:|",
         *rows,
         "",
@@ -80,18 +82,18 @@ def report_page(
 def _row(run: ChapterRun, manifest: Mapping[str, Any]) -> str:
     revision = manifest.get("revision") or {}
     commit = str(revision.get("commit", ""))
-    commit = commit[:12] if _HEX.fullmatch(commit) else _NOTHING
+    commit = commit[:_SHOWN] if _HEX.fullmatch(commit) else _NOTHING
     if commit != _NOTHING and revision.get("dirty") is True:
-        commit += " (with changes)"
+        commit += "\\*"
     code = str(manifest.get("code", ""))
     when = str(manifest.get("ran_at", ""))
     seconds = _seconds(manifest)
     cells = [
         f"{{doc}}`generated/{run.chapter}`",
-        literal(manifest.get("parameters_hash", _NOTHING)),
+        literal(str(manifest.get("parameters_hash", _NOTHING))[:_SHOWN]),
         commit,
-        code[:12] if _HEX.fullmatch(code) else _NOTHING,
-        when[:16].replace("T", " ") if _WHEN.fullmatch(when) else _NOTHING,
+        code[:_SHOWN] if _HEX.fullmatch(code) else _NOTHING,
+        when[:16].replace("T", "\u00a0") if _WHEN.fullmatch(when) else _NOTHING,
         _NOTHING if seconds is None else f"{seconds:,.1f}",
         "yes" if run.cached else "no",
         _NOTHING if run.estimate is None or run.cached else f"{run.estimate:,.0f}",
