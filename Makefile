@@ -65,13 +65,14 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
-# The PDF edition and its check need XeLaTeX, latexmk, the FreeFont fonts Sphinx's LaTeX uses,
-# and poppler's pdftotext and pdffonts.
+# The PDF edition and its check need XeLaTeX, latexmk, the FreeFont fonts Sphinx's LaTeX uses
+# (found through fontconfig), and poppler's pdftotext and pdffonts.
 TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk \
-	fonts-freefont-otf poppler-utils
+	fonts-freefont-otf fontconfig poppler-utils
 tex:
 	@command -v xelatex >/dev/null && command -v latexmk >/dev/null && \
-	  command -v pdftotext >/dev/null && fc-list | grep -q FreeSerif || { \
+	  command -v pdftotext >/dev/null && command -v fc-list >/dev/null && \
+	  fc-list | grep -q FreeSerif || { \
 	  echo "installing Debian's TeX Live for the PDF edition"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) apt-get install -y -qq $(TEX_PACKAGES) >/dev/null; }

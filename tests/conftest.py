@@ -14,7 +14,7 @@ import pytest
 
 from attncore.book.build import build_book
 from attncore.book.cache import RunCache
-from attncore.book.pdf import TOOLS
+from attncore.book.pdf import missing_tools
 
 REPO = Path(__file__).resolve().parent.parent
 BOOK_SOURCES = ["_config.yml", "_toc.yml", "_static", "book", "notebooks", "CITATION.cff"]
@@ -23,7 +23,7 @@ CACHE = ".cache/chapters"
 PROFILE = os.environ.get("ATTNCORE_TEST_PROFILE", "smoke")
 """The profile of the book the page tests read: ``smoke`` in CI; ``ATTNCORE_TEST_PROFILE=full``
 runs the same checks on the full book (about 11 minutes more on 2 cores)."""
-WITH_PDF = bool(os.environ.get("CI")) or all(shutil.which(tool) for tool in TOOLS)
+WITH_PDF = bool(os.environ.get("CI")) or not missing_tools()
 """Whether that book is built with its PDF edition (checked against its pages as it is built):
 always under CI, where ``make test`` installs TeX Live, and wherever its tools are found."""
 

@@ -775,7 +775,8 @@ def test_the_pdf_edition_matches_the_pages_and_page_one_links_it(built_book):
 @pytest.mark.skipif(not WITH_PDF, reason="TeX Live is not installed (make test installs it)")
 def test_the_pdf_check_names_what_the_pdf_lacks(built_book, tmp_path):
     """Against pages with a chapter the PDF does not have, and a figure LaTeX numbered
-    otherwise or not at all, the check names each."""
+    otherwise or not at all, and a LaTeX log with a citation left unresolved and text past
+    the bottom of a page, the check names each."""
     from attncore.book.paths import GENERATED
     from attncore.book.pdf import latex_numbers, pdf_problems
     from attncore.book.pdf_edition import PDF_NAME
@@ -791,8 +792,12 @@ def test_the_pdf_check_names_what_the_pdf_lacks(built_book, tmp_path):
     extra += '<figure id="fig-b"><span class="caption-number">Fig. 99.2 </span></figure>'
     page_one.write_text(page_one.read_text() + extra)
     aux = r"\newlabel{book/generated/introduction:fig-a}{{99.3}{1}{}{figure.99.3}{}}"
-    problems = pdf_problems(site / PDF_NAME, tmp_path, latex_numbers(aux))
+    log = "Overfull \\vbox (244.9pt too high) has occurred while \\output is active []\n"
+    log += "LaTeX Warning: Citation `x2023' on page 4 undefined on input line 9.\n"
+    problems = pdf_problems(site / PDF_NAME, tmp_path, latex_numbers(aux), log)
     assert problems == [
+        "citation x2023 is unresolved",
+        "text runs past the bottom of a page",
         "chapter 99 (Absent) is not in the PDF",
         "Fig. 99.1 of the site (book/generated/introduction:fig-a) is numbered 99.3 in the PDF",
         "Fig. 99.2 of the site (book/generated/introduction:fig-b) is absent in the PDF",

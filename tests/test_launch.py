@@ -26,7 +26,7 @@ def test_every_colab_copy_is_what_its_chapter_makes():
     assert copies == CHAPTERS
     for chapter in CHAPTERS:
         made = colab_notebook(REPO / NOTEBOOKS / f"{chapter}.md", URL, BRANCH)
-        kept = (REPO / COLAB_FOLDER / f"{chapter}.ipynb").read_text()
+        kept = (REPO / COLAB_FOLDER / f"{chapter}.ipynb").read_text(encoding="utf-8")
         assert kept == nbformat.writes(made) + "\n", f"{chapter}: run make colab"
         nbformat.validate(nbformat.reads(kept, as_version=4))
 

@@ -200,7 +200,7 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
         environment = dict(os.environ)
         if pdf:
             try:
-                edition, numbers = typeset(root, scratch / "latex")
+                edition, numbers, log = typeset(root, scratch / "latex")
             except PdfFailed as error:
                 raise BuildFailed(f"{error}{untouched}") from None
             environment = with_pdf_link(environment)
@@ -221,11 +221,14 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
             )
         site = scratch / "_build" / "html"
         if pdf:
-            problems = pdf_problems(edition, site, numbers)
-            if problems:
-                lines = "\n".join(problems[:20])
-                raise BuildFailed(f"the PDF does not match the pages:\n{lines}{untouched}")
-            shutil.copy2(edition, site / PDF_NAME)
+            try:
+                problems = pdf_problems(edition, site, numbers, log)
+                if problems:
+                    lines = "\n".join(problems[:20])
+                    raise PdfFailed(f"the PDF does not match the pages:\n{lines}")
+                shutil.copy2(edition, site / PDF_NAME)
+            except (PdfFailed, OSError) as error:
+                raise BuildFailed(f"{error}{untouched}") from None
         try:
             publish(site, root / "_build" / "html")
         except OSError as error:
@@ -255,8 +258,14 @@ def _write_report(
     wall = max(end for _, end in spans) - min(start for start, _ in spans) if spans else 0.0
     page = root / EXECUTION_REPORT
     scratch = page.with_name(f".{page.name}.{os.getpid()}")
-    scratch.write_text(report_page(runs, done, profile, jobs, wall), encoding="utf-8")
-    os.replace(scratch, page)
+    try:
+        scratch.write_text(report_page(runs, done, profile, jobs, wall), encoding="utf-8")
+        os.replace(scratch, page)
+    except OSError as error:
+        scratch.unlink(missing_ok=True)
+        raise BuildFailed(
+            f"the execution report could not be written: {error.strerror or error}"
+        ) from None
 
 
 @contextmanager

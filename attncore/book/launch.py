@@ -9,8 +9,10 @@ holds, at the address and branch of the one setting ``repository`` of ``_config.
   jupytext (pinned there);
 - **Colab** opens only ``.ipynb`` files, so it opens the chapter's Colab copy,
   ``notebooks/colab/<chapter>.ipynb``: the chapter's cells after one that, in Colab only, clones
-  the repository and installs it. :func:`colab_notebook` makes the copy from the chapter;
-  ``make colab`` writes them all, and a test fails when one is not what the chapter makes.
+  the repository, installs it and runs the chapter from the clone (not tried in Colab here:
+  nothing reaches it from the build machines). :func:`colab_notebook` makes the copy from the
+  chapter; ``make colab`` writes them all, and a test fails when one is not what the chapter
+  makes.
 
 >>> urls = launch_urls("why_sqrt_d", "https://github.com/attncore/attncore", "main")
 >>> urls["Binder"]
@@ -54,9 +56,11 @@ _SETUP = """\
 # In Colab only: the chapter runs inside a clone of its repository, with the book's library
 # installed from it (elsewhere, run it in the repository after `make book`).
 import os, sys
-if "google.colab" in sys.modules and not os.path.isdir("/content/attncore"):
-    !git clone --depth 1 --branch {branch} {url} /content/attncore
-    %pip install --quiet -e /content/attncore
+if "google.colab" in sys.modules:
+    if not os.path.isdir("/content/attncore"):
+        !git clone --depth 1 --branch {branch} {url} /content/attncore
+        %pip install --quiet -e /content/attncore
+    sys.path.insert(0, "/content/attncore")
     os.chdir("/content/attncore/notebooks")"""
 
 
@@ -99,10 +103,16 @@ def write_colab_notebooks(root: Path = ROOT) -> list[Path]:
     url, branch = _repository(root)
     folder = root / COLAB_FOLDER
     folder.mkdir(exist_ok=True)
+    sources = sorted((root / NOTEBOOKS).glob("*.md"))
+    for stale in set(folder.glob("*.ipynb")) - {folder / f"{s.stem}.ipynb" for s in sources}:
+        stale.unlink()  # the copy of a chapter that is gone
     written = []
-    for source in sorted((root / NOTEBOOKS).glob("*.md")):
+    for source in sources:
         target = folder / f"{source.stem}.ipynb"
-        target.write_text(nbformat.writes(colab_notebook(source, url, branch)) + "\n")
+        text = nbformat.writes(colab_notebook(source, url, branch)) + "\n"
+        scratch = target.with_name(f".{target.name}")
+        scratch.write_text(text, encoding="utf-8")
+        scratch.replace(target)
         written.append(target)
     return written
 

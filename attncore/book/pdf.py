@@ -30,39 +30,58 @@ from attncore.book.pdf_edition import PDF_NAME, PDF_VARIABLE
 from attncore.checks import ParameterError
 
 __all__ = [
+    "FONT",
     "TOOLS",
     "PdfFailed",
     "chapter_titles",
     "check_tools",
     "latex_numbers",
+    "log_problems",
+    "missing_tools",
     "numbered_items",
     "pdf_problems",
     "typeset",
     "with_pdf_link",
 ]
 
-TOOLS = ("xelatex", "latexmk", "pdftotext", "pdffonts")
+TOOLS = ("xelatex", "latexmk", "make", "pdftotext", "pdffonts", "fc-list")
 """The programs the PDF edition needs (``make pdf`` installs Debian's packages of them)."""
+
+FONT = "FreeSerif"
+"""The font family Sphinx's XeLaTeX setup typesets with (Debian's fonts-freefont-otf)."""
 
 
 class PdfFailed(RuntimeError):
     """LaTeX failed, or the PDF it made does not match the site."""
 
 
-def check_tools() -> None:
-    """Raise ParameterError, naming them, when a program of :data:`TOOLS` is missing."""
+def missing_tools() -> list[str]:
+    """The programs of :data:`TOOLS`, and the font :data:`FONT`, that this machine lacks.
+
+    >>> isinstance(missing_tools(), list)
+    True
+    """
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
+    if "fc-list" not in missing:
+        fonts = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True)
+        if FONT not in fonts.stdout:
+            missing.append(f"the {FONT} font")
+    return missing
+
+
+def check_tools() -> None:
+    """Raise ParameterError, naming them, when :func:`missing_tools` finds any."""
+    if missing := missing_tools():
         raise ParameterError(
             f"the PDF edition needs {', '.join(missing)} (make pdf installs them: TeX Live's "
-            "XeTeX, latexmk and poppler-utils from Debian)"
+            "XeTeX, latexmk, fontconfig, FreeFont and poppler-utils from Debian)"
         )
 
 
-def typeset(root: Path, scratch: Path) -> tuple[Path, dict[str, str]]:
+def typeset(root: Path, scratch: Path) -> tuple[Path, dict[str, str], str]:
     """Typeset the executed chapters of ``root`` (``book/generated``) as one PDF in the folder
-    ``scratch``; return its path and the numbers LaTeX gave its labels
-    (:func:`latex_numbers`). Raises PdfFailed with LaTeX's first errors."""
+    ``scratch``; return its path, the numbers LaTeX gave its labels (:func:`latex_numbers`)
+    and LaTeX's log. Raises PdfFailed with LaTeX's first errors."""
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     command = [str(jupyter_book), "build", str(root), "--builder", "pdflatex"]
     print("[latex] jupyter-book build --builder pdflatex", flush=True)
@@ -75,7 +94,8 @@ def typeset(root: Path, scratch: Path) -> tuple[Path, dict[str, str]]:
         tail = errors[:5] or (done.stdout + done.stderr).splitlines()[-15:]
         raise PdfFailed("LaTeX failed:\n" + "\n".join(tail))
     aux = built.with_suffix(".aux").read_text(encoding="utf-8", errors="replace")
-    return built, latex_numbers(aux)
+    log = built.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    return built, latex_numbers(aux), log
 
 
 def with_pdf_link(environment: dict[str, str]) -> dict[str, str]:
@@ -126,15 +146,43 @@ def latex_numbers(aux: str) -> dict[str, str]:
     return numbers
 
 
-def pdf_problems(pdf: Path, site: Path, numbers: dict[str, str]) -> list[str]:
+def log_problems(log: str) -> list[str]:
+    """What LaTeX's ``log`` says went wrong on paper: a reference or citation left unresolved,
+    a character the fonts lack, text past the bottom of a page, or past the page's side
+    margin (:data:`OFF_THE_PAGE`).
+
+    >>> log_problems("Overfull \\\\hbox (80.1pt too wide) in paragraph at lines 3--4")
+    ['a line runs 80 pt past the text, off the paper (lines 3--4 of the LaTeX)']
+    """
+    problems = []
+    for kind, name in re.findall(r"LaTeX Warning: (Reference|Citation) `([^']*)' on page", log):
+        problems.append(f"{kind.lower()} {name} is unresolved")
+    for character in sorted(set(re.findall(r"Missing character: There is no (\S+)", log))):
+        problems.append(f"the fonts have no {character}")
+    if "Overfull \\vbox" in log:
+        problems.append("text runs past the bottom of a page")
+    for width, rest in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)([^\n]*)", log):
+        if float(width) > OFF_THE_PAGE:
+            lines = re.search(r"lines (\d+--\d+)", rest)
+            where = f" (lines {lines.group(1)} of the LaTeX)" if lines else ""
+            problems.append(
+                f"a line runs {float(width):.0f} pt past the text, off the paper{where}"
+            )
+    return problems
+
+
+OFF_THE_PAGE = 50.0
+"""Points by which a line may run past the text block before it leaves the paper (the page's
+side margin is 0.7 in, 50 pt, wide); less only narrows the margin."""
+
+
+def pdf_problems(pdf: Path, site: Path, numbers: dict[str, str], log: str = "") -> list[str]:
     """What the PDF ``pdf``, whose LaTeX numbered its labels as ``numbers``
-    (:func:`latex_numbers`), lacks against the built site ``site``, one line each (none: it
-    matches)."""
+    (:func:`latex_numbers`) and wrote ``log``, lacks against the built site ``site``, one line
+    each (none: it matches)."""
     text = _run("pdftotext", str(pdf), "-")
     flat = _letters(text)
-    problems = []
-    if "??" in text:
-        problems.append(f"{text.count('??')} references LaTeX could not resolve (printed ??)")
+    problems = log_problems(log)
     index = (site / "index.html").read_text(encoding="utf-8", errors="replace")
     root_page = re.search(r'url=([^"]+\.html)', index)
     first = site / (root_page.group(1) if root_page else "index.html")
@@ -146,7 +194,10 @@ def pdf_problems(pdf: Path, site: Path, numbers: dict[str, str]) -> list[str]:
             problems.append(f"chapter {number} ({title}) is not in the PDF")
     for page in sorted((site / GENERATED).glob("*.html")):
         document = f"{GENERATED.as_posix()}/{page.stem}"
-        items = numbered_items(page.read_text(encoding="utf-8", errors="replace"), document)
+        content = page.read_text(encoding="utf-8", errors="replace")
+        items = numbered_items(content, document)
+        if not items and 'class="caption-number"' in content:
+            problems.append(f"{page.name}: its numbered items could not be read")
         for label, item in items.items():
             number = item.split()[-1].strip("()")
             if numbers.get(label) != number:

@@ -4,8 +4,12 @@ A Sphinx extension. With the LaTeX builder (``attncore build --pdf``, :mod:`attn
 on the site the first page is unnumbered and the chapters are
 numbered from 1; in LaTeX every section of the first page would become a numbered chapter and
 push the chapters' numbers (and with them every figure's, table's and equation's) down. So the
-first page goes in the front matter, where chapters are not numbered and its figures and
-tables are numbered 1, 2, ... as on the site, and the chapters begin the main matter. A boxed
+first page goes in the front matter, under its own title, where chapters are not numbered and
+its figures and tables are numbered 1, 2, ... as on the site; the chapters begin the main
+matter, and the bibliography and the execution report the back matter. Every table that can
+breaks across pages (the ledger's run over several), and the site's "Data (CSV)" links, which
+lead nowhere on paper, are left out; an unnumbered display wider than the line is shrunk to
+fit it. A boxed
 note (an admonition) that a page refers to by name gets a LaTeX label, which Sphinx's LaTeX
 writer does not give it, so the reference resolves.
 
@@ -21,8 +25,11 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.util import texescape
 
-__all__ = ["FRONT_MATTER", "MAIN_MATTER", "PDF_NAME", "PDF_VARIABLE", "setup"]
+from attncore.book.paths import GENERATED
+
+__all__ = ["BACK_MATTER", "FRONT_MATTER", "MAIN_MATTER", "PDF_NAME", "PDF_VARIABLE", "setup"]
 
 PDF_NAME = "attncore.pdf"
 """The PDF edition's file, at the top of the built site."""
@@ -30,18 +37,26 @@ PDF_NAME = "attncore.pdf"
 PDF_VARIABLE = "ATTNCORE_PDF_EDITION"
 """The environment variable that, naming the PDF's file, makes the pages link it."""
 
-FRONT_MATTER = "\\frontmatter\\renewcommand{\\thefigure}{\\arabic{figure}}" + (
-    "\\renewcommand{\\thetable}{\\arabic{table}}"
+FRONT_MATTER = (
+    "\\makeatletter\\@mainmatterfalse\\makeatother"
+    "\\renewcommand{\\thefigure}{\\arabic{figure}}\\renewcommand{\\thetable}{\\arabic{table}}"
 )
-"""What opens the first page in LaTeX: unnumbered chapters, figures and tables numbered 1,
-2, ... (the site's numbers on its first page)."""
+"""What opens the first page in LaTeX: unnumbered chapters (the book class's front matter,
+without its restart of the page numbers), figures and tables numbered 1, 2, ... (the site's
+numbers on its first page)."""
 
-MAIN_MATTER = "\\mainmatter\\setcounter{figure}{0}\\setcounter{table}{0}" + (
+MAIN_MATTER = "\\clearpage\\makeatletter\\@mainmattertrue\\makeatother" + (
+    "\\setcounter{figure}{0}\\setcounter{table}{0}"
     "\\renewcommand{\\thefigure}{\\thechapter.\\arabic{figure}}"
     "\\renewcommand{\\thetable}{\\thechapter.\\arabic{table}}"
 )
 """What opens the first chapter in LaTeX: chapters numbered from 1, figures and tables
-numbered within them."""
+numbered within them (the book class's main matter, without its restart of the page
+numbers, which run on from the first page)."""
+
+BACK_MATTER = "\\backmatter"
+"""What opens the pages after the chapters (the bibliography, the execution report):
+unnumbered, as on the site."""
 
 
 def _latex(text: str) -> nodes.raw:
@@ -49,8 +64,9 @@ def _latex(text: str) -> nodes.raw:
 
 
 def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Front matter and labels in the book LaTeX assembles (the first page's doctree with every
-    chapter inlined)."""
+    """The book LaTeX assembles (the first page's doctree with every chapter inlined), made
+    for paper: front, main and back matter; labels on named boxes; tables that break across
+    pages; no links to the site's downloads, which a PDF cannot follow."""
     if app.builder.format != "latex" or docname != app.config.root_doc:
         return
     for admonition in list(doctree.findall(nodes.Admonition)):
@@ -58,17 +74,80 @@ def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             target = nodes.target("", "", ids=admonition["ids"])
             admonition["ids"] = []
             admonition.parent.insert(admonition.parent.index(admonition), target)
-    chapters = [
-        node
-        for node in doctree.findall(addnodes.start_of_file)
-        if node["docname"] != app.config.root_doc
-    ]
+    for table in list(doctree.findall(nodes.table)):
+        if not any(isinstance(a, _BOXES) for a in _ancestors(table)):
+            table["classes"].append("longtable")
+            _widths(table)
+            if not isinstance(table.children[0], nodes.title):  # LaTeX counts every longtable
+                table.parent.insert(table.parent.index(table) + 1, _latex(_UNCOUNTED))
+    for block in list(doctree.findall(nodes.math_block)):
+        if not block.get("label") and not block.get("number"):
+            block.replace_self(_latex(_FITTED.format(block.astext())))
+    for download in list(doctree.findall(addnodes.download_reference)):
+        parent = download.parent
+        parent.remove(download)
+        if isinstance(parent, nodes.paragraph) and not parent.astext().strip():
+            parent.parent.remove(parent)
+    files = [node for node in doctree.findall(addnodes.start_of_file)]
+    chapters = [n for n in files if n["docname"].startswith(f"{GENERATED.as_posix()}/")]
+    after = [n for n in files if n not in chapters and n["docname"] != app.config.root_doc]
     if not chapters:
         return
     first = chapters[0]
     first.parent.insert(first.parent.index(first), _latex(MAIN_MATTER))
+    if after:
+        back = after[0]
+        back.parent.insert(back.parent.index(back), _latex(BACK_MATTER))
     title = next(doctree.findall(nodes.section))
-    title.insert(1, _latex(FRONT_MATTER))
+    heading = texescape.escape(title[0].astext())
+    title.insert(1, _latex(f"{FRONT_MATTER}\\chapter{{{heading}}}"))
+
+
+_FITTED = (
+    "\\begin{{center}}\\begin{{adjustbox}}{{max width=\\linewidth}}"
+    "$\\displaystyle\\begin{{aligned}}{}\\end{{aligned}}$\\end{{adjustbox}}\\end{{center}}"
+)
+"""An unnumbered display (the derivations' long chains): shrunk to the line where it is wider
+(adjustbox), as the site lets it scroll."""
+
+_UNCOUNTED = "\\addtocounter{table}{-1}"
+"""After an untitled table set as a longtable: the site does not number it."""
+
+_BOXES = (nodes.Admonition, nodes.figure, nodes.sidebar, nodes.topic, nodes.table)
+"""Where a table cannot become a table that breaks across pages (LaTeX's longtable)."""
+
+
+def _widths(table: nodes.table) -> None:
+    """Widths for the columns of ``table`` that has none (a table broken across pages keeps
+    columns only as wide as a width given): each column's share grows with its longest text,
+    up to a line's worth, so a long cell wraps instead of running off the page."""
+    if "colwidths-given" in table["classes"]:
+        return
+    group = next(table.findall(nodes.tgroup))
+    specs = [child for child in group.children if isinstance(child, nodes.colspec)]
+    lengths = [1] * len(specs)
+    for row in group.findall(nodes.row):
+        column = 0
+        for entry in row.children:
+            if column < len(lengths):
+                lengths[column] = max(lengths[column], min(len(entry.astext()), _LINE))
+            column += 1 + entry.get("morecols", 0)
+    for spec, length in zip(specs, lengths, strict=True):
+        spec["colwidth"] = max(length, _NARROWEST)
+    table["classes"].append("colwidths-given")
+
+
+_LINE, _NARROWEST = 60, 6
+"""Characters beyond which a column's text only wraps, and the share of the narrowest column
+(both in characters)."""
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+    found = []
+    while node.parent is not None:
+        node = node.parent
+        found.append(node)
+    return found
 
 
 def _link_pdf(app: Sphinx, doctree: nodes.document, docname: str) -> None:

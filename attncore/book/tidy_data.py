@@ -8,8 +8,9 @@ an ordinary column, and no display formatting: a chapter whose page shows text m
 numbers (an interval, a percentage) hands over the numbers themselves (``data=`` of
 :meth:`attncore.book.chapter.Chapter.table`). :func:`table_schema` is the column's entry of the
 run's data dictionary, ``tables/datapackage.json`` (a Frictionless Data Package: each table
-a resource, each column a field with its plain ``name``, its header as the page writes it as
-``title``, which carries the unit, and its ``type``).
+a resource, each column a field with its plain ``name``, its header in the frame the chapter handed
+over as ``title``, which carries the unit, and its ``type``). The run folder keeps it beside
+the CSV files.
 
 >>> frame = pd.DataFrame({"$\\\\rho$": [0.1, 0.2], "‖J‖ (%)": [1.5, 2.5]})
 >>> data, schema = tidy(frame)
@@ -91,19 +92,27 @@ def plain_name(header: object) -> str:
 
 
 def tidy(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """``frame`` as a reader downloads it (its index, unless a plain row count, as the first
-    column; every column under its :func:`plain_name`) and its Table Schema.
+    """``frame`` as a reader downloads it (its index, unless it only counts the rows, as the
+    first columns, an unnamed level named ``row``; every column under its :func:`plain_name`)
+    and its Table Schema, each field titled by its header in ``frame``.
 
-    Raises ValueError when two headers have one plain name, which the page's headers must
-    avoid.
+    Raises ValueError when two headers have one plain name, which the headers must avoid.
+
+    >>> tidy(pd.DataFrame({"x": [1, 2]}, index=["a", "b"]))[0].columns.tolist()
+    ['row', 'x']
     """
     data = frame.infer_objects()
-    if not isinstance(data.index, pd.RangeIndex) or data.index.name is not None:
-        names = [name if name is not None else "row" for name in data.index.names]
-        data.index.names = names
-        data = data.reset_index()
-    else:
+    if _row_count(data.index):
         data = data.reset_index(drop=True)
+    else:
+        names = [name if name is not None else "row" for name in data.index.names]
+        data.index.names = [
+            f"{name}_{i + 1}" if names.count(name) > 1 else name for i, name in enumerate(names)
+        ]
+        clash = sorted(set(map(str, data.index.names)) & set(map(str, data.columns)))
+        if clash:
+            raise ValueError(f"index levels named like columns: {', '.join(clash)}")
+        data = data.reset_index()
     titles = [str(header) for header in data.columns]
     plain = [plain_name(header) for header in data.columns]
     twice = sorted({name for name in plain if plain.count(name) > 1})
@@ -111,6 +120,11 @@ def tidy(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise ValueError(f"headers with one plain name {', '.join(twice)}: {titles}")
     data.columns = plain
     return data, table_schema(data, titles)
+
+
+def _row_count(index: pd.Index) -> bool:
+    """Whether ``index`` says nothing but the rows' order: unnamed and ``0, 1, 2, ...``."""
+    return index.name is None and index.equals(pd.RangeIndex(len(index)))
 
 
 def table_schema(data: pd.DataFrame, titles: list[str]) -> dict[str, Any]:
