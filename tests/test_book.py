@@ -341,7 +341,7 @@ def test_the_execution_report_lists_every_chapter_and_how_it_ran(built_book):
         assert re.fullmatch(r"\d{4}-\d\d-\d\d\s\d\d:\d\d", cells[4]), chapter
         assert float(cells[5].replace(",", "")) == pytest.approx(manifest["seconds"], abs=0.051)
         assert cells[6] == "no" and re.fullmatch(r"[\d,]+|—", cells[7]), chapter
-    assert re.search(r"This build ran (\d+) of \1 chapters: [\d,]+ s of kernel time", page)
+    assert re.search(r"This build ran (\d+) of its \1 chapters", page)
 
 
 def test_every_verdict_links_to_its_ledger_row_and_every_row_to_its_evidence(built_book):

@@ -72,8 +72,9 @@ def report_page(
         "|---|---|---|---|---|---:|---|---:|",
         *rows,
         "",
-        f"This build ran {len(ran)} of {len(done)} chapters: {seconds:,.0f} s of kernel time "
-        f"against an estimate of {estimated:,.0f} s, {wall:,.0f} s on the wall clock.",
+        f"This build ran {len(ran)} of its {len(done)} chapters (the others came from the "
+        f"cache). Their seconds add up to {seconds:,.0f} s, against the estimates' "
+        f"{estimated:,.0f} s; run {jobs} at a time, they took {wall:,.0f} s on the wall clock.",
         "",
     ]
     return "\n".join(lines)
