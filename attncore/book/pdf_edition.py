@@ -120,7 +120,8 @@ _BOXES = (nodes.Admonition, nodes.figure, nodes.sidebar, nodes.topic, nodes.tabl
 def _widths(table: nodes.table) -> None:
     """Widths for the columns of ``table`` that has none (a table broken across pages keeps
     columns only as wide as a width given): each column's share grows with its longest text,
-    up to a line's worth, so a long cell wraps instead of running off the page."""
+    up to part of a line, and covers its longest word, so a long cell wraps instead of running
+    off the page."""
     if "colwidths-given" in table["classes"]:
         return
     group = next(table.findall(nodes.tgroup))
@@ -130,16 +131,20 @@ def _widths(table: nodes.table) -> None:
         column = 0
         for entry in row.children:
             if column < len(lengths):
-                lengths[column] = max(lengths[column], min(len(entry.astext()), _LINE))
+                text = entry.astext()
+                longest = max((len(word) for word in text.split()), default=0)
+                wanted = max(min(len(text), _LINE), longest) + _PADDING
+                lengths[column] = max(lengths[column], wanted)
             column += 1 + entry.get("morecols", 0)
     for spec, length in zip(specs, lengths, strict=True):
         spec["colwidth"] = max(length, _NARROWEST)
     table["classes"].append("colwidths-given")
 
 
-_LINE, _NARROWEST = 60, 6
-"""Characters beyond which a column's text only wraps, and the share of the narrowest column
-(both in characters)."""
+_LINE, _NARROWEST, _PADDING = 40, 6, 2
+"""Characters beyond which a column's text only wraps, the share of the narrowest column, and
+what the space between columns takes (all in characters): a column is at least as wide as
+its longest word, so no word is cut."""
 
 
 def _ancestors(node: nodes.Node) -> list[nodes.Node]:
