@@ -159,7 +159,7 @@ def log_problems(log: str) -> list[str]:
         problems.append(f"{kind.lower()} {name} is unresolved")
     for character in sorted(set(re.findall(r"Missing character: There is no (\S+)", log))):
         problems.append(f"the fonts have no {character}")
-    if "Overfull \\vbox" in log:
+    if "Overfull \\vbox" in log or "Float too large for page" in log:
         problems.append("text runs past the bottom of a page")
     for width, rest in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)([^\n]*)", log):
         if float(width) > OFF_THE_PAGE:

@@ -77,9 +77,13 @@ def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for table in list(doctree.findall(nodes.table)):
         if not any(isinstance(a, _BOXES) for a in _ancestors(table)):
             table["classes"].append("longtable")
-            _widths(table)
-            if not isinstance(table.children[0], nodes.title):  # LaTeX counts every longtable
-                table.parent.insert(table.parent.index(table) + 1, _latex(_UNCOUNTED))
+            size = _size(_widths(table))
+            after = _UNCOUNTED if not isinstance(table.children[0], nodes.title) else ""
+            if size:  # LaTeX counts every longtable; an untitled one is not numbered
+                table.parent.insert(table.parent.index(table), _latex(f"\\begingroup{size}"))
+                after += "\\endgroup"
+            if after:
+                table.parent.insert(table.parent.index(table) + 1, _latex(after))
     for block in list(doctree.findall(nodes.math_block)):
         if not block.get("label") and not block.get("number"):
             block.replace_self(_latex(_FITTED.format(block.astext())))
@@ -117,16 +121,28 @@ _BOXES = (nodes.Admonition, nodes.figure, nodes.sidebar, nodes.topic, nodes.tabl
 """Where a table cannot become a table that breaks across pages (LaTeX's longtable)."""
 
 
-def _widths(table: nodes.table) -> None:
+def _size(needed: int) -> str:
+    """The font size at which columns of ``needed`` characters in all fit the line (none for
+    the text's own size)."""
+    for limit, size in _SIZES:
+        if needed <= limit:
+            return size
+    return _SIZES[-1][1]
+
+
+_SIZES = ((94, ""), (117, "\\footnotesize"), (10**9, "\\scriptsize"))
+"""Characters of a line of the PDF's text block at the text's size, at ``\\footnotesize``
+and beyond (the smallest size then)."""
+
+
+def _widths(table: nodes.table) -> int:
     """Widths for the columns of ``table`` that has none (a table broken across pages keeps
     columns only as wide as a width given): each column's share grows with its longest text,
     up to part of a line, and covers its longest word, so a long cell wraps instead of running
-    off the page."""
-    if "colwidths-given" in table["classes"]:
-        return
+    off the page. Returns the characters its longest words need side by side."""
     group = next(table.findall(nodes.tgroup))
     specs = [child for child in group.children if isinstance(child, nodes.colspec)]
-    lengths = [1] * len(specs)
+    lengths, words = [1] * len(specs), [0] * len(specs)
     for row in group.findall(nodes.row):
         column = 0
         for entry in row.children:
@@ -135,10 +151,13 @@ def _widths(table: nodes.table) -> None:
                 longest = max((len(word) for word in text.split()), default=0)
                 wanted = max(min(len(text), _LINE), longest) + _PADDING
                 lengths[column] = max(lengths[column], wanted)
+                words[column] = max(words[column], longest + _PADDING)
             column += 1 + entry.get("morecols", 0)
-    for spec, length in zip(specs, lengths, strict=True):
-        spec["colwidth"] = max(length, _NARROWEST)
-    table["classes"].append("colwidths-given")
+    if "colwidths-given" not in table["classes"]:
+        for spec, length in zip(specs, lengths, strict=True):
+            spec["colwidth"] = max(length, _NARROWEST)
+        table["classes"].append("colwidths-given")
+    return sum(words)
 
 
 _LINE, _NARROWEST, _PADDING = 40, 6, 2
