@@ -19,6 +19,7 @@ With the HTML builder, when the build makes the PDF edition too (the environment
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -65,8 +66,9 @@ def _latex(text: str) -> nodes.raw:
 
 def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """The book LaTeX assembles (the first page's doctree with every chapter inlined), made
-    for paper: front, main and back matter; labels on named boxes; tables that break across
-    pages; no links to the site's downloads, which a PDF cannot follow."""
+    for paper: labels on named boxes; tables that break across pages; wide displays fitted;
+    no links to the site's downloads, which a PDF cannot follow; front, main and back
+    matter."""
     if app.builder.format != "latex" or docname != app.config.root_doc:
         return
     for admonition in list(doctree.findall(nodes.Admonition)):
@@ -76,14 +78,7 @@ def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             admonition.parent.insert(admonition.parent.index(admonition), target)
     for table in list(doctree.findall(nodes.table)):
         if not any(isinstance(a, _BOXES) for a in _ancestors(table)):
-            table["classes"].append("longtable")
-            size = _size(_widths(table))
-            after = _UNCOUNTED if not isinstance(table.children[0], nodes.title) else ""
-            if size:  # LaTeX counts every longtable; an untitled one is not numbered
-                table.parent.insert(table.parent.index(table), _latex(f"\\begingroup{size}"))
-                after += "\\endgroup"
-            if after:
-                table.parent.insert(table.parent.index(table) + 1, _latex(after))
+            _breaking(table)
     for block in list(doctree.findall(nodes.math_block)):
         if not block.get("label") and not block.get("number"):
             block.replace_self(_latex(_FITTED.format(block.astext())))
@@ -92,16 +87,35 @@ def _arrange(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         parent.remove(download)
         if isinstance(parent, nodes.paragraph) and not parent.astext().strip():
             parent.parent.remove(parent)
-    files = [node for node in doctree.findall(addnodes.start_of_file)]
+    _matters(doctree, app.config.root_doc)
+
+
+def _breaking(table: nodes.table) -> None:
+    """``table`` as a longtable, its columns as wide as :func:`_widths` says, at the size
+    where they fit the line; an untitled one left unnumbered (LaTeX counts every longtable)."""
+    table["classes"].append("longtable")
+    size = _size(_widths(table))
+    before = f"\\begingroup{size}" if size else ""
+    after = ("" if isinstance(table.children[0], nodes.title) else _UNCOUNTED) + (
+        "\\endgroup" if size else ""
+    )
+    if before:
+        table.parent.insert(table.parent.index(table), _latex(before))
+    if after:
+        table.parent.insert(table.parent.index(table) + 1, _latex(after))
+
+
+def _matters(doctree: nodes.document, root_doc: str) -> None:
+    """The first page as front matter under its own title, the chapters as main matter, the
+    pages after them as back matter."""
+    files = list(doctree.findall(addnodes.start_of_file))
     chapters = [n for n in files if n["docname"].startswith(f"{GENERATED.as_posix()}/")]
-    after = [n for n in files if n not in chapters and n["docname"] != app.config.root_doc]
     if not chapters:
         return
-    first = chapters[0]
-    first.parent.insert(first.parent.index(first), _latex(MAIN_MATTER))
-    if after:
-        back = after[0]
-        back.parent.insert(back.parent.index(back), _latex(BACK_MATTER))
+    chapters[0].parent.insert(chapters[0].parent.index(chapters[0]), _latex(MAIN_MATTER))
+    back = [n for n in files if n not in chapters and n["docname"] != root_doc]
+    if back:
+        back[0].parent.insert(back[0].parent.index(back[0]), _latex(BACK_MATTER))
     title = next(doctree.findall(nodes.section))
     heading = texescape.escape(title[0].astext())
     title.insert(1, _latex(f"{FRONT_MATTER}\\chapter{{{heading}}}"))
@@ -124,13 +138,10 @@ _BOXES = (nodes.Admonition, nodes.figure, nodes.sidebar, nodes.topic, nodes.tabl
 def _size(needed: int) -> str:
     """The font size at which columns of ``needed`` characters in all fit the line (none for
     the text's own size)."""
-    for limit, size in _SIZES:
-        if needed <= limit:
-            return size
-    return _SIZES[-1][1]
+    return next(size for limit, size in _SIZES if needed <= limit)
 
 
-_SIZES = ((94, ""), (117, "\\footnotesize"), (10**9, "\\scriptsize"))
+_SIZES = ((94, ""), (117, "\\footnotesize"), (math.inf, "\\scriptsize"))
 """Characters of a line of the PDF's text block at the text's size, at ``\\footnotesize``
 and beyond (the smallest size then)."""
 
