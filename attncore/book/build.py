@@ -54,6 +54,10 @@ class BuildFailed(RuntimeError):
     """The book could not be built; the last good build is untouched."""
 
 
+_UNTOUCHED = "\nThe last good book in _build/html is untouched."
+"""How every build failure ends: nothing it made replaced the published book."""
+
+
 def toc_chapters(root: Path = ROOT) -> list[str]:
     """Names of the notebooks that the table of contents takes from ``book/generated/``,
     the root page first.
@@ -164,11 +168,10 @@ def _execute_chapters(
         publish(generated, root / GENERATED)
         publish(runs, root / RUNS)
     except (NotebookFailed, WriteFailed, ParameterError) as error:
-        raise BuildFailed(f"{error}\nThe last good book in _build/html is untouched.") from None
+        raise BuildFailed(f"{error}{_UNTOUCHED}") from None
     except OSError as error:
         raise BuildFailed(
-            f"the executed chapters could not be written: {error.strerror or error}\n"
-            "The last good book in _build/html is untouched."
+            f"the executed chapters could not be written: {error.strerror or error}{_UNTOUCHED}"
         ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -195,14 +198,13 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
     then link and which must match them) in scratch, then publish them."""
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     remove_orphans(root)
-    untouched = "\nThe last good book in _build/html is untouched."
     with _scratch(root, "sphinx") as scratch:
         environment = dict(os.environ)
         if pdf:
             try:
                 edition, numbers, log = typeset(root, scratch / "latex")
             except PdfFailed as error:
-                raise BuildFailed(f"{error}{untouched}") from None
+                raise BuildFailed(f"{error}{_UNTOUCHED}") from None
             environment = with_pdf_link(environment)
         command = [str(jupyter_book), "build", str(root), "-W", "-n", "--keep-going"]
         command += ["--path-output", str(scratch)]
@@ -217,7 +219,7 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
             raise BuildFailed(
                 "Sphinx failed:\n"
                 + "\n".join(problems[-20:] or (done.stdout + done.stderr).splitlines()[-20:])
-                + untouched
+                + _UNTOUCHED
             )
         site = scratch / "_build" / "html"
         if pdf:
@@ -228,31 +230,30 @@ def _run_sphinx(root: Path, pdf: bool = False) -> None:
                     raise PdfFailed(f"the PDF does not match the pages:\n{lines}")
                 shutil.copy2(edition, site / PDF_NAME)
             except (PdfFailed, OSError) as error:
-                raise BuildFailed(f"{error}{untouched}") from None
+                raise BuildFailed(f"{error}{_UNTOUCHED}") from None
         try:
             publish(site, root / "_build" / "html")
         except OSError as error:
             raise BuildFailed(
-                f"the built pages could not be published: {error.strerror or error}{untouched}"
+                f"the built pages could not be published: {error.strerror or error}{_UNTOUCHED}"
             ) from None
 
 
 def _write_report(
     root: Path,
     results: list[tuple[str, RunResult, tuple[float, float]]],
+    estimates: dict[str, float | None],
     profile: str,
     jobs: int,
 ) -> None:
-    """Write the execution report of this build (:mod:`attncore.book.execution_report`)."""
+    """Write the execution report of this build (:mod:`attncore.book.execution_report`), with
+    the cost model's ``estimates`` of the chapters it ran."""
     try:
         runs = read_runs(root / RUNS)
     except RunFolderRefused as error:
-        raise BuildFailed(f"{error}\nThe last good book in _build/html is untouched.") from None
+        raise BuildFailed(f"{error}{_UNTOUCHED}") from None
     done = [
-        ChapterRun(
-            chapter, result.cached, None if result.cached else _estimated(chapter, profile, root)
-        )
-        for chapter, result, _ in results
+        ChapterRun(chapter, result.cached, estimates[chapter]) for chapter, result, _ in results
     ]
     spans = [span for _, result, span in results if not result.cached]
     wall = max(end for _, end in spans) - min(start for start, _ in spans) if spans else 0.0
@@ -298,7 +299,11 @@ def build_book(
         check_tools()
     jobs = jobs or os.cpu_count() or 1
     results = _execute_chapters(profile, root, jobs, cache or RunCache(), force)
-    _write_report(root, results, profile, jobs)
+    estimates = {
+        chapter: None if result.cached else _estimated(chapter, profile, root)
+        for chapter, result, _ in results
+    }
+    _write_report(root, results, estimates, profile, jobs)
     sphinx_start = time.perf_counter()
     _run_sphinx(root, pdf)
     sphinx_seconds = time.perf_counter() - sphinx_start
@@ -306,7 +311,7 @@ def build_book(
     print("\nSummary (each chapter's time, when it ran in the build, the cost model's estimate)")
     for chapter, result, (began, ended) in results:
         done = "cached" if result.cached else f"{result.seconds:7.1f} s"
-        guess = None if result.cached else _estimated(chapter, profile, root)
+        guess = estimates[chapter]
         ran = "" if result.cached else f"  from {began:4.0f} to {ended:4.0f} s"
         print(f"  {chapter:<32} {done:>9}{ran}" + (f"  (estimated {guess:.0f} s)" if guess else ""))
     pages = "sphinx (PDF, then strict pages)" if pdf else "sphinx (strict)"
