@@ -214,7 +214,10 @@ class Explorable:
     def html(self) -> str:
         """The element a page shows: the chart's place, its specification and data as JSON,
         and for readers without JavaScript a pointer to the static figure."""
-        text = json.dumps(self.spec(), ensure_ascii=False, separators=(",", ":"))
+        return self._element(self.spec())
+
+    def _element(self, spec: dict[str, Any]) -> str:
+        text = json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
         # "<", ">" and "&" as JSON escapes, so no string can end the script element
         text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         return (
@@ -226,17 +229,16 @@ class Explorable:
             "above shows the same values at this run's setting.</p></noscript></div>"
         )
 
-    def png(self) -> bytes:
-        """The chart as an image at the setting it opens with, the static figure's (drawn
-        offline by vl-convert): what the PDF edition shows in the explorable's place."""
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
+        """The page's element, and for the PDF edition the chart as an image at the setting it
+        opens with, the static figure's (drawn offline by vl-convert), from one
+        specification."""
         import vl_convert
 
-        return vl_convert.vegalite_to_png(self.spec(), scale=2)
-
-    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
+        spec = self.spec()
         return {
-            "text/html": self.html(),
-            "image/png": self.png(),
+            "text/html": self._element(spec),
+            "image/png": vl_convert.vegalite_to_png(spec, scale=2),
             "text/plain": f"<explorable: {self.description}>",
         }
 

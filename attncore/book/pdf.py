@@ -6,8 +6,8 @@ and XeLaTeX, offline, and checked against the site built from the same chapters.
 the site does and links the PDF from the first page; then :func:`pdf_problems` reads the PDF's
 text and fonts (poppler's ``pdftotext`` and ``pdffonts``) and LaTeX's numbers for its labels
 against the built pages and lists what is wrong: a chapter of the site missing, a figure, table
-or equation numbered otherwise than on the site (or missing), a reference LaTeX could not
-resolve (printed ``??``), a font not embedded. The PDF is published with the
+or equation numbered otherwise than on the site (or missing), what LaTeX's log reports
+(:func:`log_problems`), a font not embedded. The PDF is published with the
 pages, as ``_build/html/attncore.pdf``, only when nothing is wrong.
 
 >>> chapter_titles('<li class="toctree-l1"><a href="a.html">1. Softmax saturation</a></li>')
