@@ -23,6 +23,9 @@ from attncore.random import stream
 from attncore.simulate.simplex import (
     attention_layer,
     critical_sweep,
+    dimension_sweep,
+    gradient_gain,
+    gradient_sweep,
     normalise,
     pair_angles,
     random_directions,
@@ -181,6 +184,84 @@ def test_bad_arguments_are_one_line_errors(arguments, message):
         critical_sweep(**{**call, **arguments})
 
 
+def _jacobian_by_differences(y: np.ndarray, i: int, beta: float, step: float = 1e-6) -> np.ndarray:
+    """The Jacobian of output ``i`` with respect to ``y_i`` along the sphere, column by column
+    from central differences of the layer itself along an orthonormal basis of the tangent."""
+
+    def output(y_i: np.ndarray) -> np.ndarray:
+        tokens = y.copy()
+        tokens[i] = y_i
+        logits = beta * tokens @ y_i
+        weights = np.exp(logits - logits.max())
+        return weights @ tokens / weights.sum()
+
+    tangent = np.linalg.svd(np.eye(len(y[i])) - np.outer(y[i], y[i]))[0][:, :-1]
+    columns = [(output(y[i] + step * t) - output(y[i] - step * t)) / (2 * step) for t in tangent.T]
+    return np.array(columns).T
+
+
+@pytest.mark.parametrize("beta", [0.5, 6.0, 40.0])
+def test_the_gradient_gain_is_the_differenced_jacobian_of_the_layer(beta):
+    """With the vectors sqrt(d) e_1 ... sqrt(d) e_d, Hutchinson's estimate is exact: the gain
+    is then the RMS singular value of the Jacobians the layer's own differences give."""
+    rng = np.random.default_rng(3)
+    n, d, probes = 40, 6, 3
+    y = normalise(simplex_tokens(random_directions(n, d - 1, rng), rho=0.4))
+    basis = np.broadcast_to(math.sqrt(d) * np.eye(d), (probes, d, d))
+    squares = [np.sum(_jacobian_by_differences(y, i, beta) ** 2) for i in range(probes)]
+    expected = math.sqrt(sum(squares) / (probes * (d - 1)))
+    assert gradient_gain(y, [beta], basis)[0] == pytest.approx(expected, rel=1e-7)
+
+
+def test_random_vectors_estimate_the_gain_within_standard_errors():
+    rng = np.random.default_rng(4)
+    n, d, probes, k, beta = 64, 8, 4, 4000, 5.0
+    y = normalise(simplex_tokens(random_directions(n, d - 1, rng), rho=0.5))
+    jacobians = []
+    for i in range(probes):
+        j = _jacobian_by_differences(y, i, beta)  # d x (d - 1), on a basis of the tangent
+        jacobians.append(j.T @ j)
+    exact = sum(np.trace(m) for m in jacobians) / (probes * (d - 1))
+    # each ||J v||^2 for standard normal v has variance 2 tr((J^T J)^2)
+    se = math.sqrt(sum(2 * np.trace(m @ m) / k for m in jacobians)) / (probes * (d - 1))
+    estimate = gradient_gain(y, [beta], rng.standard_normal((probes, d, k)))[0] ** 2
+    assert abs(estimate - exact) < 4 * se
+
+
+def test_the_gain_is_one_at_the_identity_and_falls_with_d_below_the_critical_scale():
+    table = gradient_sweep(512, [0.5], [0.25, 8.0], [16, 256], 2, 4, seed=2, n_vectors=64)
+    gain = table.groupby(["factor", "d"])["gain"].mean()
+    assert gain[8.0].to_numpy() == pytest.approx(1.0, abs=0.04)  # the estimate's sd: 1 % at d = 16
+    assert gain[0.25, 256] < gain[0.25, 16] / 4
+
+
+def test_the_sweeps_across_d_draw_the_tokens_of_the_sweep_at_each_d():
+    common = dict(rho_values=[0.3, 0.7], n_draws=2, n_probes=4, seed=5)
+    across = dimension_sweep(32, gamma_values=[0.5, 2.0], d_values=[8, 12], **common)
+    for d in (8, 12):
+        alone = critical_sweep([32], gamma_values=[0.5, 2.0], d=d, rescalings=(), **common)
+        assert across[across["d"] == d].drop(columns="d").reset_index(drop=True).equals(alone)
+    both = gradient_sweep(32, factors=[0.5, 2.0], d_values=[12, 8], **common)
+    one = gradient_sweep(32, factors=[0.5, 2.0], d_values=[8], **common)
+    assert both[both["d"] == 8].reset_index(drop=True).equals(one)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"d_values": []}, "d_values must name"),
+        ({"d_values": [8, 8]}, "d_values must name"),
+        ({"factors": [0.0]}, "factors must be"),
+        ({"n_probes": 40}, "n_probes must be at most n"),
+        ({"n_vectors": 0}, "n_vectors must be"),
+    ],
+)
+def test_bad_gradient_arguments_are_one_line_errors(arguments, message):
+    call = dict(n=32, rho_values=[0.5], factors=[1.0], d_values=[8], n_draws=1, n_probes=4, seed=0)
+    with pytest.raises(ParameterError, match=message):
+        gradient_sweep(**{**call, **arguments})
+
+
 def test_bad_tokens_are_refused():
     with pytest.raises(ParameterError, match="rho must be in"):
         simplex_tokens(np.eye(3), 1.0)
@@ -190,6 +271,8 @@ def test_bad_tokens_are_refused():
         normalise(np.zeros((2, 3)))
     with pytest.raises(ParameterError, match="n_probes must be at most"):
         attention_layer(np.eye(3), [1.0], n_probes=4)
+    with pytest.raises(ParameterError, match="vectors must have shape"):
+        gradient_gain(np.eye(3), [1.0], np.ones((4, 3, 2)))
 
 
 def test_the_derivations_state_their_assumptions():

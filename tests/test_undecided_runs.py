@@ -14,7 +14,7 @@ import pytest
 from critical_tables import synthetic
 from stability_tables import alike, flat_loss, steady_logit, sweep, u_loss
 
-from attncore.book.figures_critical_scale import boundary_by_n
+from attncore.book.figures_critical_scale import boundary_by
 from attncore.claims import Verdict
 from attncore.claims.rules import critical_scale as crit
 from attncore.claims.rules import length_generalization as lengths
@@ -136,7 +136,7 @@ def test_a_boundary_from_one_draw_prints_no_interval() -> None:
         {"n": 64, "rho": [0.2, 0.5], "gamma_c": [1.25, 2.0], "x": [1.01, np.nan],
          "x_low": [np.nan, np.nan], "x_high": [np.nan, np.nan], "draws": [1, 0]}
     )  # fmt: skip
-    cells = boundary_by_n(bounds)["n = 64"].tolist()
+    cells = boundary_by(bounds)["n = 64"].tolist()
     assert cells == ["1.010 (one draw, no interval)", "not bracketed"]
 
 

@@ -299,14 +299,19 @@ def _string_reversal(p: Mapping[str, Any]) -> Estimate:
 
 
 def _critical_scale(p: Mapping[str, Any]) -> Estimate:
-    # per draw, n and rho: one softmax row of n and one product of n_probes x n by d for every
-    # gamma of the grid and the two rescalings; then the rules, whose thresholds are stressed
-    # over their bands on the whole table, and the sympy limits
-    layers = p["n_draws"] * sum(p["n_values"]) * len(p["rho_values"]) * (p["n_gamma"] + 2)
-    work = layers * p["n_probes"] * (p["d"] + 20)
-    curves = p["n_draws"] * len(p["n_values"]) * len(p["rho_values"]) * p["n_gamma"]
-    seconds = _START + 5 + 6e-10 * work + 2e-4 * curves
-    widest = max(p["n_values"]) * (4 * p["d"] + 4 * p["n_probes"])
+    # per draw, n and rho: the softmax rows of n_probes x n and one product by the tokens for
+    # every gamma of the grid and the two rescalings (at d; at the largest n, also at each d of
+    # d_values), about 6.5e-11 s per probe, token and gamma times d + 195 on one core of this
+    # machine; the gradient's products at each factor, about 4e-10 s times d + 50; then the
+    # rules, whose thresholds are stressed over their bands on the whole table, and the limits
+    n_max, rhos, probes = max(p["n_values"]), len(p["rho_values"]), p["n_probes"]
+    main = sum(p["n_values"]) * (p["n_gamma"] + 2) * (p["d"] + 195)
+    across = n_max * p["n_gamma"] * sum(d + 195 for d in p["d_values"])
+    gradient = n_max * len(p["gradient_factors"]) * sum(d + 50 for d in p["d_values"])
+    layers = p["n_draws"] * rhos * probes * (6.5e-11 * 1.4 * (main + across) + 4e-10 * gradient)
+    curves = p["n_draws"] * (len(p["n_values"]) + len(p["d_values"])) * rhos * p["n_gamma"]
+    seconds = _START + 5 + layers + 2e-4 * curves
+    widest = n_max * (4 * max(p["d"], *p["d_values"]) + 2 * (p["n_gamma"] + 2) * probes)
     return Estimate(seconds, _BASE_BYTES + 8 * widest + 16 * 8 * curves)
 
 

@@ -116,6 +116,7 @@ class Chapter:
         caption: str,
         *args: Any,
         data: pd.DataFrame | None = None,
+        folded: bool = False,
         **kwargs: Any,
     ) -> None:
         """Show ``layout(frame, name, caption, *args, **kwargs)`` (a numbered table:
@@ -123,12 +124,19 @@ class Chapter:
         with a link under it that downloads the table as CSV, which the runner writes to the
         run's ``tables/<name>.csv`` (:func:`~attncore.book.tidy_data.tidy`: plain column
         names): ``data`` where the page shows text made from numbers (an interval, a
-        percentage), so the download holds the numbers, else ``frame``."""
+        percentage), so the download holds the numbers, else ``frame``. A ``folded`` table is
+        glued instead (key ``name``), for a dropdown of the page to place with
+        ``{glue:md} name`` and ``:format: myst``: numbers a figure already shows."""
         from IPython.display import Markdown, display
+        from myst_nb import glue
 
         self._hand_over(frame if data is None else data, name)
         markdown = layout(frame, name, caption, *args, **kwargs)
-        display(Markdown(f"{markdown}\n{self.data_link(name)}\n"))
+        shown = Markdown(f"{markdown}\n{self.data_link(name)}\n")
+        if folded:
+            glue(name, shown, display=False)
+        else:
+            display(shown)
 
     def figure(
         self, fig: matplotlib.figure.Figure, name: str, data: pd.DataFrame | None = None

@@ -14,6 +14,16 @@ matplotlib figure; 1/√d and ln n/√d wear the colours and markers of
 ...            scales_against_n(table, bounds, d=8)]
 >>> [len(f.axes) for f in figures]
 [2, 1, 2]
+
+The sweep across ``d`` (:func:`attncore.simulate.simplex.dimension_sweep` and
+:func:`~attncore.simulate.simplex.gradient_sweep`) has a figure of its own:
+
+>>> from attncore.evidence.critical_scale import boundary_by_d, gain_table
+>>> from attncore.simulate.simplex import dimension_sweep, gradient_sweep
+>>> across = dimension_sweep(32, [0.3, 0.6], [0.5, 1.0, 2.0, 4.0], [8, 16], 2, 4, seed=0)
+>>> gains = gain_table(gradient_sweep(32, [0.3, 0.6], [0.5, 2.0], [8, 16], 2, 4, seed=0))
+>>> len(across_d(boundary_by_d(across), gains).axes)
+2
 """
 
 from __future__ import annotations
@@ -29,7 +39,15 @@ import pandas as pd
 
 from attncore.book.plotting import CONTRAST, method_style
 
-__all__ = ["boundary_by_n", "boundary_data", "phase_diagram", "scales_against_n", "sharpening"]
+__all__ = [
+    "across_d",
+    "boundary_by",
+    "boundary_data",
+    "boundary_with_d",
+    "phase_diagram",
+    "scales_against_n",
+    "sharpening",
+]
 
 _SCALES = ("sqrt_d", "log_n")
 
@@ -70,46 +88,72 @@ def _spread(values: Sequence[float], count: int = 3) -> list[float]:
     return [values[round(i * (len(values) - 1) / (count - 1))] for i in range(count)]
 
 
-def boundary_by_n(bounds: pd.DataFrame) -> pd.DataFrame:
+def boundary_by(bounds: pd.DataFrame, by: str = "n") -> pd.DataFrame:
     """The measured boundary as a table for the page: one row per ``rho`` with
-    ``1/(1 - rho)``, then per ``n`` the boundary over ``1/(1 - rho)`` with its interval (none
-    where a single draw bracketed the crossing).
+    ``1/(1 - rho)``, then per value of ``by`` (a column of ``bounds``: ``n``, or ``d`` for
+    :func:`~attncore.evidence.critical_scale.boundary_by_d`) the boundary over
+    ``1/(1 - rho)`` with its interval (none where a single draw bracketed the crossing).
 
     >>> bounds = pd.DataFrame({"n": [64, 512], "rho": 0.5, "gamma_c": 2.0, "x": [1.01, 1.02],
     ...                        "x_low": [1.0, np.nan], "x_high": [1.02, np.nan],
     ...                        "draws": [2, 1]})
-    >>> boundary_by_n(bounds).iloc[0, 1:].tolist()
+    >>> boundary_by(bounds).iloc[0, 1:].tolist()
     ['1.010 (1.000 to 1.020)', '1.020 (one draw, no interval)']
     """
-    table = bounds.pivot(index="rho", columns="n", values="gamma_c").iloc[:, :1]
+    table = bounds.pivot_table(index="rho", columns=by, values="gamma_c").iloc[:, :1]
     table.columns = ["$1/(1 - \\rho)$"]
-    for n, group in bounds.groupby("n"):
+    for value, group in bounds.groupby(by):
         cells = group.set_index("rho")
-        table[f"n = {n}"] = [_boundary_cell(row) for _, row in cells.loc[table.index].iterrows()]
+        table[f"{by} = {value:,}"] = [
+            _boundary_cell(row) for _, row in cells.loc[table.index].iterrows()
+        ]
     return table.rename_axis("$\\rho$")
 
 
 def boundary_data(bounds: pd.DataFrame) -> pd.DataFrame:
-    """The numbers of :func:`boundary_by_n` for the download: one row per ``(rho, n)``, the
-    boundary in units of ``1/(1 - rho)`` and its interval as numbers (empty where the page
-    says there is none), and the draws that bracketed a crossing.
+    """The numbers of :func:`boundary_by` for the download: one row per ``(rho, n)`` (and
+    ``d``, where ``bounds`` has that column), the boundary in units of ``1/(1 - rho)`` and its
+    interval as numbers (empty where the page says there is none), and the draws that
+    bracketed a crossing.
 
     >>> bounds = pd.DataFrame({"n": [64], "rho": 0.5, "gamma_c": 2.0, "x": [1.01],
     ...                        "x_low": [1.0], "x_high": [1.02], "draws": [2]})
     >>> list(boundary_data(bounds).columns)[:4]
     ['ρ', 'n', '1/(1 − ρ)', 'boundary over 1/(1 − ρ)']
     """
-    columns = {
+    keys = ["rho", "n", *(["d"] if "d" in bounds else [])]
+    names = {
         "rho": "ρ",
-        "n": "n",
         "gamma_c": "1/(1 − ρ)",
         "x": "boundary over 1/(1 − ρ)",
         "x_low": "boundary over 1/(1 − ρ), low",
         "x_high": "boundary over 1/(1 − ρ), high",
         "draws": "draws bracketing a crossing",
     }
-    ordered = bounds.sort_values(["rho", "n"])[list(columns)]
-    return ordered.rename(columns=columns).reset_index(drop=True)
+    ordered = bounds.sort_values(keys)[[*keys, *list(names)[1:]]]
+    return ordered.rename(columns=names).reset_index(drop=True)
+
+
+def boundary_with_d(
+    bounds: pd.DataFrame, across: pd.DataFrame, d: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The page's table of the measured boundary (:func:`boundary_by`): a column per ``n`` of
+    ``bounds`` (measured at ``d``), then one per other ``d`` of ``across`` (rows of
+    :func:`~attncore.evidence.critical_scale.boundary_by_d`, at one ``n``); and its numbers
+    for the download (:func:`boundary_data`, one row per ``(rho, n, d)``).
+
+    >>> bounds = pd.DataFrame({"n": [64], "rho": 0.5, "gamma_c": 2.0, "x": [1.01],
+    ...                        "x_low": [1.0], "x_high": [1.02], "draws": [2]})
+    >>> table, data = boundary_with_d(bounds, bounds.assign(d=[16]), d=8)
+    >>> list(table.columns), data[["n", "d"]].values.tolist()
+    (['$1/(1 - \\\\rho)$', 'n = 64', 'd = 16'], [[64, 8], [64, 16]])
+    """
+    others = across[across["d"] != d]
+    table = boundary_by(bounds)
+    if len(others):
+        table = table.join(boundary_by(others, "d").iloc[:, 1:])
+    every = pd.concat([bounds.assign(d=d), others], ignore_index=True)
+    return table, boundary_data(every)
 
 
 def _boundary_cell(row: pd.Series) -> str:
@@ -249,4 +293,45 @@ def scales_against_n(table: pd.DataFrame, bounds: pd.DataFrame, d: int) -> matpl
         title="Angle ratio at each scale", ylim=(-0.02, 1.02),
     )  # fmt: skip
     ax_ratio.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    return fig
+
+
+def across_d(bounds: pd.DataFrame, gains: pd.DataFrame) -> matplotlib.figure.Figure:
+    """Left: the measured boundary over ``1/(1 - rho)`` against ``rho`` at each ``d`` (rows of
+    :func:`~attncore.evidence.critical_scale.boundary_by_d`, with their intervals), beside 1
+    (dashed). Right: the gradient's gain against ``gamma / gamma_c`` at each ``d`` (rows of
+    :func:`~attncore.evidence.critical_scale.gain_table`: the line joins the means over the
+    ``rho``, the band spans them), with the critical scale marked (dashed)."""
+    fig, (ax_bound, ax_gain) = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
+    ds = sorted(bounds["d"].unique())
+    for (colour, line), d in zip(_inks(len(ds)), ds, strict=True):
+        rows = bounds[bounds["d"] == d].sort_values("rho")
+        ax_bound.errorbar(
+            rows["rho"], rows["x"], yerr=[rows["x"] - rows["x_low"], rows["x_high"] - rows["x"]],
+            color=colour, ls=line, marker="o", ms=4, capsize=3, lw=1.5, label=f"d = {d:,}",
+        )  # fmt: skip
+        by_factor = gains[gains["d"] == d].groupby("factor")["gain"]
+        factors = by_factor.mean().index.to_numpy()
+        low, high = by_factor.min(), by_factor.max()
+        ax_gain.fill_between(factors, low, high, color=colour, alpha=0.25, lw=0)
+        ax_gain.plot(
+            factors, by_factor.mean(), color=colour, ls=line, marker="o", ms=4, lw=2,
+            label=f"d = {d:,}",
+        )  # fmt: skip
+    ax_bound.axhline(1, color=CONTRAST[0], ls="--", lw=1)
+    n = int(bounds["n"].max())
+    ax_bound.set(
+        xlabel="correlation ρ between tokens", ylabel="boundary / (1/(1 − ρ))",
+        title=f"Measured boundary, n = {n:,}",
+    )  # fmt: skip
+    ax_gain.axvline(1, color=CONTRAST[0], ls="--", lw=1)
+    ax_gain.set(
+        xscale="log", yscale="log", xlabel="γ / γ_c = γ(1 − ρ)",
+        ylabel="gain (RMS singular value)", title=f"Gradient to a token's own input, n = {n:,}",
+    )  # fmt: skip
+    factors = np.sort(gains["factor"].unique())
+    ax_gain.set_xticks(factors, [f"{f:g}" for f in factors])
+    ax_gain.xaxis.set_minor_locator(ticker.NullLocator())
+    for ax in (ax_bound, ax_gain):
+        ax.legend(loc="best")
     return fig

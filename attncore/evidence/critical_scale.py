@@ -23,6 +23,7 @@ __all__ = [
     "LEVEL",
     "ODDS",
     "REFINE",
+    "boundary_by_d",
     "boundary_table",
     "boundary_values",
     "change_with_n",
@@ -30,6 +31,8 @@ __all__ = [
     "crossings",
     "difference",
     "ends_values",
+    "gain_table",
+    "gain_values",
     "growth_values",
     "listed",
     "pair",
@@ -149,6 +152,57 @@ def boundary_table(
     for column in ("x", "x_low", "x_high"):
         bounds[column.replace("x", "gamma")] = bounds[column] * bounds["gamma_c"]
     return bounds.drop(columns="half")
+
+
+def boundary_by_d(
+    across: pd.DataFrame, odds: float = ODDS, confidence: float = LEVEL
+) -> pd.DataFrame:
+    """:func:`boundary_table` at each token dimension of a
+    :func:`~attncore.simulate.simplex.dimension_sweep`, with its column ``d``."""
+    return pd.concat(
+        [boundary_table(rows, odds, confidence).assign(d=d) for d, rows in across.groupby("d")],
+        ignore_index=True,
+    )
+
+
+def gain_table(gradients: pd.DataFrame, confidence: float = LEVEL) -> pd.DataFrame:
+    """Per ``(d, factor, rho)`` of a :func:`~attncore.simulate.simplex.gradient_sweep`: the
+    mean ``gain`` over the draws with its interval ``gain_low``, ``gain_high`` (Student t,
+    simultaneous over the ``rho`` by Bonferroni; NaN below two draws) and the ``draws``.
+
+    >>> gradients = pd.DataFrame({"d": 8, "factor": 0.5, "rho": 0.5, "gain": [0.2, 0.4]})
+    >>> gain_table(gradients)[["gain", "draws"]].values.tolist()
+    [[0.30000000000000004, 2.0]]
+    """
+    grouped = gradients.groupby(["d", "factor", "rho"])["gain"]
+    found = pd.DataFrame({"gain": grouped.mean(), "sd": grouped.std(), "draws": grouped.count()})
+    comparisons = gradients["rho"].nunique()
+    df = np.where(found["draws"] >= 2, found["draws"] - 1, np.nan)
+    half = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df) * found["sd"]
+    half /= np.sqrt(found["draws"])
+    found["gain_low"], found["gain_high"] = found["gain"] - half, found["gain"] + half
+    return found.drop(columns="sd").reset_index()
+
+
+def gain_values(gains: pd.DataFrame) -> dict[str, Any]:
+    """The numbers of the gradient's gain on both sides of the critical scale (rows of
+    :func:`gain_table`): the smallest and largest ``factor`` (``low``, ``high``) and, at each,
+    one record per ``d`` with the range of the mean gain over the ``rho`` (``below``,
+    ``above``).
+
+    >>> gains = pd.DataFrame({"d": [8, 8, 8, 8], "factor": [0.5, 0.5, 2.0, 2.0],
+    ...                       "rho": [0.2, 0.8] * 2, "gain": [0.1, 0.3, 0.9, 1.0]})
+    >>> values = gain_values(gains)
+    >>> values["low"], values["below"], values["above"]
+    (0.5, [{'d': 8, 'x': (0.1, 0.3)}], [{'d': 8, 'x': (0.9, 1.0)}])
+    """
+    low, high = float(gains["factor"].min()), float(gains["factor"].max())
+
+    def at(factor: float) -> list[dict[str, Any]]:
+        rows = gains[gains["factor"] == factor]
+        return [{"d": int(d), "x": pair(group["gain"])} for d, group in rows.groupby("d")]
+
+    return {"low": low, "high": high, "below": at(low), "above": at(high)}
 
 
 def ratio_at(table: pd.DataFrame, factor: float) -> pd.DataFrame:

@@ -47,6 +47,9 @@ __all__ = [
     "LayerPoint",
     "attention_layer",
     "critical_sweep",
+    "dimension_sweep",
+    "gradient_gain",
+    "gradient_sweep",
     "normalise",
     "pair_angles",
     "random_directions",
@@ -153,10 +156,13 @@ def attention_layer(tokens: np.ndarray, betas: Sequence[float], n_probes: int) -
     probes = y[:n_probes]
     inner = probes @ y.T
     before = pair_angles(probes)
+    if not betas:
+        return []
+    every = softmax(np.asarray(betas)[:, None, None] * inner)  # (betas, probes, n)
+    outputs = (every.reshape(-1, len(y)) @ y).reshape(len(betas), n_probes, -1)  # one product
     points = []
-    for beta in betas:
-        weights = softmax(beta * inner)
-        after = pair_angles(weights @ y)
+    for weights, output in zip(every, outputs, strict=True):
+        after = pair_angles(output)
         points.append(
             LayerPoint(
                 angle_ratio=float((after / before).mean()),
@@ -165,6 +171,48 @@ def attention_layer(tokens: np.ndarray, betas: Sequence[float], n_probes: int) -
             )
         )
     return points
+
+
+def gradient_gain(tokens: np.ndarray, betas: Sequence[float], vectors: np.ndarray) -> list[float]:
+    r"""How much of a change to a token's own input reaches its output, for each ``beta`` of
+    ``betas``: the root mean square singular value of the Jacobian of output ``i`` with
+    respect to its normalised input ``y_i``, over the first ``len(vectors)`` tokens.
+
+    With weights ``A_ij`` and output ``m_i``, that Jacobian on the sphere's tangent is
+    ``J_i = (A_ii I + beta C_i) P_i``, where ``C_i = sum_j A_ij (y_j - m_i)(y_j - m_i)^T`` and
+    ``P_i = I - y_i y_i^T``. The gain is ``sqrt(sum_i ||J_i||_F^2 / (p (d - 1)))`` over the
+    ``p`` probes, each ``||J_i||_F^2`` estimated as the mean of ``||J_i v||^2`` over the
+    ``vectors[i]`` (shape ``(p, d, k)``, standard normal; Hutchinson's estimator, unbiased).
+    It is 1 where attention is the identity (``J_i = P_i``) and near 0 where a token's output
+    hardly depends on its own input.
+
+    >>> rng = np.random.default_rng(0)
+    >>> x = simplex_tokens(random_directions(64, 7, rng), rho=0.5)
+    >>> [round(g, 2) for g in gradient_gain(x, [0.0, 200.0], rng.standard_normal((4, 8, 64)))]
+    [0.02, 1.0]
+    """
+    y = normalise(tokens)
+    betas = [finite_real("beta", beta) for beta in betas]
+    v = finite_array("vectors", vectors, ndim=3)
+    probes, d, k = v.shape
+    if d != y.shape[1] or not 1 <= probes <= len(y):
+        raise ParameterError(
+            f"vectors must have shape (p, {y.shape[1]}, k) with p at most {len(y)}, got {v.shape}"
+        )
+    n, own = len(y), y[:probes]
+    tangent = v - own[:, :, None] * np.einsum("pd,pdk->pk", own, v)[:, None, :]  # P_i v
+    columns = tangent.transpose(1, 0, 2).reshape(d, probes * k)  # every P_i v, side by side
+    s = (y @ columns).reshape(n, probes, k).transpose(1, 0, 2)  # y_j . P_i v
+    inner, diagonal = own @ y.T, (np.arange(probes), np.arange(probes))
+    gains = []
+    for beta in betas:
+        weights = softmax(beta * inner)  # (p, n)
+        centred = s - np.einsum("pn,pnk->pk", weights, s)[:, None, :]  # (y_j - m_i) . P_i v
+        weighted = (weights[:, :, None] * centred).transpose(1, 0, 2).reshape(n, probes * k)
+        spread = (y.T @ weighted).reshape(d, probes, k).transpose(1, 0, 2)  # C_i P_i v
+        jv = weights[diagonal][:, None, None] * tangent + beta * spread
+        gains.append(float(math.sqrt(np.mean(np.sum(jv * jv, axis=1)) / (d - 1))))
+    return gains
 
 
 def registry_gamma(rescaling: str, n: int, d: int) -> float:
@@ -262,4 +310,98 @@ def critical_sweep(
     ]
     keys = [(n, draw) for n, draw, *_ in tasks]
     results = run_tasks(_draw, tasks, keys=keys, scheduler=scheduler)
+    return pd.DataFrame([row for rows in results for row in rows])
+
+
+def dimension_sweep(
+    n: int,
+    rho_values: Sequence[float],
+    gamma_values: Sequence[float],
+    d_values: Sequence[int],
+    n_draws: int,
+    n_probes: int,
+    seed: int,
+    scheduler: object = None,
+) -> pd.DataFrame:
+    """:func:`critical_sweep` on the ``gamma`` grid alone at one ``n``, for each token
+    dimension of ``d_values``, with a column ``d``. A draw at a given ``d`` is the one
+    :func:`critical_sweep` makes there (``stream(seed, n, draw)``).
+
+    >>> table = dimension_sweep(16, [0.5], [0.5, 4.0], [8, 32], n_draws=2, n_probes=4, seed=0)
+    >>> table.groupby("d").size().to_dict()
+    {8: 4, 32: 4}
+    """
+    ds = _checked_dimensions(d_values)
+    tables = [
+        critical_sweep(
+            [n], rho_values, gamma_values, d, n_draws, n_probes, seed, (), scheduler
+        ).assign(d=d)
+        for d in ds
+    ]
+    return pd.concat(tables, ignore_index=True)
+
+
+def _checked_dimensions(d_values: Sequence[int]) -> list[int]:
+    ds = [positive_int("d", d, minimum=2) for d in d_values]
+    if not ds or len(set(ds)) != len(ds):
+        raise ParameterError("d_values must name at least one token dimension, each once")
+    return ds
+
+
+def _gradients(task: tuple) -> list[dict]:
+    """One task of :func:`gradient_sweep`: one draw at one ``d``, every ``rho`` and factor."""
+    n, d, draw, rho_values, factors, n_probes, n_vectors, seed = task
+    directions = random_directions(n, d - 1, stream(seed, n, draw))
+    vectors = stream(seed, n, draw, d).standard_normal((n_probes, d, n_vectors))
+    rows = []
+    with single_threaded_blas():
+        for rho in rho_values:
+            gammas = [factor / (1 - rho) for factor in factors]
+            betas = [gamma * math.log(n) for gamma in gammas]
+            gains = gradient_gain(simplex_tokens(directions, rho), betas, vectors)
+            for factor, gamma, gain in zip(factors, gammas, gains, strict=True):
+                rows.append(
+                    {"d": d, "n": n, "draw": draw, "rho": rho, "factor": factor}
+                    | {"gamma": gamma, "gain": gain}
+                )
+    return rows
+
+
+def gradient_sweep(
+    n: int,
+    rho_values: Sequence[float],
+    factors: Sequence[float],
+    d_values: Sequence[int],
+    n_draws: int,
+    n_probes: int,
+    seed: int,
+    n_vectors: int = 2,
+    scheduler: object = None,
+) -> pd.DataFrame:
+    """:func:`gradient_gain` at ``gamma = factor / (1 - rho)`` (``factor`` times the exact
+    simplex's critical scale) for every ``factor``, ``rho`` and token dimension of
+    ``d_values``, on the draws of :func:`critical_sweep` at ``n``, with ``n_vectors`` random
+    vectors per probe (drawn from ``stream(seed, n, draw, d)``, the same at every ``rho`` and
+    ``factor``). One row per ``(d, draw, rho, factor)``.
+
+    >>> table = gradient_sweep(64, [0.5], [0.5, 2.0], [8], n_draws=2, n_probes=4, seed=0)
+    >>> table.groupby("factor")["gain"].mean().round(1).tolist()
+    [0.4, 0.9]
+    """
+    n = positive_int("n", n, minimum=2)
+    rhos = _checked_list("rho_values", rho_values, 0.0, 0.99)
+    factors = _checked_list("factors", factors, 1e-3, 1e3)
+    ds = _checked_dimensions(d_values)
+    n_draws = positive_int("n_draws", n_draws)
+    n_probes = positive_int("n_probes", n_probes, minimum=2)
+    n_vectors = positive_int("n_vectors", n_vectors)
+    if n_probes > n:
+        raise ParameterError(f"n_probes must be at most n ({n})")
+    tasks = [
+        (n, d, draw, rhos, factors, n_probes, n_vectors, seed)
+        for d in ds
+        for draw in range(n_draws)
+    ]
+    keys = [(d, draw) for _, d, draw, *_ in tasks]
+    results = run_tasks(_gradients, tasks, keys=keys, scheduler=scheduler)
     return pd.DataFrame([row for rows in results for row in rows])

@@ -191,9 +191,9 @@ def uniform_as_n_grows(
     return Finding(claim, Verdict.UNTESTABLE, values={**values, "undecided": undecided})
 
 
-def boundary_span(bounds: pd.DataFrame) -> Reading:
-    """Where the measured boundary lies, in units of ``1/(1 - rho)``: per ``n`` its range over
-    the ``rhos`` (branch ``measured``), or ``none`` where the grid brackets no crossing.
+def boundary_span(bounds: pd.DataFrame, by: str = "n") -> Reading:
+    """Where the measured boundary lies, in units of ``1/(1 - rho)``: per value of ``by`` its
+    range over the ``rhos`` (branch ``measured``), or ``none`` where no crossing is bracketed.
 
     >>> bounds = pd.DataFrame({"n": [64, 64, 512], "rho": [0.2, 0.8, 0.2],
     ...                        "x": [1.02, 0.99, 1.011], "draws": 5})
@@ -204,7 +204,7 @@ def boundary_span(bounds: pd.DataFrame) -> Reading:
     measured = bounds.dropna(subset=["x"])
     if measured.empty:
         return Reading("none")
-    spans = [{"n": int(n), "x": evidence.pair(group["x"])} for n, group in measured.groupby("n")]
+    spans = [{by: int(v), "x": evidence.pair(group["x"])} for v, group in measured.groupby(by)]
     return Reading("measured", {"spans": spans, "rhos": evidence.listed(measured["rho"].unique())})
 
 
