@@ -31,3 +31,18 @@ def test_the_solved_threshold_quotes_the_replication_as_its_files_record_it():
     quoted = [float(x) for x in re.findall(r"0\.\d\d", SOLVED.reason)]
     standard = [round(v, 2) for v in summary.loc["standard", "accuracy"].iloc[:3]]
     assert quoted[1:] == [round(summary.loc[("log_n", 10), "accuracy"], 2), *standard]
+
+
+def test_the_authors_budget_is_read_from_the_same_files():
+    """At epoch 100 the replication's files give 0.534 and 0.974 at a training length of 10,
+    20 runs each, losses beside every count."""
+    from attncore.sources.replication import replication_at_100_epochs, runs_at_100_epochs
+
+    table = replication_at_100_epochs()
+    assert set(table["runs"]) == {20}
+    assert round(table.loc[("standard", 10), "accuracy"], 3) == 0.534
+    assert round(table.loc[("log_n", 10), "accuracy"], 3) == 0.974
+    runs = runs_at_100_epochs()
+    assert all(len(r) == 20 and all(0 <= a <= 1 for a in r) for r in runs.values())
+    low, high = table["accuracy_low"], table["accuracy_high"]
+    assert ((low <= table["accuracy"]) & (table["accuracy"] <= high)).all()

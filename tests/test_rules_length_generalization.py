@@ -189,3 +189,55 @@ BRANCHES: Branches = {
 """Per claim of the chapter on length generalization: for each branch of its rule that no
 verdict's driver takes, an input that takes it (a caveat or an undecided run for another
 reason, a run that cannot decide the rule)."""
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "side"),
+    [
+        ([0.5, 0.55, 0.52], [0.5, 0.56, 0.54, 0.52], "agrees"),
+        ([0.9, 0.95, 0.92], [0.5, 0.56, 0.54, 0.52], "above"),
+        ([0.2, 0.25, 0.22], [0.5, 0.56, 0.54, 0.52], "below"),
+        ([0.9], [0.5, 0.56, 0.54, 0.52], "alone"),
+    ],
+)
+def test_the_replication_comparison_reaches_each_side(ours, theirs, side):
+    scores = pd.DataFrame({"train_length": 10, "method": "standard", "length": 1000,
+                           "seed": range(len(ours)), "accuracy": ours})  # fmt: skip
+    differences = evidence.replication_differences(scores, {("standard", 10): theirs}, 1000, 100)
+    reading = rules.replication_agreement(differences)
+    if side == "agrees":
+        assert reading.branch == "alike" and reading.values["count"] == 1
+    else:
+        assert reading.branch == "compared" and reading.values["rows"][0]["side"] == [side]
+
+
+def test_the_replication_comparison_says_none_without_a_published_row():
+    scores = pd.DataFrame({"train_length": 7, "method": "standard", "length": 1000,
+                           "seed": [0, 1], "accuracy": [0.5, 0.6]})  # fmt: skip
+    differences = evidence.replication_differences(
+        scores, {("standard", 10): [0.5, 0.6]}, 1000, 100
+    )
+    assert rules.replication_agreement(differences).branch == "none"
+
+
+def test_the_welch_interval_is_scipys_where_the_runs_spread_more_than_their_strings():
+    from scipy import stats
+
+    ours, theirs = [0.5, 0.62, 0.71, 0.55], [0.45, 0.5, 0.61, 0.4, 0.52]
+    scores = pd.DataFrame({"train_length": 10, "method": "standard", "length": 1000,
+                           "seed": range(4), "accuracy": ours})  # fmt: skip
+    row = evidence.replication_differences(scores, {("standard", 10): theirs}, 1000, 10**6).iloc[0]
+    low, high = stats.ttest_ind(ours, theirs, equal_var=False).confidence_interval(0.95)
+    assert (row["difference"] - row["half"], row["difference"] + row["half"]) == pytest.approx(
+        (low, high)
+    )
+
+
+def test_runs_right_on_every_string_still_leave_room_for_a_difference():
+    """1.000 here and 20 runs of 100 of 100 there: alike, not an interval of width 0 that a
+    rounding error of 1e-15 would put clearly below."""
+    scores = pd.DataFrame({"train_length": 100, "method": "log_n", "length": 1000,
+                           "seed": range(20), "accuracy": 1.0 - 1e-15})  # fmt: skip
+    differences = evidence.replication_differences(scores, {("log_n", 100): [1.0] * 20}, 1000, 100)
+    assert rules.replication_agreement(differences).branch == "alike"
+    assert differences["half"].iloc[0] > 1e-3

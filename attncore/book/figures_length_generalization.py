@@ -21,8 +21,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from attncore.book.plotting import CONTRAST, method_style
+from attncore.evidence.length_generalization import accuracy_text, summary
 
-__all__ = ["accuracy_figure", "attention_figure", "method_label"]
+__all__ = ["accuracy_figure", "attention_figure", "ladder_rows", "method_label", "replication_rows"]
 
 TEMPERATURE_LABELS = {"yarn": "YaRN", "qwen": "Qwen log-n"}
 """How an inference-time temperature is named in labels."""
@@ -118,3 +119,64 @@ def attention_figure(summary: pd.DataFrame, methods: Sequence[str], train_length
     fig.legend(fontsize=7, loc="lower center", ncol=4, bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
+
+
+_AUTHORS_METHODS = {"standard": "standard", "log_n": "log-n scaling"}
+"""How the tables name the authors' two attentions."""
+
+
+def _interval_cell(mean: float, low: float, high: float) -> str:
+    return accuracy_text(pd.Series({"accuracy": mean, "low": low, "high": high}))
+
+
+def replication_rows(
+    replicated: pd.DataFrame, published: pd.DataFrame, length: int
+) -> pd.DataFrame:
+    """The page's table of the authors' setup run here (rows of
+    :func:`attncore.evidence.length_generalization.replication_table`) beside the replication
+    (rows of :func:`attncore.sources.replication.replication_at_100_epochs`) at ``length``
+    bits: one row per training length and attention.
+
+    >>> here = pd.DataFrame({"train_length": 10, "method": ["standard"], "test_length": 1000,
+    ...     "accuracy_mean": 0.6, "accuracy_low": 0.5, "accuracy_high": 0.7,
+    ...     "cross_entropy_mean": 1.5, "seeds": 20})
+    >>> there = pd.DataFrame({"accuracy": [0.534], "accuracy_low": [0.52],
+    ...     "accuracy_high": [0.55], "cross_entropy": [4.5]},
+    ...     index=pd.MultiIndex.from_tuples([("standard", 10)]))
+    >>> replication_rows(here, there, 1000).iloc[0].tolist()
+    ['0.600 [0.500, 0.700]', '1.5', '0.534 [0.520, 0.550]', '4.5']
+    """
+    rows = []
+    for r in replicated[replicated["test_length"] == length].itertuples():
+        key = (r.method, r.train_length)
+        theirs = published.loc[key] if key in published.index else None
+        rows.append({
+            "trained at": f"{r.train_length} bits, {_AUTHORS_METHODS[r.method]}",
+            "here: accuracy": _interval_cell(r.accuracy_mean, r.accuracy_low, r.accuracy_high),
+            "here: cross-entropy": f"{r.cross_entropy_mean:.2g}",
+            "replication: accuracy": "not run" if theirs is None else _interval_cell(
+                theirs["accuracy"], theirs["accuracy_low"], theirs["accuracy_high"]),
+            "replication: cross-entropy":
+                "–" if theirs is None else f"{theirs['cross_entropy']:.2g}",
+        })  # fmt: skip
+    return pd.DataFrame(rows).set_index("trained at")
+
+
+def ladder_rows(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per setup (rows of :func:`attncore.training.first_authors.score_authors` at one
+    length, by the setup's name, in order): each attention's mean accuracy over the seeds and
+    its interval.
+
+    >>> table = pd.DataFrame({"method": "standard", "seed": [0, 1], "length": 1000,
+    ...                       "accuracy": [0.5, 0.7]})
+    >>> ladder_rows({"the authors' setup": table}).iloc[0].tolist()
+    ['0.600 [0.000, 1.000]']
+    """
+    rows = []
+    for name, table in scores.items():
+        found = summary(table)
+        row = {"setup": name}
+        for (method, _), values in found.iterrows():
+            row[_AUTHORS_METHODS[method]] = accuracy_text(values)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("setup")

@@ -12,6 +12,7 @@ paired by seed, with Student-t intervals simultaneous over a reading's compariso
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,12 +26,15 @@ __all__ = [
     "OUTCOMES",
     "accuracy_text",
     "accuracy_values",
+    "binomial_variance",
     "change_values",
     "flattening",
     "interval",
     "k_total_values",
     "longest",
     "paired",
+    "replication_differences",
+    "replication_table",
     "summary",
     "temperature_differences",
     "temperature_table",
@@ -227,3 +231,86 @@ def temperature_table(table: pd.DataFrame, names: dict[str, str]) -> pd.DataFram
         },
         index=found.index.rename("temperature at test time"),
     )
+
+
+def replication_table(scores: pd.DataFrame, confidence: float = LEVEL) -> pd.DataFrame:
+    """The authors' setup run by the book (rows of
+    :func:`~attncore.training.first_authors.score_authors` with a ``train_length`` column), per
+    training length, method and test length: the mean accuracy over the seeds with its
+    Student-t interval cut to [0, 1] (NaN with one seed), the mean cross-entropy and the seeds.
+
+    >>> scores = pd.DataFrame({"train_length": 10, "method": "standard", "seed": [0, 1],
+    ...                        "length": 1000, "accuracy": [0.5, 0.7], "cross_entropy": 1.0})
+    >>> replication_table(scores).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'train_length': 10, 'method': 'standard', 'test_length': 1000, 'accuracy_mean': 0.6,
+     'accuracy_low': 0.0, 'accuracy_high': 1.0, 'cross_entropy_mean': 1.0, 'seeds': 2}
+    """
+    rows = []
+    keys = ["train_length", "method", "length"]
+    for (train_length, method, length), group in scores.groupby(keys, sort=False):
+        mean, half = interval(group["accuracy"].to_numpy(), 1, confidence)
+        rows.append({
+            "train_length": int(train_length), "method": method, "test_length": int(length),
+            "accuracy_mean": mean, "accuracy_low": max(mean - half, 0.0),
+            "accuracy_high": min(mean + half, 1.0),
+            "cross_entropy_mean": float(group["cross_entropy"].mean()), "seeds": len(group),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def replication_differences(
+    scores: pd.DataFrame,
+    runs: Mapping[tuple[str, int], Sequence[float]],
+    test_length: int,
+    strings: int,
+    confidence: float = LEVEL,
+) -> pd.DataFrame:
+    """Per training length and method present in both: the book's mean accuracy at
+    ``test_length`` (``scores`` as in :func:`replication_table`) against the published runs'
+    (``runs``: per attention and training length, each run's accuracy on ``strings`` sampled
+    strings, from :func:`attncore.sources.replication.runs_at_100_epochs`), their
+    ``difference`` and the half-width of its Welch interval (NaN where the book has one seed).
+    The published mean's variance is at least the binomial one of all its strings together
+    (:func:`binomial_variance`), so that runs alike in every string still leave room.
+
+    >>> scores = pd.DataFrame({"train_length": 10, "method": "standard", "seed": [0, 1, 2],
+    ...                        "length": 1000, "accuracy": [0.5, 0.6, 0.7]})
+    >>> runs = {("standard", 10): [0.5, 0.55, 0.45, 0.5]}
+    >>> found = replication_differences(scores, runs, 1000, 100)
+    >>> found[["difference", "half"]].round(3).values.tolist()
+    [[0.1, 0.211]]
+    """
+    rows = []
+    at = scores[scores["length"] == test_length]
+    for (train_length, method), group in at.groupby(["train_length", "method"], sort=False):
+        key = (method, int(train_length))
+        if key not in runs:
+            continue
+        ours, theirs = group["accuracy"].to_numpy(), np.asarray(runs[key], dtype=float)
+        spread = theirs.var(ddof=1) / len(theirs) if len(theirs) > 1 else 0.0
+        b = max(spread, binomial_variance(theirs, strings, confidence))
+        if len(ours) > 1:
+            a = ours.var(ddof=1) / len(ours)
+            df = (a + b) ** 2 / (a**2 / (len(ours) - 1) + b**2 / max(len(theirs) - 1, 1))
+        else:  # one seed: no spread of the book's side to compare with
+            a = df = math.nan
+        rows.append({
+            "train_length": int(train_length), "method": method, "ours": float(ours.mean()),
+            "theirs": float(theirs.mean()), "difference": float(ours.mean() - theirs.mean()),
+            "half": float(stats.t.ppf(0.5 + confidence / 2, df) * math.sqrt(a + b)),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def binomial_variance(accuracies: np.ndarray, strings: int, confidence: float = LEVEL) -> float:
+    """The variance of a mean accuracy over runs of ``strings`` sampled strings each that the
+    Wilson interval of all their strings together implies (its half-width over the normal
+    quantile, squared): never 0, even where every string was right.
+
+    >>> round(binomial_variance(np.array([1.0] * 20), 100), 9)
+    2.39e-07
+    """
+    right = round(float(np.sum(accuracies)) * strings)
+    total = strings * len(accuracies)
+    low, high = stats.binomtest(right, total).proportion_ci(confidence, method="wilson")
+    return float(((high - low) / (2 * stats.norm.ppf(0.5 + confidence / 2))) ** 2)

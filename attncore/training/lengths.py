@@ -57,6 +57,7 @@ __all__ = [
     "TEMPERATURES",
     "TrainedFirst",
     "first_config",
+    "first_kinds",
     "first_strings",
     "kinds_forward",
     "length_factor",
@@ -320,13 +321,13 @@ NEGLIGIBLE = 1e-15
 out weigh less than ``bits * NEGLIGIBLE`` together)."""
 
 
-def _cases(bits: int) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
+def first_kinds(bits: int) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
     """Every kind of FIRST string of ``bits`` bits: the first bit ``b`` and the number of ones
     ``c_1`` among the others, as kinds (``[CLS]``, ``b``, 0, 1) with counts (1, 1, ``bits - 1 -
     c_1``, ``c_1``), and the probability of each under uniformly random bits; numbers of ones
     less likely than :data:`NEGLIGIBLE` are left out.
 
-    >>> _cases(3)[1].tolist()
+    >>> first_kinds(3)[1].tolist()
     [[1, 1, 2, 0], [1, 1, 1, 1], [1, 1, 0, 2], [1, 1, 2, 0], [1, 1, 1, 1], [1, 1, 0, 2]]
     """
     ones = np.arange(bits)
@@ -386,7 +387,7 @@ def score_lengths(
         for layer in range(layout.n_layers):
             weights[f"attention.{layer}.query.weight"] *= on_q[:, None, None]
             weights[f"attention.{layer}.query.bias"] *= on_q[:, None]
-        tokens, counts, probability = _cases(bits)
+        tokens, counts, probability = first_kinds(bits)
         block = max(1, SCORE_BLOCK // (len(indices) * tokens.shape[1] * layout.d_model))
         right, entropy, largest, scales = sum(
             _score_cases(

@@ -22,6 +22,7 @@ __all__ = [
     "chiang_log_n",
     "k_total_long",
     "longest_outcomes",
+    "replication_agreement",
     "solved_at_longest",
     "ssmax_flattening",
     "temperature_reading",
@@ -288,3 +289,25 @@ def temperature_reading(table: pd.DataFrame, names: dict[str, str]) -> Reading:
 def _direction(mean: float, half: float) -> str:
     """``above`` or ``below`` zero when the interval excludes it, ``unclear`` otherwise."""
     return "above" if mean - half > 0 else "below" if mean + half < 0 else "unclear"
+
+
+def replication_agreement(differences: pd.DataFrame) -> Reading:
+    """Per row of :func:`evidence.replication_differences`, whether the difference's interval
+    holds 0 (``agrees``), lies ``above`` or ``below`` it, or is missing (``alone``); branch
+    ``alike`` where every row agrees, ``compared`` (the other ``rows``) or ``none``.
+
+    >>> rows = pd.DataFrame({"difference": [0.37, 0.03], "half": [0.1, 0.05], "method": "x"})
+    >>> found = replication_agreement(rows)
+    >>> found.branch, [row["side"] for row in found.values["rows"]], found.values["alike"]
+    ('compared', [['above']], 1)
+    """
+    rows = []
+    for row in differences.to_dict("records"):
+        low, high = row["difference"] - row["half"], row["difference"] + row["half"]
+        side = "agrees" if low <= 0 <= high else "above" if low > 0 else "below"
+        side = "alone" if math.isnan(row["half"]) else side
+        rows.append({**row, "method": [row["method"]], "side": [side]})
+    other = [row for row in rows if row["side"] != ["agrees"]]
+    if not rows or not other:
+        return Reading("alike" if rows else "none", {"count": len(rows)})
+    return Reading("compared", {"rows": other, "alike": len(rows) - len(other)})
