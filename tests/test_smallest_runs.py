@@ -43,6 +43,8 @@ SMALLEST = {
             "n_gamma": st.integers(8, 10),
             "n_draws": st.integers(2, 3),
             "n_probes": st.integers(2, 4),
+            "d_values": distinct(st.integers(8, 16)),
+            "gradient_factors": distinct(st.sampled_from([0.05, 0.5, 1.0, 2.0, 20.0])),
             "seed": SEED,
         }
     ),
@@ -54,6 +56,9 @@ SMALLEST = {
             "steps": st.integers(10, 30),
             "batch_size": st.integers(1, 8),
             "lr": st.floats(1e-5, 0.1),
+            "authors_lengths": distinct(st.integers(2, 6), size=1),
+            "authors_seeds": st.integers(1, 2),
+            "authors_steps": st.integers(10, 30),
             "seed": SEED,
         }
     ),

@@ -186,9 +186,9 @@ def gain_table(gradients: pd.DataFrame, confidence: float = LEVEL) -> pd.DataFra
 
 def gain_values(gains: pd.DataFrame) -> dict[str, Any]:
     """The numbers of the gradient's gain on both sides of the critical scale (rows of
-    :func:`gain_table`): the smallest and largest ``factor`` (``low``, ``high``) and, at each,
-    one record per ``d`` with the range of the mean gain over the ``rho`` (``below``,
-    ``above``).
+    :func:`gain_table`): the factors nearest 1 below and above it (``low``, ``high``; the
+    smallest and the largest where one side has none) and, at each, one record per ``d`` with
+    the range of the mean gain over the ``rho`` (``below``, ``above``).
 
     >>> gains = pd.DataFrame({"d": [8, 8, 8, 8], "factor": [0.5, 0.5, 2.0, 2.0],
     ...                       "rho": [0.2, 0.8] * 2, "gain": [0.1, 0.3, 0.9, 1.0]})
@@ -196,7 +196,10 @@ def gain_values(gains: pd.DataFrame) -> dict[str, Any]:
     >>> values["low"], values["below"], values["above"]
     (0.5, [{'d': 8, 'x': (0.1, 0.3)}], [{'d': 8, 'x': (0.9, 1.0)}])
     """
-    low, high = float(gains["factor"].min()), float(gains["factor"].max())
+    factors = sorted(float(f) for f in gains["factor"].unique())
+    below, above = [f for f in factors if f < 1], [f for f in factors if f > 1]
+    low = below[-1] if below else factors[0]
+    high = above[0] if above else factors[-1]
 
     def at(factor: float) -> list[dict[str, Any]]:
         rows = gains[gains["factor"] == factor]

@@ -309,5 +309,6 @@ def replication_agreement(differences: pd.DataFrame) -> Reading:
         rows.append({**row, "method": [row["method"]], "side": [side]})
     other = [row for row in rows if row["side"] != ["agrees"]]
     if not rows or not other:
-        return Reading("alike" if rows else "none", {"count": len(rows)})
+        widest = max((row["half"] for row in rows), default=0.0)
+        return Reading("alike" if rows else "none", {"count": len(rows), "widest": widest})
     return Reading("compared", {"rows": other, "alike": len(rows) - len(other)})
