@@ -332,6 +332,6 @@ def across_d(bounds: pd.DataFrame, gains: pd.DataFrame) -> matplotlib.figure.Fig
     factors = np.sort(gains["factor"].unique())
     ax_gain.set_xticks(factors, [f"{f:g}" for f in factors])
     ax_gain.xaxis.set_minor_locator(ticker.NullLocator())
-    for ax in (ax_bound, ax_gain):
-        ax.legend(loc="best")
+    handles, labels = ax_gain.get_legend_handles_labels()  # one legend for both panels
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(ds), frameon=False)
     return fig
