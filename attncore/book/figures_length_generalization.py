@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from attncore.book.plotting import CONTRAST, method_style
-from attncore.evidence.length_generalization import accuracy_text, summary
+from attncore.evidence.length_generalization import accuracy_text
 
 __all__ = ["accuracy_figure", "attention_figure", "ladder_rows", "method_label", "replication_rows"]
 
@@ -162,21 +162,18 @@ def replication_rows(
     return pd.DataFrame(rows).set_index("trained at")
 
 
-def ladder_rows(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per setup (rows of :func:`attncore.training.first_authors.score_authors` at one
-    length, by the setup's name, in order): each attention's mean accuracy over the seeds and
-    its interval.
+def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
+    """One row per setup (rows of
+    :func:`attncore.evidence.length_generalization.replication_table` at one test length with a
+    column ``setup``, in order): each attention's mean accuracy over the seeds and its interval.
 
-    >>> table = pd.DataFrame({"method": "standard", "seed": [0, 1], "length": 1000,
-    ...                       "accuracy": [0.5, 0.7]})
-    >>> ladder_rows({"the authors' setup": table}).iloc[0].tolist()
+    >>> ladder = pd.DataFrame({"setup": "the authors' setup", "method": ["standard"],
+    ...     "accuracy_mean": 0.6, "accuracy_low": 0.0, "accuracy_high": 1.0})
+    >>> ladder_rows(ladder).iloc[0].tolist()
     ['0.600 [0.000, 1.000]']
     """
-    rows = []
-    for name, table in scores.items():
-        found = summary(table)
-        row = {"setup": name}
-        for (method, _), values in found.iterrows():
-            row[_AUTHORS_METHODS[method]] = accuracy_text(values)
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("setup")
+    rows: dict[str, dict[str, str]] = {}
+    for r in ladder.itertuples():
+        cell = _interval_cell(r.accuracy_mean, r.accuracy_low, r.accuracy_high)
+        rows.setdefault(r.setup, {})[_AUTHORS_METHODS[r.method]] = cell
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("setup")

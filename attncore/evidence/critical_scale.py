@@ -9,7 +9,7 @@ ratio at multiples of ``gamma_c``, and means over the draws with simultaneous St
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -119,11 +119,17 @@ def crossings(table: pd.DataFrame, odds: float = ODDS, refine: int = REFINE) -> 
     return keys
 
 
-def summary(values: pd.DataFrame, column: str, comparisons: int, confidence: float) -> pd.DataFrame:
-    """Per ``(n, rho)``: the ``mean`` of ``column`` over the draws (NaN left out), the
+def summary(
+    values: pd.DataFrame,
+    column: str,
+    comparisons: int,
+    confidence: float,
+    keys: Sequence[str] = ("n", "rho"),
+) -> pd.DataFrame:
+    """Per value of ``keys``: the ``mean`` of ``column`` over the draws (NaN left out), the
     half-width of its simultaneous interval (``half``: t, Bonferroni over ``comparisons``; NaN
     below two draws) and the number of ``draws``."""
-    grouped = values.groupby(["n", "rho"])[column]
+    grouped = values.groupby(list(keys))[column]
     found = pd.DataFrame({"mean": grouped.mean(), "sd": grouped.std(), "draws": grouped.count()})
     df = np.where(found["draws"] >= 2, found["draws"] - 1, np.nan)
     quantile = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df)
@@ -174,14 +180,14 @@ def gain_table(gradients: pd.DataFrame, confidence: float = LEVEL) -> pd.DataFra
     >>> gain_table(gradients)[["gain", "draws"]].values.tolist()
     [[0.30000000000000004, 2.0]]
     """
-    grouped = gradients.groupby(["d", "factor", "rho"])["gain"]
-    found = pd.DataFrame({"gain": grouped.mean(), "sd": grouped.std(), "draws": grouped.count()})
     comparisons = gradients["rho"].nunique()
-    df = np.where(found["draws"] >= 2, found["draws"] - 1, np.nan)
-    half = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df) * found["sd"]
-    half /= np.sqrt(found["draws"])
-    found["gain_low"], found["gain_high"] = found["gain"] - half, found["gain"] + half
-    return found.drop(columns="sd").reset_index()
+    found = summary(gradients, "gain", comparisons, confidence, keys=("d", "factor", "rho"))
+    found = found.rename(columns={"mean": "gain"})
+    found["gain_low"], found["gain_high"] = (
+        found["gain"] - found["half"],
+        found["gain"] + found["half"],
+    )
+    return found.drop(columns="half").reset_index()
 
 
 def gain_values(gains: pd.DataFrame) -> dict[str, Any]:

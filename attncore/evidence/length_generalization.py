@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from attncore.evidence import ALIKE
+from attncore.evidence.statistics import binomial_interval
 
 __all__ = [
     "LEVEL",
@@ -311,6 +312,5 @@ def binomial_variance(accuracies: np.ndarray, strings: int, confidence: float = 
     2.39e-07
     """
     right = round(float(np.sum(accuracies)) * strings)
-    total = strings * len(accuracies)
-    low, high = stats.binomtest(right, total).proportion_ci(confidence, method="wilson")
+    low, high = binomial_interval(right, strings * len(accuracies), confidence)
     return float(((high - low) / (2 * stats.norm.ppf(0.5 + confidence / 2))) ** 2)
