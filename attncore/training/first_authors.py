@@ -269,35 +269,35 @@ def train_authors(
         parts = rows.split(sizes, dim=1)
         return {n: p.view(len(runs), *shapes[n]) for n, p in zip(shapes, parts, strict=True)}
 
-    drawn = torch.from_numpy(  # seeds x steps x B x bits, one byte a bit
-        np.stack([
-            np.random.default_rng([seed, bits]).integers(
-                0, 2, size=(setup.steps, setup.batch_size, bits), dtype=np.uint8
-            )
-            for seed in seeds
-        ])
-    )  # fmt: skip
+    bits_drawn = np.stack([  # seeds x steps x B x bits, one byte a bit
+        np.random.default_rng([seed, bits]).integers(
+            0, 2, size=(setup.steps, setup.batch_size, bits), dtype=np.uint8
+        )
+        for seed in seeds
+    ])  # fmt: skip
+    cls = np.full((*bits_drawn.shape[:-1], 1), CLS, dtype=np.uint8)
+    drawn = torch.from_numpy(np.concatenate([cls, bits_drawn], axis=-1))  # [CLS] once, not a step
     which = torch.tensor([list(seeds).index(seed) for _, seed in runs])
     factors = _query_factors([m for m, _ in runs], bits + 1)
     counts = torch.ones(setup.batch_size, bits + 1, dtype=torch.long)
     optimizer = torch.optim.Adam([flat], lr=setup.lr, fused=True)
     losses = np.zeros((setup.steps, len(runs)))
+    tail = slice(max(0, setup.steps - 100), setup.steps)
     hits = np.zeros((setup.steps, len(runs)))
     with torch_threads(1):
         for step in range(setup.steps):
-            string = drawn[which, step].long()
-            tokens = torch.cat([torch.full((*string.shape[:2], 1), CLS), string], dim=-1)
+            tokens = drawn[which, step].long()
             z = authors_forward(unflatten(flat), setup, tokens, counts, factors)
-            sign = 2.0 * string[..., 0].to(z.dtype) - 1.0
+            sign = 2.0 * tokens[..., 1].to(z.dtype) - 1.0
             loss = F.softplus(-sign * z).mean(dim=1)  # -log sigmoid(+-z), per model
             optimizer.zero_grad()
             loss.sum().backward()
             optimizer.step()
             losses[step] = loss.detach().numpy()
-            hits[step] = (sign * z > 0).double().mean(dim=1).detach().numpy()
+            if step >= tail.start:
+                hits[step] = (sign * z > 0).double().mean(dim=1).detach().numpy()
     if not np.isfinite(losses).all():
         raise FloatingPointError("a FIRST run of the authors' setup diverged (a non-finite loss)")
-    tail = slice(max(0, setup.steps - 100), setup.steps)
     return TrainedAuthors(
         unflatten(flat.detach()),
         setup,
