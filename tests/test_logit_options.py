@@ -1,5 +1,5 @@
-"""Soft-capping and σReparam: each defined once (attncore.training.model), computed alike by
-the lone model and the stacked engine, eager and compiled."""
+"""Soft-capping, σReparam and qk-layernorm: each defined once (attncore.training.model),
+computed alike by the lone model and the stacked engine, eager and compiled."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ OPTIONS = [
     {"scaling": "qk_norm_learned", "logit_cap": 2.0, "sigma_reparam": True},
     {"scaling": "log_n", "logit_cap": 1.0},
     {"scaling": "cosine_learned", "sigma_reparam": True},
+    {"scaling": "sqrt_d", "qk_layernorm": True},
+    {"scaling": "qk_norm_learned", "qk_layernorm": True, "logit_cap": 2.0},
 ]
 
 

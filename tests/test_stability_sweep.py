@@ -15,7 +15,7 @@ from attncore.checks import ParameterError
 from attncore.training import reversal_data
 from attncore.training.stability import METHODS, learning_rate, lr_sweep
 
-OPTIONS = {"steps": 12, "batch_size": 8, "records": 3, "model": {"d_model": 8},
+OPTIONS = {"steps": 12, "batch_size": 8, "records": 3, "widths": [8],
            "probe_strings": 8, "scheduler": "synchronous"}  # fmt: skip
 
 
@@ -50,7 +50,9 @@ def test_the_schedule_warms_up_and_decays_to_zero():
     ("changes", "message"),
     [
         ({"methods": ["tanh"]}, "method must be one of sqrt_d"),
-        ({"lrs": []}, "methods, lrs and seeds must each name at least one value"),
+        ({"lrs": []}, "methods, lrs, seeds and widths must each name at least one value"),
+        ({"widths": [12]}, r"every width must be a multiple of head_dim \(8\), got 12"),
+        ({"device": "tpu"}, "device must be one of cpu, cuda, auto"),
         ({"lrs": [-1.0]}, "lr must be a finite real number > 0"),
         ({"warmup": 1.0}, r"warmup must be a share in \[0, 1\)"),
         ({"batch_size": 1000}, r"batch_size must be in \[1, 96\]"),

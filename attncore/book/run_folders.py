@@ -56,6 +56,7 @@ __all__ = [
     "TEXT_LIMIT",
     "Meaning",
     "RunFolderRefused",
+    "parse_json",
     "read_runs",
     "run_figure",
 ]
@@ -279,7 +280,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _parse(data: bytes) -> object:
+def parse_json(data: bytes) -> object:
     """The JSON value of ``data``: no NaN or infinity, no integer of more than 18 digits, no
     nesting deeper than :data:`DEPTH_LIMIT`; ValueError naming the first thing refused."""
     try:
@@ -407,7 +408,7 @@ def read_runs(folder: Path) -> dict[str, dict[str, Any]]:
         except Refused as error:
             raise _refuse(str(folder), str(error)) from None
         try:
-            run = _check_run(_parse(data), name)
+            run = _check_run(parse_json(data), name)
         except ValueError as error:  # not JSON a run writes, or a field a run does not write
             raise _refuse(where, str(error)) from None
         runs[name] = run

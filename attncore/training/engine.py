@@ -192,7 +192,8 @@ class ScalingForm:
     per head, ``log_scale`` clamped at ``ceiling``: Swin Transformer v2's ``1 / tau``).
     ``capped``: the logits are soft-capped (:class:`~attncore.training.model.SoftCap`);
     ``reparam``: the query and key weights are σReparam's
-    (:class:`~attncore.training.model.SigmaReparam`).
+    (:class:`~attncore.training.model.SigmaReparam`); ``qk_layernorm``: each head's queries
+    and keys pass through a LayerNorm first.
 
     >>> ScalingForm.of(FixedFactor(0.5)).kind
     'fixed'
@@ -203,14 +204,17 @@ class ScalingForm:
     params: tuple[tuple[str, float], ...] = ()
     capped: bool = False
     reparam: bool = False
+    qk_layernorm: bool = False
 
     @staticmethod
     def of_layer(attention: SelfAttention) -> ScalingForm:
-        """The form of one attention layer: its scaling's, with its cap and σReparam."""
+        """The form of one attention layer: its scaling's, with its cap, σReparam and
+        qk-layernorm."""
         return dataclasses.replace(
             ScalingForm.of(attention.scaling),
             capped=isinstance(attention.cap, SoftCap),
             reparam=isinstance(attention.reparam, SigmaReparam),
+            qk_layernorm=isinstance(attention.q_norm, torch.nn.LayerNorm),
         )
 
     @staticmethod
@@ -415,6 +419,7 @@ def _padded_forward(
         weight = torch.cat([_projection(layout, layer, weights, p) for p in parts], dim=1)
         bias = torch.cat([weights[f"{name}.{p}.bias"] for p in parts], dim=1)
         q, k, v = (split(t) for t in _linear(inputs, weight, bias).split(width, dim=-1))
+        q, k = (_qk_normed(layout, layer, weights, p, t) for p, t in (("q", q), ("k", k)))
         factors = [
             _factors(forms[layer], f"{name}.scaling", weights, a, b, q[a:b], k[a:b])
             for a, b, forms in layout.segments
@@ -463,6 +468,30 @@ def _projection(
         for a, b, forms in layout.segments
     ]
     return weight * (torch.cat(gains) if len(gains) > 1 else gains[0])[:, None, None]
+
+
+_QK_EPS = 1e-5
+"""The epsilon of qk-layernorm's LayerNorms (``torch.nn.LayerNorm``'s default, which the
+models' ``q_norm`` and ``k_norm`` use)."""
+
+
+def _qk_normed(
+    layout: Layout, layer: int, weights: dict[str, torch.Tensor], part: str, x: torch.Tensor
+) -> torch.Tensor:
+    """The queries (``part`` ``q``) or keys (``k``) of ``layer`` (``M x batch x heads x length
+    x d_k``) after each head's LayerNorm, for the models whose layer has qk-layernorm."""
+    if not any(forms[layer].qk_layernorm for *_, forms in layout.segments):
+        return x
+    name = f"attention.{layer}.{part}_norm"
+    scale, shift = weights[f"{name}.weight"], weights[f"{name}.bias"]
+    pieces = [
+        F.layer_norm(x[a:b], x.shape[-1:], eps=_QK_EPS) * scale[a:b, None, None, None]
+        + shift[a:b, None, None, None]
+        if forms[layer].qk_layernorm
+        else x[a:b]
+        for a, b, forms in layout.segments
+    ]
+    return torch.cat(pieces) if len(pieces) > 1 else pieces[0]
 
 
 def _capped(
@@ -578,8 +607,12 @@ def _losses(
     weights: dict[str, torch.Tensor],
     tokens: torch.Tensor,
     targets: torch.Tensor,
+    z_loss: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The mean token loss of every model (``M``) on its own batch, over its scored positions."""
+    """The mean token loss of every model (``M``) on its own batch, over its scored positions;
+    with ``z_loss`` (``M`` coefficients), plus each model's coefficient times the mean of
+    ``log^2 Z`` over those positions, ``Z`` the sum of the exponentiated class logits (the
+    auxiliary z-loss of chowdhery2022palm that wortsman2024small use)."""
     logits = _padded_forward(layout, weights, tokens)
     logits = logits.reshape(-1, logits.shape[-1])
     flat = targets.reshape(-1)
@@ -590,7 +623,11 @@ def _losses(
     else:
         per_token = _CrossEntropy.apply(logits, flat.clamp_min(0))
     scored = (targets != IGNORE).to(per_token.dtype).view(layout.models, -1)
-    return (per_token.view(layout.models, -1) * scored).sum(dim=1) / scored.sum(dim=1)
+    losses = (per_token.view(layout.models, -1) * scored).sum(dim=1) / scored.sum(dim=1)
+    if z_loss is None:
+        return losses
+    log_z = torch.logsumexp(logits, dim=-1).view(layout.models, -1)
+    return losses + z_loss * (log_z.square() * scored).sum(dim=1) / scored.sum(dim=1)
 
 
 def _measure_chunk(
@@ -724,24 +761,44 @@ _MEASURES = (
 class Engine:
     """Train and score the stacked ``models`` (one structure outside their attention
     scalings) with Adam at learning rate ``lr``; ``engine`` as :func:`resolve_engine` takes it.
+    ``optimizer``, where given, builds the optimizer from the stacked parameters by name in
+    place of Adam (e.g. :class:`~attncore.training.optimizers.StackedAdamW`), and ``z_loss``
+    (one coefficient per model) adds the auxiliary z-loss to each model's objective.
 
     ``step(tokens, targets)`` (both ``M x batch x length``) trains every model on its own batch
     and returns their losses; ``measure`` and ``hits`` score them on shared strings."""
 
     def __init__(
-        self, models: Sequence[ReversalTransformer], *, lr: float, engine: str = "eager"
+        self,
+        models: Sequence[ReversalTransformer],
+        *,
+        lr: float,
+        engine: str = "eager",
+        optimizer: Callable[[dict[str, torch.Tensor]], Any] | None = None,
+        z_loss: Sequence[float] | None = None,
     ) -> None:
         keep_freed_memory()
         self.stack = Stack(models)
         self.layout = self.stack.layout
         self.compiled = resolve_engine(engine) == "compiled"
-        self.optimizer = adam(list(self.stack.params.values()), lr)
+        if optimizer is None:
+            self.optimizer = adam(list(self.stack.params.values()), lr)
+        else:
+            self.optimizer = optimizer(self.stack.params)
+        device = self.stack.params["tokens.weight"].device
+        self._z_loss = (
+            None
+            if z_loss is None or not any(z_loss)
+            else torch.tensor(list(z_loss), dtype=torch.float32, device=device)
+        )
         self._losses = _function("losses", self.layout, self.compiled)
 
     def step(self, tokens: torch.Tensor, targets: torch.Tensor) -> list[float]:
-        """One Adam step of every model on its batch; the losses before the step."""
+        """One optimizer step of every model on its batch; the losses (the objectives, the
+        z-loss included) before the step."""
         with self._context():
-            losses = self._losses(self.stack.params | self.stack.buffers, tokens, targets)
+            weights = self.stack.params | self.stack.buffers
+            losses = self._losses(weights, tokens, targets, self._z_loss)
             self.optimizer.zero_grad(set_to_none=True)
             losses.sum().backward()  # model i's weights get the gradient of its own loss only
         self.optimizer.step()

@@ -416,8 +416,8 @@ def _structure(model: torch.nn.Module) -> tuple[tuple, str]:
 
 def _in_scaling(name: str) -> bool:
     """Whether a parameter, buffer or module name lies inside what forms an attention layer's
-    logits: its scaling, its soft cap or its σReparam gains."""
-    return not {"scaling", "cap", "reparam"}.isdisjoint(name.split("."))
+    logits: its scaling, its soft cap, its σReparam gains or its qk-layernorm."""
+    return not {"scaling", "cap", "reparam", "q_norm", "k_norm"}.isdisjoint(name.split("."))
 
 
 def _module_constants(module: torch.nn.Module) -> str:

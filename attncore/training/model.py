@@ -26,10 +26,12 @@ factor of one key matrix cannot do per batch:
 - :class:`CosineTemperature`: Swin Transformer v2's ``cos(q, k) / tau_h`` with ``tau_h``
   trained per head and kept at or above :data:`TAU_MIN`.
 
-Two model options act on every scaling, because they are not a factor of ``q . k``:
+Three model options act on every scaling, because they are not a factor of ``q . k``:
 ``logit_cap`` caps the scaled logits softly, ``c tanh(z / c)`` (:class:`SoftCap`, Gemma 2's
-attention soft-capping, gemma2024gemma2), and ``sigma_reparam`` reparametrizes the query
-and key weights by their spectral norm (:class:`SigmaReparam`, zhai2023stabilizing).
+attention soft-capping, gemma2024gemma2), ``sigma_reparam`` reparametrizes the query
+and key weights by their spectral norm (:class:`SigmaReparam`, zhai2023stabilizing), and
+``qk_layernorm`` passes each head's queries and keys through a LayerNorm before the scaling
+(dehghani2023scaling's and wortsman2024small's qk-layernorm).
 
 >>> config = ModelConfig(scaling="k_total")
 >>> parameter_count(config)
@@ -460,8 +462,11 @@ class ModelConfig:
     every attention and the classifier; ``"post"``: after every residual sum), ``classes`` is
     the number of output classes (None: ``vocab``), ``position_buckets`` the number of position
     embeddings when they do not follow ``length`` (None: one per position up to ``length``).
-    ``logit_cap`` soft-caps the scaled logits at ``c`` (:class:`SoftCap`; None: no cap) and
-    ``sigma_reparam`` reparametrizes the query and key weights (:class:`SigmaReparam`).
+    ``logit_cap`` soft-caps the scaled logits at ``c`` (:class:`SoftCap`; None: no cap),
+    ``sigma_reparam`` reparametrizes the query and key weights (:class:`SigmaReparam`) and
+    ``qk_layernorm`` normalizes each head's queries and keys with a LayerNorm over its ``d_k``
+    entries (a learned scale and bias per entry, shared by the heads of a layer) before the
+    scaling.
 
     >>> ModelConfig(scaling="constant", beta=5.0).label
     'β = 5'
@@ -487,6 +492,7 @@ class ModelConfig:
     position_buckets: int | None = None
     logit_cap: float | None = None
     sigma_reparam: bool = False
+    qk_layernorm: bool = False
 
     def __post_init__(self) -> None:
         _known_scalings(self.scaling)
@@ -515,8 +521,9 @@ class ModelConfig:
             positive_real("gain", self.gain)
         if self.logit_cap is not None:
             positive_real("logit_cap", self.logit_cap)
-        if not isinstance(self.sigma_reparam, bool):
-            raise ParameterError(f"sigma_reparam must be true or false, got {self.sigma_reparam!r}")
+        for name in ("sigma_reparam", "qk_layernorm"):
+            if not isinstance(getattr(self, name), bool):
+                raise ParameterError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.scaling == "constant" and self.beta is None:
             raise ParameterError(
                 "beta must be given (a finite real number > 0) for scaling constant"
@@ -568,9 +575,12 @@ class ModelConfig:
 
         >>> ModelConfig(logit_cap=50.0, sigma_reparam=True).label
         '1/√d, σReparam, capped at 50'
+        >>> ModelConfig(qk_layernorm=True).label
+        '1/√d, qk-layernorm'
         """
         cap = "" if self.logit_cap is None else f", capped at {self.logit_cap:g}"
-        return (", σReparam" if self.sigma_reparam else "") + cap
+        norm = ", qk-layernorm" if self.qk_layernorm else ""
+        return (", σReparam" if self.sigma_reparam else "") + norm + cap
 
     def make_scaling(self) -> nn.Module:
         """A fresh scaling module for one attention layer."""
@@ -608,6 +618,7 @@ class SelfAttention(nn.Module):
         scaling: nn.Module,
         cap: float | None = None,
         sigma_reparam: bool = False,
+        qk_layernorm: bool = False,
     ) -> None:
         super().__init__()
         self.n_heads = n_heads
@@ -618,6 +629,9 @@ class SelfAttention(nn.Module):
         self.scaling = scaling
         self.cap = nn.Identity() if cap is None else SoftCap(cap)
         self.reparam = SigmaReparam() if sigma_reparam else nn.Identity()
+        d_k = d_model // n_heads
+        self.q_norm = nn.LayerNorm(d_k) if qk_layernorm else nn.Identity()
+        self.k_norm = nn.LayerNorm(d_k) if qk_layernorm else nn.Identity()
 
     def start_reparam(self) -> None:
         """Start σReparam's gains at the spectral norms of the current weights (no-op
@@ -639,6 +653,7 @@ class SelfAttention(nn.Module):
         self, x: torch.Tensor, records: list[AttentionRecord] | None = None
     ) -> torch.Tensor:
         q, k, v = (self._heads(self._project(p, x)) for p in ("query", "key", "value"))
+        q, k = self.q_norm(q), self.k_norm(k)
         logits = self.cap(self.scaling(q, k))
         weights = torch.softmax(logits, dim=-1)
         if records is not None:
@@ -683,6 +698,7 @@ class ReversalTransformer(nn.Module):
                     config.make_scaling(),
                     config.logit_cap,
                     config.sigma_reparam,
+                    config.qk_layernorm,
                 )
                 for _ in range(config.n_layers)
             ]
