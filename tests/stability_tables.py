@@ -4,8 +4,8 @@ reachability drivers.
 The tables have the columns of attncore.training.stability.lr_sweep. By default 1/√d's loss
 is U-shaped in the rate with a steep rise at the highest rate, its largest logit grows a
 thousandfold and its entropy falls to almost 0 there; QK-norm and σReparam stay flat, with
-high entropy. Each behaviour can be replaced per method, so each verdict can be reached on
-purpose.
+high entropy. Each behaviour can be replaced per method (and per width, with a mapping from
+width to behaviour), so each verdict can be reached on purpose.
 """
 
 from __future__ import annotations
@@ -69,26 +69,31 @@ DEFAULTS = {
 }
 
 
-def sweep(seeds: int = 3, lrs=LRS, **behaviour) -> tuple[pd.DataFrame, pd.DataFrame]:
+def sweep(seeds: int = 3, lrs=LRS, widths=(16,), **behaviour) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The run table and the curves; ``behaviour`` maps a method to its (loss, largest logit,
-    lowest entropy) functions of (lr, seed). A loss at or above the initial one is a diverged
-    run (NaN final loss)."""
+    lowest entropy) functions of (lr, seed), or to a mapping from width to them. A loss at or
+    above the initial one is a diverged run (NaN final loss)."""
     runs, curves = [], []
-    for method in METHODS:
-        loss, logit, entropy = behaviour.get(method, DEFAULTS[method])
-        for lr in lrs:
-            for seed in range(seeds):
-                value = loss(lr, seed)
-                diverged = value >= INITIAL
-                runs.append(
-                    {"method": method, "seed": seed, "lr": lr, "initial_loss": INITIAL,
-                     "final_loss": np.nan if diverged else value, "diverged": diverged}
-                )  # fmt: skip
-                top, low, uniform = logit(lr, seed), entropy(lr, seed), math.log(LENGTH)
-                for step, share in ((0, 0.0), (50, 0.5), (100, 1.0)):
-                    curves.append(
-                        {"method": method, "seed": seed, "lr": lr, "step": step,
-                         "max_logit": 1.0 + share * (top - 1.0),
-                         "entropy": uniform + share * (low - uniform), "train_loss": value}
+    for width in widths:
+        for method in METHODS:
+            chosen = behaviour.get(method, DEFAULTS[method])
+            loss, logit, entropy = chosen[width] if isinstance(chosen, dict) else chosen
+            for lr in lrs:
+                for seed in range(seeds):
+                    value = loss(lr, seed)
+                    diverged = value >= INITIAL
+                    runs.append(
+                        {"width": width, "method": method, "seed": seed, "lr": lr,
+                         "initial_loss": INITIAL, "final_loss": np.nan if diverged else value,
+                         "diverged": diverged}
                     )  # fmt: skip
+                    top, low, uniform = logit(lr, seed), entropy(lr, seed), math.log(LENGTH)
+                    for step, share in ((0, 0.0), (50, 0.5), (100, 1.0)):
+                        level = uniform + share * (low - uniform)
+                        curves.append(
+                            {"width": width, "method": method, "seed": seed, "lr": lr,
+                             "step": step, "max_logit": 1.0 + share * (top - 1.0),
+                             "entropy": level, "mean_entropy": level, "log_z": 0.0,
+                             "train_loss": value}
+                        )  # fmt: skip
     return pd.DataFrame(runs), pd.DataFrame(curves)

@@ -276,11 +276,11 @@ def test_the_learning_rate_sentence_follows_the_two_branches(qk, sigma) -> None:
         "caveat": "less sensitive to the",
         "fails": "no less sensitive",
     }
-    for method, branch in (("QK-norm", qk), ("σReparam", sigma)):
+    for method, branch in (("qk-layernorm", qk), ("σReparam", sigma)):
         if branch == "untestable":
             assert method not in text
         elif qk == sigma:
-            assert f"QK-norm and σReparam made the final loss {words[branch]}" in text
+            assert f"qk-layernorm and σReparam made the final loss {words[branch]}" in text
         else:
             assert f"{method} made the final loss {words[branch]}" in text
 
@@ -297,7 +297,7 @@ def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
             {
                 "d_model": "<b>16</b>",
                 "n_layers": 1,
-                "qk_norm.sensitivity": 0.123,
+                "qk_layernorm.sensitivity": 0.123,
                 "sqrt_d.sensitivity": 0.6,
                 "sigma_reparam.sensitivity": float("nan"),
             },
@@ -316,7 +316,7 @@ def test_each_line_of_the_decision_names_the_scale_of_its_evidence() -> None:
     assert rates.endswith(
         "models with one layer, trained to reverse strings; 8 learning rates, 400 steps per run.*"
     )
-    assert "learning-rate sensitivity in nats: QK-norm 0.12, 1/√d 0.60)" in rates  # no NaN
+    assert "learning-rate sensitivity in nats: qk-layernorm 0.12, 1/√d 0.60)" in rates  # no NaN
 
 
 def test_the_long_context_advice_follows_the_routes_that_kept_first_solved() -> None:

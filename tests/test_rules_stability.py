@@ -107,6 +107,55 @@ def test_lower_sensitivity_per_branch(method, claim):
     assert rules.lower_sensitivity(claim, sweep(seeds=1)[0], method).verdict is U
 
 
+def test_lower_sensitivity_reads_every_width():
+    claim, worse = "wortsman-mitigations-effective", (narrow, steady_logit, high_entropy)
+    noisy = (noisy_lower, steady_logit, high_entropy)
+    flat = (flat_loss, steady_logit, high_entropy)
+    both = sweep(widths=(16, 32))[0]
+    assert rules.lower_sensitivity(claim, both, "qk_norm").branch == "holds"
+    assert [
+        w["width"] for w in rules.lower_sensitivity(claim, both, "qk_norm").values["widths"]
+    ] == [16, 32]
+    # clearly below at one width, below but not clearly at the other: a caveat
+    mixed = sweep(widths=(16, 32), qk_norm={16: flat, 32: noisy})[0]
+    assert rules.lower_sensitivity(claim, mixed, "qk_norm").verdict is C
+    # clearly above at one width, clearly below at the other: it fails
+    split = sweep(widths=(16, 32), qk_norm={16: flat, 32: worse})[0]
+    found = rules.lower_sensitivity(claim, split, "qk_norm")
+    assert (found.verdict, found.values["above"]) == (F, 1)
+
+
+def test_width_trend_per_branch():
+    def table(base, mitigation):
+        rows = []
+        for method, (first, last) in (("sqrt_d", base), ("qk_layernorm", mitigation)):
+            for width, value in ((16, first), (64, last)):
+                rows.append({"width": width, "method": method, "lr_sensitivity": value,
+                             "lr_sensitivity_low": value - 0.05,
+                             "lr_sensitivity_high": value + 0.05, "seeds": 5})  # fmt: skip
+        return pd.DataFrame(rows)
+
+    assert rules.width_trend(table((0.4, 0.9), (0.2, 0.22))).branch == "grows-flattened"
+    assert rules.width_trend(table((0.4, 0.9), (0.2, 0.5))).branch == "grows-both"
+    assert rules.width_trend(table((0.4, 0.45), (0.2, 0.5))).branch == "no-growth"
+    falling = rules.width_trend(table((0.9, 0.4), (0.2, 0.2)))
+    assert (falling.branch, falling.values["baseline"]["change"]) == ("no-growth", "falls")
+    one = table((0.4, 0.9), (0.2, 0.2)).query("width == 16")
+    assert rules.width_trend(one).branch == "one-width"
+
+
+def test_width_sensitivity_takes_the_cell_as_its_unit():
+    runs, _ = sweep(seeds=4)
+    table = evidence.width_sensitivity(runs, 0.95, draws=500).set_index("method")
+    means = evidence.capped(runs).groupby(["method", "lr"])["loss"].mean()
+    for method in ("sqrt_d", "qk_norm"):
+        curve = means.loc[method]
+        assert table.loc[method, "lr_sensitivity"] == pytest.approx(curve.mean() - curve.min())
+        low, high = table.loc[method, ["lr_sensitivity_low", "lr_sensitivity_high"]]
+        assert low <= table.loc[method, "lr_sensitivity"] <= high
+    assert (table["seeds"] == 4).all()
+
+
 def test_entropy_with_instability_per_branch():
     assert rules.entropy_with_instability(*sweep()).verdict is H
     assert rules.entropy_with_instability(*sweep(**ENTROPY_RISING)).verdict is F

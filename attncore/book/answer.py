@@ -42,7 +42,7 @@ ALTERNATIVES = {m: NAMES[m] for m in ("none", "log_n", "qk_norm", "mup", "k_tota
 TEST_TIME = {m: NAMES[m] for m in ("sqrt_d + yarn", "sqrt_d + qwen")}
 """The length chapter's 1/√d models with a factor set at test time (cheap for trained models)."""
 STABILIZERS = {
-    "wortsman-mitigations-effective": (NAMES["qk_norm"], "qk_norm"),
+    "wortsman-mitigations-effective": (NAMES["qk_layernorm"], "qk_layernorm"),
     "zhai-sigma-reparam-robust": (NAMES["sigma_reparam"], "sigma_reparam"),
 }
 """The claims on whether a method made the final loss less sensitive to the learning rate."""
@@ -56,7 +56,7 @@ _H, _C, _F = Verdict.HOLDS.value, Verdict.CAVEAT.value, Verdict.FAILS.value
 _FIRST = (OUTCOMES[0], OUTCOMES[1], OUTCOMES[4], OUTCOMES[3])  # said of FIRST, in this order
 _SELECTIVITY = ("selectivity", "selectivity_se")
 _RATIOS = ("selectivity", "jacobian_norm", "gradient_norm")  # costs as ratios to 1/√d's
-_SENSITIVE = ("qk_norm", "sigma_reparam", "sqrt_d", "log_n")  # sensitivities the page gives
+_SENSITIVE = ("qk_layernorm", "sigma_reparam", "sqrt_d", "log_n")  # sensitivities the page gives
 _BRANCHES = ("holds", "caveat", "fails")  # of the stabilizers' rules, as the page says them
 _COUNTS = {"length_generalization": ("n_seeds",), "stability": ("n_rates", "n_seeds", "steps")}
 Runs = Mapping[str, Mapping[str, Any]]
@@ -133,7 +133,7 @@ def _longer(verdicts: Mapping[str, str], runs: Runs) -> list[Said]:
 
 
 def _rates(rows: Sequence[Mapping[str, Any]], runs: Runs) -> list[Said]:
-    """Whether QK-norm and σReparam made the loss less sensitive to the learning rate, by their
+    """Whether qk-layernorm and σReparam made the loss less sensitive to the learning rate, by their
     rules' branches (a verdict may be capped: Claim.part), with the sensitivities and scale."""
     branch = {row["claim"]: row.get("branch", "") for row in rows}
     groups = {b: [n for c, (n, _) in STABILIZERS.items() if branch.get(c) == b] for b in _BRANCHES}

@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from attncore.book.kept_runs import STABILITY_WIDTHS
 from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.checks import ParameterError
 from attncore.simulate.study import study_families, study_rescalings
@@ -349,25 +352,38 @@ def _length_generalization(p: Mapping[str, Any]) -> Estimate:
 
 
 def _stability(p: Mapping[str, Any]) -> Estimate:
-    # one ensemble per rate of every method (six) and seed, spread over two cores; each step
-    # of a model is a training step of the reversal model, each record a forward pass of 64
-    # strings, the final loss one of the validation strings
+    # one ensemble per width and rate of every method (eight) and seed, spread over two
+    # cores; each step of a model is a training step of the reversal model at its width, each
+    # record a forward pass of 64 strings, the final loss one of the validation strings; then
+    # the kept sweep's runs re-executed alone, at about _LONE_STEP seconds a step
     engine = p.get("engine", "eager")
     if engine == "auto":
         engine = "compiled" if shutil.which("g++") else "eager"
     step_rate, eval_rate = _RATES[engine]
-    shape = (p["length"], 16, 1, p["vocab"])
-    models = 6 * p["n_seeds"]
-    step = reversal_step_flops(p["batch_size"], *shape) / step_rate
-    token = reversal_token_flops(*shape) / eval_rate
-    evaluation = token * p["length"] * (64 * (p["records"] + 1) + p["n_val"])
-    work = p["n_rates"] * models * (p["steps"] * step + evaluation)
+    models = 8 * p["n_seeds"]
+    work = 0.0
+    for width in p["widths"]:
+        shape = (p["length"], width, p["n_layers"], p["vocab"])
+        step = reversal_step_flops(p["batch_size"], *shape) / step_rate
+        token = reversal_token_flops(*shape) / eval_rate
+        evaluation = token * p["length"] * (64 * (p["records"] + 1) + 2 * p["n_val"])
+        work += p["n_rates"] * models * (p["steps"] * step + evaluation)
     cores = min(available_cores(), 2)
-    cluster = _training_cluster(p["n_rates"] * models * p["steps"])
+    runs = len(p["widths"]) * p["n_rates"] * models * p["steps"]
+    cluster = _training_cluster(runs)
     workers = 4.0 if cluster else 0.0  # the cluster's workers start and import torch
-    seconds = _START + workers + _COMPILE[engine] * cores + 1.6 * work / cores
+    steps = yaml.safe_load((STABILITY_WIDTHS / "recipe.yaml").read_text())["steps"]
+    kept = steps * p["kept_checks"] * _LONE_STEP
+    seconds = _START + workers + _COMPILE[engine] * cores * len(p["widths"]) + 1.6 * work / cores
     batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
-    return Estimate(seconds, _BASE_BYTES + _TORCH_BYTES + 8 * batch + cluster)
+    return Estimate(
+        seconds + kept, _BASE_BYTES + _TORCH_BYTES + 8 * batch * max(p["widths"]) / 16 + cluster
+    )
+
+
+_LONE_STEP = 4e-3
+"""Seconds of one training step of a kept run re-executed alone on one core (measured at
+width 16: a lone model's step is mostly overhead, far from its arithmetic)."""
 
 
 def _fixed(p: Mapping[str, Any]) -> Estimate:

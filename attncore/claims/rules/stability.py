@@ -25,11 +25,14 @@ __all__ = [
     "lower_sensitivity",
     "prevents_collapse",
     "sensitivity_order",
+    "width_trend",
 ]
 
 #: How the page names each method of :data:`attncore.training.stability.METHODS`.
 LABELS: dict[str, str] = {
     "sqrt_d": "1/√d",
+    "qk_layernorm": "qk-layernorm",
+    "z_loss": "z-loss",
     "qk_norm": "QK-norm",
     "cosine": "cosine with learned τ",
     "soft_cap": "soft cap",
@@ -79,19 +82,32 @@ def logit_growth(
 def lower_sensitivity(
     claim: str, runs: pd.DataFrame, method: str, baseline: str = "sqrt_d"
 ) -> Finding:
-    """``claim``: ``method``'s learning-rate sensitivity clearly below ``baseline``'s, paired
-    by seed (holds), below on average (caveat), clearly above (fails)."""
+    """``claim``: ``method``'s learning-rate sensitivity against ``baseline``'s at every width
+    of the sweep, paired by seed: clearly below at every width (holds: each test must reject,
+    so no correction), below on average at every width (caveat), clearly above at some width
+    after Holm's correction over the widths (fails), else undecided."""
     if min(evidence.seeds(runs, method), evidence.seeds(runs, baseline)) < 2:
         return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
-    sens = evidence.lr_sensitivity(runs).set_index(["method", "seed"])["sensitivity"]
-    mean, se, n = found = evidence.paired(sens.loc[method], sens.loc[baseline])
-    if _clear(found, "below"):
+    sens = evidence.lr_sensitivity(runs).set_index(["width", "method", "seed"])["sensitivity"]
+    sens = sens.sort_index()
+    widths = sorted(int(w) for w in runs["width"].unique())
+    found = [evidence.paired(sens.loc[w, method], sens.loc[w, baseline]) for w in widths]
+    mean, se, n = (list(column) for column in zip(*found, strict=True))
+    below = [_clear(f, "below") for f in found]
+    above = clear(mean, se, n, "above")
+    if all(below):
         verdict = Verdict.HOLDS
-    elif mean < 0:
+    elif bool(above.any()):
+        verdict = Verdict.FAILS
+    elif all(m < 0 for m in mean):
         verdict = Verdict.CAVEAT
     else:
-        verdict = Verdict.FAILS if _clear(found, "above") else Verdict.UNTESTABLE
-    values = {"method": LABELS.get(method, method), "difference": mean, "se": se, "seeds": n}
+        verdict = Verdict.UNTESTABLE
+    items = [
+        {"width": w, "difference": m, "se": e} for w, m, e in zip(widths, mean, se, strict=True)
+    ]
+    values = {"method": LABELS.get(method, method), "widths": items, "seeds": min(n),
+              "above": int(above.sum())}  # fmt: skip
     return Finding(claim, verdict, values=values)
 
 
@@ -200,3 +216,45 @@ def sensitivity_order(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
     values["lowest"], values["highest"] = named[0], named[-1]
     branch = "one-seed" if seeds < 2 else "alike" if len(groups) < 2 else "ordered"
     return Reading(branch, values)
+
+
+def width_trend(
+    table: pd.DataFrame, method: str = "sqrt_d", mitigation: str = "qk_layernorm"
+) -> Reading:
+    """How the learning-rate sensitivity changes from the narrowest width to the widest in a
+    table of :func:`evidence.width_sensitivity`: for ``method`` and ``mitigation``, ``rises``
+    where the widest width's interval lies wholly above the narrowest's, ``falls`` where
+    wholly below, else ``unclear``. Branch ``grows-flattened`` (``method`` rises, the
+    mitigation does not), ``grows-both``, ``no-growth`` (``method`` does not clearly rise) or
+    ``one-width``.
+
+    >>> table = pd.DataFrame({"width": [16, 32] * 2,
+    ...                       "method": ["sqrt_d"] * 2 + ["qk_layernorm"] * 2,
+    ...                       "lr_sensitivity": [0.4, 0.9, 0.2, 0.25],
+    ...                       "lr_sensitivity_low": [0.3, 0.8, 0.1, 0.1],
+    ...                       "lr_sensitivity_high": [0.5, 1.0, 0.3, 0.4], "seeds": 5})
+    >>> found = width_trend(table)
+    >>> found.branch, found.values["baseline"]["change"]
+    ('grows-flattened', 'rises')
+    """
+    widths = sorted(int(w) for w in table["width"].unique())
+    values: dict[str, Any] = {"narrow": widths[0], "wide": widths[-1]}
+    if len(widths) < 2:
+        return Reading("one-width", values)
+    for key, name in (("baseline", method), ("mitigation", mitigation)):
+        own = table[table["method"] == name].set_index("width")
+        first, last = own.loc[widths[0]], own.loc[widths[-1]]
+        if last["lr_sensitivity_low"] > first["lr_sensitivity_high"]:
+            change = "rises"
+        elif last["lr_sensitivity_high"] < first["lr_sensitivity_low"]:
+            change = "falls"
+        else:
+            change = "unclear"
+        values[key] = {
+            "method": LABELS.get(name, name), "change": change,
+            "first": float(first["lr_sensitivity"]), "last": float(last["lr_sensitivity"]),
+        }  # fmt: skip
+    if values["baseline"]["change"] != "rises":
+        return Reading("no-growth", values)
+    flattened = values["mitigation"]["change"] != "rises"
+    return Reading("grows-flattened" if flattened else "grows-both", values)
