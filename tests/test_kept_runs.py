@@ -126,6 +126,10 @@ def test_a_changed_recipe_or_code_marks_the_sweep_stale(copy, monkeypatch):
         (lambda f: (f / "manifest.json").write_text("[1, 2]"), "is not a kept sweep's manifest"),
         (lambda f: (f / "recipe.yaml").write_text("steps: 3\n"), "recipe.yaml must name exactly"),
         (
+            lambda f: (f / "recipe.yaml").write_text(RECIPE.replace("[8, 16]", "[12]")),
+            "widths must be a multiple of head_dim",
+        ),
+        (
             lambda f: ((f / "curves.csv").unlink(), (f / "curves.csv").symlink_to("/etc/passwd")),
             "curves.csv is a symbolic link",
         ),

@@ -152,6 +152,19 @@ def _recipe(folder: Path) -> dict[str, Any]:
     return recipe
 
 
+def _checked_recipe(folder: Path) -> dict[str, Any]:
+    """The recipe of ``folder``, every value within the stability chapter's declared ranges."""
+    from attncore.book.parameters import validate_parameters
+    from attncore.book.runner import chapter_parameters, find_chapter
+
+    recipe = _recipe(folder)
+    declared = chapter_parameters(find_chapter("stability"))
+    try:
+        return validate_parameters(declared, recipe)
+    except ParameterError as error:
+        raise ParameterError(f"kept sweep {folder.name}: {_RECIPE}: {error}") from None
+
+
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -249,11 +262,10 @@ def _table(folder: Path, name: str, digest: object) -> pd.DataFrame:
         numbers = numbers.drop(columns=["diverged", "final_loss"]).assign(
             final_loss=table["final_loss"].where(known, 0.0)
         )
-    values = numbers.to_numpy(dtype=float, na_value=np.nan)
-    if name == "runs.csv" and not np.isfinite(values).all():
+    else:  # a measure of a diverged run may be infinite or missing; where and when may not
+        numbers = numbers[["width", "seed", "lr", "step"]]
+    if not np.isfinite(numbers.to_numpy(dtype=float, na_value=np.nan)).all():
         raise ParameterError(f"{where} holds a number that is not finite")
-    if name == "curves.csv" and np.isinf(values).any():
-        raise ParameterError(f"{where} holds an infinite number")
     return table
 
 
@@ -277,7 +289,7 @@ def read_kept(folder: Path) -> KeptSweep:
     if not isinstance(seconds, int | float) or not 0 <= seconds < 1e7:
         raise ParameterError(f"kept sweep {where}: {_MANIFEST} field seconds must be a duration")
     parameters = manifest.get("parameters")
-    recipe = _recipe(folder)
+    recipe = _checked_recipe(folder)
     reasons = []
     if parameters != recipe:
         reasons.append(f"{_RECIPE} no longer says what the manifest ran")

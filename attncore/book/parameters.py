@@ -52,8 +52,11 @@ _RELATIONS = {
     "at most": lambda v, o: v <= o,
     "at least": lambda v, o: v >= o,
     "dividing": lambda v, o: o % v == 0,
+    "a multiple of": lambda v, o: v % o == 0,
 }
-_RELATION = r"\b(same length as|below|above|at most|at least|dividing) ([a-z_][a-z0-9_]*)"
+_RELATION = (
+    r"\b(same length as|below|above|at most|at least|dividing|a multiple of) ([a-z_][a-z0-9_]*)"
+)
 
 
 MAX_TEXT = 10_000
@@ -332,7 +335,7 @@ def read_parameters(notebook: nbformat.NotebookNode) -> dict[str, Parameter]:
     The cell is parsed by papermill's own Python translator, so what papermill injects and
     what is validated here cannot drift apart. A comment may also relate a parameter to
     another one by name: ``below NAME``, ``above NAME``, ``at most NAME``, ``at least NAME``
-    (for a list: each entry), ``dividing NAME`` and ``same length as NAME``;
+    (for a list: each entry), ``dividing NAME``, ``a multiple of NAME`` and ``same length as NAME``;
     :func:`validate_parameters` checks these too.
     """
     tagged = [c for c in notebook.cells if "parameters" in c.get("metadata", {}).get("tags", [])]

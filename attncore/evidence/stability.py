@@ -12,6 +12,7 @@ learning-rate sensitivities, logits and entropies over training, differences pai
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ __all__ = [
     "rank_correlation",
     "seeds",
     "sensitivity_groups",
+    "width_change",
     "width_sensitivity",
 ]
 
@@ -252,3 +254,26 @@ def _groups(sensitivity: pd.Series, order: list[str]) -> list[list[str]]:
             groups.append([])
         groups[-1].append(order[k])
     return groups
+
+
+def width_change(table: pd.DataFrame, method: str) -> dict[str, Any]:
+    """``method``'s learning-rate sensitivity at the narrowest and the widest width of a table
+    of :func:`width_sensitivity` (``first``, ``last``) and its ``change``: ``rises`` where the
+    widest width's interval lies wholly above the narrowest's, ``falls`` where wholly below,
+    else ``unclear``.
+
+    >>> table = pd.DataFrame({"width": [16, 32], "method": "a", "lr_sensitivity": [0.4, 0.9],
+    ...                       "lr_sensitivity_low": [0.3, 0.8], "lr_sensitivity_high": [0.5, 1.0]})
+    >>> width_change(table, "a")
+    {'change': 'rises', 'first': 0.4, 'last': 0.9}
+    """
+    own = table[table["method"] == method].set_index("width").sort_index()
+    first, last = own.iloc[0], own.iloc[-1]
+    if last["lr_sensitivity_low"] > first["lr_sensitivity_high"]:
+        change = "rises"
+    elif last["lr_sensitivity_high"] < first["lr_sensitivity_low"]:
+        change = "falls"
+    else:
+        change = "unclear"
+    return {"change": change, "first": float(first["lr_sensitivity"]),
+            "last": float(last["lr_sensitivity"])}  # fmt: skip

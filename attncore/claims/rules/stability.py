@@ -221,11 +221,9 @@ def sensitivity_order(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
 def width_trend(
     table: pd.DataFrame, method: str = "sqrt_d", mitigation: str = "qk_layernorm"
 ) -> Reading:
-    """How the learning-rate sensitivity changes from the narrowest width to the widest in a
-    table of :func:`evidence.width_sensitivity`: for ``method`` and ``mitigation``, ``rises``
-    where the widest width's interval lies wholly above the narrowest's, ``falls`` where
-    wholly below, else ``unclear``. Branch ``grows-flattened`` (``method`` rises, the
-    mitigation does not), ``grows-both``, ``no-growth`` (``method`` does not clearly rise) or
+    """How the learning-rate sensitivity of ``method`` and ``mitigation`` changes from the
+    narrowest width to the widest (:func:`evidence.width_change`): branch ``grows-flattened``
+    (``method`` rises, the mitigation does not), ``grows-both``, ``no-growth`` or
     ``one-width``.
 
     >>> table = pd.DataFrame({"width": [16, 32] * 2,
@@ -233,27 +231,15 @@ def width_trend(
     ...                       "lr_sensitivity": [0.4, 0.9, 0.2, 0.25],
     ...                       "lr_sensitivity_low": [0.3, 0.8, 0.1, 0.1],
     ...                       "lr_sensitivity_high": [0.5, 1.0, 0.3, 0.4], "seeds": 5})
-    >>> found = width_trend(table)
-    >>> found.branch, found.values["baseline"]["change"]
-    ('grows-flattened', 'rises')
+    >>> width_trend(table).branch
+    'grows-flattened'
     """
     widths = sorted(int(w) for w in table["width"].unique())
     values: dict[str, Any] = {"narrow": widths[0], "wide": widths[-1]}
     if len(widths) < 2:
         return Reading("one-width", values)
     for key, name in (("baseline", method), ("mitigation", mitigation)):
-        own = table[table["method"] == name].set_index("width")
-        first, last = own.loc[widths[0]], own.loc[widths[-1]]
-        if last["lr_sensitivity_low"] > first["lr_sensitivity_high"]:
-            change = "rises"
-        elif last["lr_sensitivity_high"] < first["lr_sensitivity_low"]:
-            change = "falls"
-        else:
-            change = "unclear"
-        values[key] = {
-            "method": LABELS.get(name, name), "change": change,
-            "first": float(first["lr_sensitivity"]), "last": float(last["lr_sensitivity"]),
-        }  # fmt: skip
+        values[key] = {"method": LABELS.get(name, name), **evidence.width_change(table, name)}
     if values["baseline"]["change"] != "rises":
         return Reading("no-growth", values)
     flattened = values["mitigation"]["change"] != "rises"
