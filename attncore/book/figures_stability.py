@@ -147,7 +147,7 @@ def output_logits(curves: pd.DataFrame) -> matplotlib.figure.Figure:
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set_xlabel("peak learning rate")
     ax.set_ylabel("mean log Z at the end")
-    ax.legend(fontsize=8, ncol=2)
+    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     fig.tight_layout()
     return fig
 
