@@ -192,7 +192,7 @@ def test_the_table_and_the_sentence_say_each_method_once():
     runs, _ = sweep()
     table = figures.sensitivity_table(runs)
     assert list(table["method"]) == ["1/√d", "QK-norm", "σReparam"]
-    assert table.loc[0, "diverged runs"] == "3 of 12"
+    assert table.loc[0, "non-finite runs"] == "3 of 12"
     order = rules.sensitivity_order(runs)
     assert order.branch == "ordered"
     assert order.values["groups"] == [{"methods": ["QK-norm", "σReparam"]}, {"methods": ["1/√d"]}]

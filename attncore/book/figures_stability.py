@@ -183,7 +183,7 @@ def over_training(
 
 def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) -> pd.DataFrame:
     """The page's table: per method, the learning-rate sensitivity (mean ± standard deviation
-    over the seeds), the best rate, the loss there and the diverged runs."""
+    over the seeds), the best rate, the loss there and the runs whose loss turned non-finite."""
     sens = lr_sensitivity(runs)
     table = capped(runs)
     best = best_rates(table)
@@ -199,7 +199,7 @@ def sensitivity_table(runs: pd.DataFrame, labels: Mapping[str, str] = LABELS) ->
                 "best rate": f"{best[method]:.2g}",
                 "loss at the best rate": f"{at_best.mean():.2g}"
                 + (f" ± {at_best.std(ddof=1):.1g}" if len(at_best) > 1 else ""),
-                "diverged runs": f"{int(own['diverged'].sum())} of {len(own)}",
+                "non-finite runs": f"{int(own['diverged'].sum())} of {len(own)}",
             }
         )
     return pd.DataFrame(rows)

@@ -106,8 +106,7 @@ def lower_sensitivity(
     items = [
         {"width": w, "difference": m, "se": e} for w, m, e in zip(widths, mean, se, strict=True)
     ]
-    values = {"method": LABELS.get(method, method), "widths": items, "seeds": min(n),
-              "above": int(above.sum())}  # fmt: skip
+    values = {"method": LABELS.get(method, method), "widths": items, "above": int(above.sum())}
     return Finding(claim, verdict, values=values)
 
 
