@@ -26,9 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from attncore.book.kept_runs import STABILITY_WIDTHS
+from attncore.book.kept_runs import STABILITY_WIDTHS, read_recipe
 from attncore.book.runner import chapter_parameters, find_chapter
 from attncore.checks import ParameterError
 from attncore.simulate.study import study_families, study_rescalings
@@ -372,8 +370,7 @@ def _stability(p: Mapping[str, Any]) -> Estimate:
     runs = len(p["widths"]) * p["n_rates"] * models * p["steps"]
     cluster = _training_cluster(runs)
     workers = 4.0 if cluster else 0.0  # the cluster's workers start and import torch
-    steps = yaml.safe_load((STABILITY_WIDTHS / "recipe.yaml").read_text())["steps"]
-    kept = steps * p["kept_checks"] * _LONE_STEP
+    kept = read_recipe(STABILITY_WIDTHS)["steps"] * p["kept_checks"] * _LONE_STEP
     seconds = _START + workers + _COMPILE[engine] * cores * len(p["widths"]) + 1.6 * work / cores
     batch = 4 * p["batch_size"] * p["length"] * models * (p["vocab"] + 4 * p["length"])
     return Estimate(

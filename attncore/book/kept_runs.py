@@ -59,6 +59,7 @@ __all__ = [
     "choose_runs",
     "keep_sweep",
     "read_kept",
+    "read_recipe",
     "reproduce",
     "sweep_code",
 ]
@@ -136,7 +137,7 @@ def code_fingerprint() -> str:
     return files_fingerprint(sweep_code(), ROOT)
 
 
-def _recipe(folder: Path) -> dict[str, Any]:
+def read_recipe(folder: Path) -> dict[str, Any]:
     """The sweep parameters of ``folder``'s ``recipe.yaml``, every one named once."""
     from attncore.training.stability import SWEEP_PARAMETERS
 
@@ -157,7 +158,7 @@ def _checked_recipe(folder: Path) -> dict[str, Any]:
     from attncore.book.parameters import validate_parameters
     from attncore.book.runner import chapter_parameters, find_chapter
 
-    recipe = _recipe(folder)
+    recipe = read_recipe(folder)
     declared = chapter_parameters(find_chapter("stability"))
     try:
         return validate_parameters(declared, recipe)
@@ -184,7 +185,7 @@ def keep_sweep(folder: Path, *, device: str, commit: str, engine: str = "auto") 
     :func:`sweep_code`)."""
     from attncore.training.stability import chapter_sweep
 
-    recipe = _recipe(folder)
+    recipe = read_recipe(folder)
     started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
     runs, curves = chapter_sweep(recipe, engine=engine, device=device, scheduler="synchronous")
