@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("torch")
@@ -17,7 +18,9 @@ from attncore.book.kept_runs import (
     choose_runs,
     keep_sweep,
     read_kept,
+    read_recipe,
     reproduce,
+    sweep_by_width,
     sweep_code,
 )
 from attncore.checks import ParameterError
@@ -140,6 +143,21 @@ def test_damaged_folders_are_refused_in_one_line(copy, damage, message):
     with pytest.raises(ParameterError, match=message) as caught:
         read_kept(copy)
     assert "\n" not in str(caught.value)
+
+
+def test_widths_trained_apart_give_the_numbers_of_one_sweep(kept_folder):
+    from attncore.training.stability import chapter_sweep
+
+    recipe = read_recipe(kept_folder)
+    apart = sweep_by_width(recipe, device="cpu", engine="eager")
+    together = chapter_sweep(recipe, engine="eager", scheduler="synchronous")
+    for mine, theirs in zip(apart, together, strict=True):
+        pd.testing.assert_frame_equal(mine, theirs)
+
+
+def test_the_command_refuses_no_processes(kept_folder, capsys):
+    assert kept_runs.main([str(kept_folder), "--commit", "abc", "--processes", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "--processes must be an integer >= 1, got 0"
 
 
 def test_the_command_refuses_a_folder_without_a_recipe(tmp_path, capsys):

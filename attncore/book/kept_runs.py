@@ -26,15 +26,18 @@ from __future__ import annotations
 import argparse
 import ast
 import datetime
+import functools
 import hashlib
 import io
 import json
+import multiprocessing
 import platform
 import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,7 @@ __all__ = [
     "read_kept",
     "read_recipe",
     "reproduce",
+    "sweep_by_width",
     "sweep_code",
 ]
 
@@ -178,17 +182,44 @@ def _machine(device: str) -> str:
     return f"{where}, {platform.machine()}, Python {python}, torch {torch.__version__}"
 
 
-def keep_sweep(folder: Path, *, device: str, commit: str, engine: str = "auto") -> Path:
-    """Run the sweep of ``folder``'s recipe on ``device`` and write its tables and manifest
-    there (into a new folder first, so a failed run leaves the kept one as it was).
-    ``commit`` is the commit of the code (the tree must hold no other changes to the files of
-    :func:`sweep_code`)."""
+def _sweep_width(
+    width: int, recipe: dict[str, Any], device: str, engine: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tables of ``recipe``'s sweep at one ``width`` (a width's runs depend on no other's)."""
     from attncore.training.stability import chapter_sweep
 
+    only = {**recipe, "widths": [width]}
+    return chapter_sweep(only, engine=engine, device=device, scheduler="synchronous")
+
+
+def sweep_by_width(
+    recipe: dict[str, Any], *, device: str, engine: str = "auto", processes: int = 1
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tables of ``recipe``'s sweep, each width trained on its own, in ``processes``
+    processes at once (on one GPU their small kernels interleave); the same numbers as one
+    :func:`~attncore.training.stability.chapter_sweep` of every width, in its order."""
+    work = functools.partial(_sweep_width, recipe=recipe, device=device, engine=engine)
+    widths = list(recipe["widths"])
+    if processes == 1:
+        parts = [work(width) for width in widths]
+    else:
+        spawn = multiprocessing.get_context("spawn")  # a CUDA context does not survive a fork
+        with ProcessPoolExecutor(min(processes, len(widths)), mp_context=spawn) as pool:
+            parts = list(pool.map(work, widths))
+    return tuple(pd.concat(tables, ignore_index=True) for tables in zip(*parts, strict=True))
+
+
+def keep_sweep(
+    folder: Path, *, device: str, commit: str, engine: str = "auto", processes: int = 1
+) -> Path:
+    """Run the sweep of ``folder``'s recipe on ``device`` (``processes`` widths at once, see
+    :func:`sweep_by_width`) and write its tables and manifest there (into a new folder first,
+    so a failed run leaves the kept one as it was). ``commit`` is the commit of the code (the
+    tree must hold no other changes to the files of :func:`sweep_code`)."""
     recipe = read_recipe(folder)
     started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
-    runs, curves = chapter_sweep(recipe, engine=engine, device=device, scheduler="synchronous")
+    runs, curves = sweep_by_width(recipe, device=device, engine=engine, processes=processes)
     seconds = time.perf_counter() - clock
     tables = {"runs.csv": runs, "curves.csv": curves}
     with tempfile.TemporaryDirectory(dir=folder.parent) as scratch:
@@ -358,13 +389,18 @@ def reproduce(kept: KeptSweep, picks: pd.DataFrame, engine: str = "eager") -> pd
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m attncore.book.kept_runs FOLDER [--device cuda] [--commit SHA]``."""
+    """``python -m attncore.book.kept_runs FOLDER [--device cuda] [--commit SHA]
+    [--processes N]``."""
     parser = argparse.ArgumentParser(description="Run a kept sweep's recipe and keep its tables.")
     parser.add_argument("folder", type=Path)
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--engine", choices=("auto", "compiled", "eager"), default="auto")
     parser.add_argument("--commit", help="the commit of the code (default: git's HEAD)")
+    parser.add_argument("--processes", type=int, default=1, help="widths trained at once")
     args = parser.parse_args(argv)
+    if args.processes < 1:
+        print(f"--processes must be an integer >= 1, got {args.processes}", file=sys.stderr)
+        return 2
     commit = args.commit
     if commit is None:
         from attncore.book.manifest import source_revision
@@ -375,7 +411,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         commit = revision.commit
     try:
-        keep_sweep(args.folder, device=args.device, commit=commit, engine=args.engine)
+        keep_sweep(
+            args.folder, device=args.device, commit=commit, engine=args.engine,
+            processes=args.processes,
+        )  # fmt: skip
     except ParameterError as error:
         print(error, file=sys.stderr)
         return 2

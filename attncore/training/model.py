@@ -241,9 +241,16 @@ def spectral_norms(weights: torch.Tensor) -> torch.Tensor:
     """The largest singular value of each matrix (``... x out x in``), with its gradient
     ``u v^T`` (the top singular vectors).
 
+    On a GPU the values come from cuSOLVER's batched ``gesvda``, one call for the whole
+    stack (the default driver loops over the matrices once they are wider than 32, which
+    made σReparam's ensembles past width 32 several times slower); they agree with the
+    CPU's within float32 rounding.
+
     >>> spectral_norms(torch.diag(torch.tensor([3.0, -4.0]))).item()
     4.0
     """
+    if weights.is_cuda:
+        return torch.linalg.svdvals(weights, driver="gesvda")[..., 0]
     return torch.linalg.matrix_norm(weights, ord=2)
 
 
