@@ -244,14 +244,32 @@ def spectral_norms(weights: torch.Tensor) -> torch.Tensor:
     On a GPU the values come from cuSOLVER's batched ``gesvda``, one call for the whole
     stack (the default driver loops over the matrices once they are wider than 32, which
     made σReparam's ensembles past width 32 several times slower); they agree with the
-    CPU's within float32 rounding.
+    CPU's within float32 rounding. Where ``gesvda`` does not converge (an ill-conditioned
+    matrix of a run at a high rate), that step's stack is decomposed on the CPU.
+
+    A matrix with a non-finite entry (a run that diverged, training on beside the others)
+    has a NaN norm; the decomposition of the others goes on.
 
     >>> spectral_norms(torch.diag(torch.tensor([3.0, -4.0]))).item()
     4.0
+    >>> spectral_norms(torch.tensor([[[1.0, 0.0], [0.0, 2.0]], [[float("nan"), 0.0], [0.0, 1.0]]]))
+    tensor([2., nan])
     """
+    finite = weights.isfinite().all(dim=-1).all(dim=-1)
+    # in place of a non-finite matrix, one with distinct singular values, which every
+    # driver decomposes
+    diagonal = torch.arange(1, weights.shape[-1] + 1, dtype=weights.dtype)
+    stand_in = (torch.eye(*weights.shape[-2:], dtype=weights.dtype) * diagonal).to(finite.device)
+    weights = torch.where(finite[..., None, None], weights, stand_in)
+    norms = None
     if weights.is_cuda:
-        return torch.linalg.svdvals(weights, driver="gesvda")[..., 0]
-    return torch.linalg.matrix_norm(weights, ord=2)
+        try:
+            norms = torch.linalg.svdvals(weights, driver="gesvda")[..., 0]
+        except torch.linalg.LinAlgError:  # gesvda does not converge on every matrix
+            weights = weights.cpu()
+    if norms is None:
+        norms = torch.linalg.matrix_norm(weights, ord=2).to(finite.device)
+    return torch.where(finite, norms, torch.nan)
 
 
 class SigmaReparam(nn.Module):
