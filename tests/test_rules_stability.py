@@ -125,6 +125,23 @@ def test_lower_sensitivity_reads_every_width():
     assert (found.verdict, found.values["above"]) == (F, 1)
 
 
+def test_lower_sensitivity_reads_every_width_of_every_sweep():
+    claim, worse = "wortsman-mitigations-effective", (narrow, steady_logit, high_entropy)
+    build = sweep(widths=(16, 32))[0].assign(sweep="build")
+    kept = sweep(widths=(16, 64), qk_norm={16: worse, 64: worse})[0].assign(sweep="kept")
+    alone = rules.lower_sensitivity(claim, build, "qk_norm")
+    assert alone.branch == "holds"
+    found = rules.lower_sensitivity(claim, pd.concat([build, kept], ignore_index=True), "qk_norm")
+    places = [(w["sweep"], w["width"]) for w in found.values["widths"]]
+    assert places == [
+        ("this build", 16),
+        ("this build", 32),
+        ("kept sweep", 16),
+        ("kept sweep", 64),
+    ]
+    assert (found.verdict, found.values["above"]) == (F, 2)
+
+
 def test_width_trend_per_branch():
     def table(base, mitigation):
         rows = []

@@ -103,7 +103,7 @@ def lr_sensitivity(runs: pd.DataFrame) -> pd.DataFrame:
     of those values on the curve, so a diverged run counts at its initial loss (their section
     2.2, as the book reads it: the expected rise of the final loss over a range of rates above
     the best, with the loss at initialization as its ceiling); also the best rate and loss. One
-    row per method and seed.
+    row per method and seed (and per sweep and width, where the table has those columns).
 
     >>> runs = pd.DataFrame({"method": "a", "seed": 0, "lr": [0.1, 1.0, 10.0],
     ...                      "initial_loss": 2.0, "final_loss": [0.5, 1.0, np.nan],
@@ -111,7 +111,7 @@ def lr_sensitivity(runs: pd.DataFrame) -> pd.DataFrame:
     >>> lr_sensitivity(runs)[["sensitivity", "best_lr", "best_loss"]].round(3).values.tolist()
     [[0.667, 0.1, 0.5]]
     """
-    keys = ["width", "method", "seed"] if "width" in runs else ["method", "seed"]
+    keys = [key for key in ("sweep", "width") if key in runs] + ["method", "seed"]
     rows = []
     for key, curve in runs.groupby(keys, sort=False):
         capped = np.fmin(curve["final_loss"].to_numpy(), curve["initial_loss"].to_numpy())

@@ -20,6 +20,7 @@ limits = thresholds_of("stability")
 
 __all__ = [
     "LABELS",
+    "SWEEPS",
     "entropy_with_instability",
     "logit_growth",
     "lower_sensitivity",
@@ -39,6 +40,9 @@ LABELS: dict[str, str] = {
     "sigma_reparam": "σReparam",
     "log_n": "ln n/√d",
 }
+#: How a finding names the sweeps of a run table's column ``sweep``: this build's own, and
+#: the kept sweep (:mod:`attncore.book.kept_runs`).
+SWEEPS: dict[str, str] = {"build": "this build", "kept": "kept sweep"}
 
 
 def _clear(found: tuple[float, float, int], side: str) -> bool:
@@ -83,15 +87,17 @@ def lower_sensitivity(
     claim: str, runs: pd.DataFrame, method: str, baseline: str = "sqrt_d"
 ) -> Finding:
     """``claim``: ``method``'s learning-rate sensitivity against ``baseline``'s at every width
-    of the sweep, paired by seed: clearly below at every width (holds: each test must reject,
-    so no correction), below on average at every width (caveat), clearly above at some width
-    after Holm's correction over the widths (fails), else undecided."""
+    of every sweep (``runs``' column ``sweep``, where it has one: :data:`SWEEPS`), paired by
+    seed: clearly below at every one (holds: each test must reject, so no correction), below
+    on average at every one (caveat), clearly above at some after Holm's correction over them
+    (fails), else undecided."""
     if min(evidence.seeds(runs, method), evidence.seeds(runs, baseline)) < 2:
         return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
-    sens = evidence.lr_sensitivity(runs).set_index(["width", "method", "seed"])["sensitivity"]
-    sens = sens.sort_index()
-    widths = sorted(int(w) for w in runs["width"].unique())
-    found = [evidence.paired(sens.loc[w, method], sens.loc[w, baseline]) for w in widths]
+    table = runs if "sweep" in runs else runs.assign(sweep="build")
+    sens = evidence.lr_sensitivity(table).set_index(["sweep", "width", "method", "seed"])
+    sens = sens["sensitivity"].sort_index()
+    places = list(table[["sweep", "width"]].drop_duplicates().itertuples(index=False, name=None))
+    found = [evidence.paired(sens.loc[s, w, method], sens.loc[s, w, baseline]) for s, w in places]
     mean, se, n = (list(column) for column in zip(*found, strict=True))
     below = [_clear(f, "below") for f in found]
     above = clear(mean, se, n, "above")
@@ -104,7 +110,8 @@ def lower_sensitivity(
     else:
         verdict = Verdict.UNTESTABLE
     items = [
-        {"width": w, "difference": m, "se": e} for w, m, e in zip(widths, mean, se, strict=True)
+        {"width": int(w), "sweep": SWEEPS.get(s, s), "difference": m, "se": e}
+        for (s, w), m, e in zip(places, mean, se, strict=True)
     ]
     values = {"method": LABELS.get(method, method), "widths": items, "above": int(above.sum())}
     return Finding(claim, verdict, values=values)
