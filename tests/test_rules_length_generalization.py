@@ -11,6 +11,7 @@ from attncore.claims import Finding, Verdict
 from attncore.claims.rules import length_generalization as rules
 from attncore.claims.thresholds import thresholds_of
 from attncore.evidence import length_generalization as evidence
+from attncore.simulate.first_construction import cross_entropy_table
 
 CONFIDENCE = thresholds_of("length_generalization").CONFIDENCE
 
@@ -131,6 +132,21 @@ def flattening(table: pd.DataFrame) -> Finding:
     return rules.ssmax_flattening(table, 10)
 
 
+def constructed(lengths=(10, 1000, 100_000), scales=(1.0, 100.0), eps=0.0) -> Finding:
+    return rules.layer_norm_cross_entropy(cross_entropy_table(lengths, scales, eps), eps)
+
+
+def test_layer_norm_rule_reads_one_scale_over_every_length():
+    found = constructed()
+    assert (found.branch, found.verdict) == ("holds", C)  # C: PARITY and their weights untested
+    assert found.values["scale"] == 100.0 and found.values["plain"] > 0.99
+    # PyTorch's default epsilon drowns the 1/n signal at long strings: no scale is enough
+    failed = constructed(eps=1e-5)
+    assert failed.verdict is F and failed.values["worst_length"] == 100_000
+    # strings too short for Hahn's limitation: the plain network is as good
+    assert constructed(lengths=(10, 20), scales=(1.0, 1000.0)).branch == "without-too"
+
+
 DRIVERS: Drivers = {
     "chiang-first-log-n": {
         C: lambda: chiang(GOOD, GOOD),
@@ -148,6 +164,10 @@ DRIVERS: Drivers = {
             frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, sqrt_d=SAME, ssmax_learned=SAME)
         ),
         U: lambda: flattening(frame({"sqrt_d": GOOD})),
+    },
+    "chiang-layer-norm-cross-entropy": {
+        C: constructed,
+        F: lambda: constructed(eps=1e-5),
     },
     "bernhard-k-total-long-strings": {
         H: lambda: long_strings(GOOD, GOOD),
@@ -175,6 +195,9 @@ BRANCHES: Branches = {
         "no-longer-length": lambda: flattening(
             frame({"sqrt_d": GOOD, "ssmax_learned": GOOD}, length=10)
         ),
+    },
+    "chiang-layer-norm-cross-entropy": {
+        "without-too": lambda: constructed(lengths=(10, 20), scales=(1.0, 1000.0)),
     },
     "bernhard-k-total-long-strings": {
         "below": lambda: long_strings(GOOD, [0.97, 0.975, 0.98]),

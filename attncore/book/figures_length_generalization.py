@@ -121,6 +121,29 @@ def attention_figure(summary: pd.DataFrame, methods: Sequence[str], train_length
     return fig
 
 
+def layer_norm_figure(table: pd.DataFrame, scales: Sequence[float], eps: float) -> Figure:
+    """The constructed FIRST network's cross-entropy against the length, without layer
+    normalization (left) and with it (right, ``eps`` on the variance), one line per output
+    scale of ``scales``."""
+    fig, axes = plt.subplots(1, 2, figsize=(10.4, 4.6), sharey=True)
+    dashes = ("-", "--", ":", "-.")
+    for ax, normed in zip(axes, (False, True), strict=True):
+        for i, scale in enumerate(scales):
+            rows = table[(table["layer_norm"] == normed) & (table["scale"] == scale)]
+            rows = rows.sort_values("length")
+            style = {"color": CONTRAST[i % 3], "ls": dashes[i % 4], "marker": "o", "ms": 3}
+            ax.plot(rows["length"], rows["cross_entropy"], label=f"output scale {scale:g}", **style)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(_plain)
+        ax.set_xlabel("length (bits)")
+        ax.set_ylim(-0.02, 1.05)
+        ax.set_title(f"layer normalization, ε = {eps:g}" if normed else "no layer normalization")
+    axes[0].set_ylabel("cross-entropy (bits per string)")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 _AUTHORS_METHODS = {"standard": "standard", "log_n": "log-n scaling"}
 """How the tables name the authors' two attentions."""
 

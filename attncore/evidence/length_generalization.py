@@ -39,6 +39,7 @@ __all__ = [
     "summary",
     "temperature_differences",
     "temperature_table",
+    "worst_over_lengths",
 ]
 
 LEVEL = 0.95
@@ -314,3 +315,22 @@ def binomial_variance(accuracies: np.ndarray, strings: int, confidence: float = 
     right = round(float(np.sum(accuracies)) * strings)
     low, high = binomial_interval(right, strings * len(accuracies), confidence)
     return float(((high - low) / (2 * stats.norm.ppf(0.5 + confidence / 2))) ** 2)
+
+
+def worst_over_lengths(table: pd.DataFrame) -> pd.DataFrame:
+    """Per network (``layer_norm``) and output ``scale`` of a constructed FIRST network's
+    table (:func:`attncore.simulate.first_construction.cross_entropy_table`), its largest
+    cross-entropy over the lengths and the length where it is: what one model (one scale)
+    guarantees at every length. Sorted by network, then scale.
+
+    >>> rows = pd.DataFrame({"layer_norm": True, "scale": [1.0, 1.0, 2.0, 2.0],
+    ...                      "length": [10, 100] * 2, "cross_entropy": [0.3, 0.4, 0.1, 0.1]})
+    >>> worst_over_lengths(rows)[["scale", "worst", "worst_length"]].values.tolist()
+    [[1.0, 0.4, 100.0], [2.0, 0.1, 10.0]]
+    """
+    ordered = table.sort_values(["layer_norm", "scale", "length"])
+    at = ordered.groupby(["layer_norm", "scale"])["cross_entropy"].idxmax()
+    worst = ordered.loc[at, ["layer_norm", "scale", "cross_entropy", "length"]]
+    return worst.rename(columns={"cross_entropy": "worst", "length": "worst_length"}).reset_index(
+        drop=True
+    )

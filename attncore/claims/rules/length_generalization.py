@@ -21,6 +21,7 @@ __all__ = [
     "OUTCOMES",
     "chiang_log_n",
     "k_total_long",
+    "layer_norm_cross_entropy",
     "longest_outcomes",
     "replication_agreement",
     "solved_at_longest",
@@ -312,3 +313,33 @@ def replication_agreement(differences: pd.DataFrame) -> Reading:
         widest = max((row["half"] for row in rows), default=0.0)
         return Reading("alike" if rows else "none", {"count": len(rows), "widest": widest})
     return Reading("compared", {"rows": other, "alike": len(rows) - len(other)})
+
+
+@decided_by(limits.CLOSE_TO_ZERO)
+def layer_norm_cross_entropy(
+    table: pd.DataFrame, eps: float, *, close_to_zero: float = limits.CLOSE_TO_ZERO
+) -> Finding:
+    """``chiang-layer-norm-cross-entropy``, on the constructed FIRST network's table
+    (:func:`attncore.simulate.first_construction.cross_entropy_table`): a model is one output
+    scale, and what it guarantees is its largest cross-entropy over the lengths
+    (:func:`evidence.worst_over_lengths`). Holds where, with layer normalization, the
+    largest scale keeps it below ``close_to_zero`` bits at every length (``scale``: the
+    smallest that does); branch ``without-too`` where the network without the normalization
+    does as well over these lengths (too short to show Hahn's limitation); fails where the
+    largest scale does not."""
+    claim = "chiang-layer-norm-cross-entropy"
+    worst = evidence.worst_over_lengths(table)
+    normed, plain = worst[worst["layer_norm"]], worst[~worst["layer_norm"]]
+    below = normed[normed["worst"] < close_to_zero]
+    top, plain_top = normed.iloc[-1], plain.iloc[-1]
+    values = {
+        "eps": eps, "target": close_to_zero, "shortest": int(table["length"].min()),
+        "longest": int(table["length"].max()), "scale_max": float(top["scale"]),
+        "worst": float(top["worst"]), "worst_length": int(top["worst_length"]),
+        "plain": float(plain_top["worst"]), "plain_length": int(plain_top["worst_length"]),
+    }  # fmt: skip
+    if top["worst"] >= close_to_zero:
+        return Finding(claim, Verdict.FAILS, values=values)
+    values["scale"] = float(below["scale"].iloc[0])
+    branch = "without-too" if plain_top["worst"] < close_to_zero else "holds"
+    return Finding(claim, Verdict.HOLDS, values=values, branch=branch)
