@@ -140,6 +140,9 @@ def test_lower_sensitivity_reads_every_width_of_every_sweep():
         ("kept sweep", 64),
     ]
     assert (found.verdict, found.values["above"]) == (F, 2)
+    lone = sweep(widths=(16,), seeds=1)[0].assign(sweep="build")
+    alone_seed = rules.lower_sensitivity(claim, pd.concat([lone, kept]), "qk_norm")
+    assert alone_seed.branch == "one-seed"  # a single seed in one sweep decides nothing
 
 
 def test_width_trend_per_branch():

@@ -54,8 +54,8 @@ def test_the_ledger_says_each_shared_threshold_reason_and_measurement_once():
         verdict_record(toy(claim, 1.02), "sec-variance-simulated")
         for claim in ("vaswani-variance", "blog-scaled-variance")
     ]
-    same = {"method": "QK-norm", "above": 0,
-            "widths": [{"width": 16, "difference": -0.5, "se": 0.01}]}  # fmt: skip
+    width = {"width": 16, "sweep": "this build", "difference": -0.5, "se": 0.01}
+    same = {"method": "QK-norm", "above": 0, "widths": [width]}
     findings = [
         Finding(claim, Verdict.HOLDS, values=same)
         for claim in ("wortsman-mitigations-effective", "zhai-sigma-reparam-robust")

@@ -90,13 +90,15 @@ def lower_sensitivity(
     of every sweep (``runs``' column ``sweep``, where it has one: :data:`SWEEPS`), paired by
     seed: clearly below at every one (holds: each test must reject, so no correction), below
     on average at every one (caveat), clearly above at some after Holm's correction over them
-    (fails), else undecided."""
-    if min(evidence.seeds(runs, method), evidence.seeds(runs, baseline)) < 2:
-        return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
+    (fails), else undecided; ``one-seed`` where one of them has a single seed."""
     table = runs if "sweep" in runs else runs.assign(sweep="build")
+    places = list(table[["sweep", "width"]].drop_duplicates().itertuples(index=False, name=None))
+    for place in places:
+        at = table[(table["sweep"] == place[0]) & (table["width"] == place[1])]
+        if min(evidence.seeds(at, method), evidence.seeds(at, baseline)) < 2:
+            return Finding(claim, Verdict.UNTESTABLE, branch="one-seed")
     sens = evidence.lr_sensitivity(table).set_index(["sweep", "width", "method", "seed"])
     sens = sens["sensitivity"].sort_index()
-    places = list(table[["sweep", "width"]].drop_duplicates().itertuples(index=False, name=None))
     found = [evidence.paired(sens.loc[s, w, method], sens.loc[s, w, baseline]) for s, w in places]
     mean, se, n = (list(column) for column in zip(*found, strict=True))
     below = [_clear(f, "below") for f in found]
