@@ -55,7 +55,8 @@ def test_the_ledger_says_each_shared_threshold_reason_and_measurement_once():
         for claim in ("vaswani-variance", "blog-scaled-variance")
     ]
     width = {"width": 16, "sweep": "this build", "difference": -0.5, "se": 0.01}
-    same = {"method": "QK-norm", "above": 0, "widths": [width]}
+    same = {"method": "QK-norm", "above": 0, "places": 1, "low": -0.5, "high": -0.5,
+            "closest": [width]}  # fmt: skip
     findings = [
         Finding(claim, Verdict.HOLDS, values=same)
         for claim in ("wortsman-mitigations-effective", "zhai-sigma-reparam-robust")

@@ -121,25 +121,33 @@ def attention_figure(summary: pd.DataFrame, methods: Sequence[str], train_length
     return fig
 
 
-def layer_norm_figure(table: pd.DataFrame, scales: Sequence[float], eps: float) -> Figure:
-    """The constructed FIRST network's cross-entropy against the length, without layer
-    normalization (left) and with it (right, ``eps`` on the variance), one line per output
-    scale of ``scales``."""
-    fig, axes = plt.subplots(1, 2, figsize=(10.4, 4.6), sharey=True)
+_FLOOR = 1e-20
+"""Where the layer-norm figure draws a cross-entropy below it (on its logarithmic axis)."""
+
+
+def layer_norm_figure(table: pd.DataFrame, scales: Sequence[float]) -> Figure:
+    """The constructed FIRST network's cross-entropy against the length (log axis, values
+    below :data:`_FLOOR` drawn at it): without layer normalization, then with it at each
+    ``eps`` of ``table``; one line per output scale of ``scales``."""
+    panels = [(False, None)] + [(True, e) for e in sorted(table["eps"].unique())]
+    fig, axes = plt.subplots(1, len(panels), figsize=(10.4, 4.4), sharey=True)
     dashes = ("-", "--", ":", "-.")
-    for ax, normed in zip(axes, (False, True), strict=True):
+    for ax, (normed, eps) in zip(axes, panels, strict=True):
+        rows = table[table["layer_norm"] == normed]
+        rows = rows if eps is None else rows[rows["eps"] == eps]
         for i, scale in enumerate(scales):
-            rows = table[(table["layer_norm"] == normed) & (table["scale"] == scale)]
-            rows = rows.sort_values("length")
+            line = rows[rows["scale"] == scale].drop_duplicates("length").sort_values("length")
             style = {"color": CONTRAST[i % 3], "ls": dashes[i % 4], "marker": "o", "ms": 3}
-            ax.plot(rows["length"], rows["cross_entropy"], label=f"output scale {scale:g}", **style)
+            values = line["cross_entropy"].clip(lower=_FLOOR)
+            ax.plot(line["length"], values, label=f"output scale {scale:g}", **style)
         ax.set_xscale("log")
+        ax.set_yscale("log")
         ax.xaxis.set_major_formatter(_plain)
         ax.set_xlabel("length (bits)")
-        ax.set_ylim(-0.02, 1.05)
-        ax.set_title(f"layer normalization, ε = {eps:g}" if normed else "no layer normalization")
+        ax.set_ylim(_FLOOR / 3, 3)
+        ax.set_title("no layer normalization" if eps is None else f"layer norm., ε = {eps:g}")
     axes[0].set_ylabel("cross-entropy (bits per string)")
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=8, loc="lower left")
     fig.tight_layout()
     return fig
 

@@ -22,7 +22,7 @@ spec                   value                            says
 ``ci[:spec]``          a triple ``(mean, low, high)``   ``0.90 [0.80, 1.00]`` (each in
                                                         ``spec``, ``.3f`` unless given);
                                                         an interval that would read as
-                                                        one value: ``1.000 (every seed
+                                                        one value: ``1.000 (seeds
                                                         alike)``, not a width of 0
 ``list[:spec]``        strings (numbers in ``spec``)    ``a, b and c``
 ``words``              keys of the claim's ``words``    its phrases, listed
@@ -38,7 +38,7 @@ spec                   value                            says
 ...     {"d": 16, "top": 1024, "seeds": 2, "grew": False})
 'd 16 to 1024, two seeds; not clearly'
 >>> say("{a:ci} and {b:ci:+.3f}", {"a": (0.9, 0.8, 1.0), "b": (-0.0, -0.0001, 0.0)})
-'0.900 [0.800, 1.000] and +0.000 (every seed alike)'
+'0.900 [0.800, 1.000] and +0.000 (seeds alike)'
 
 A template says its finding first; where a ``details`` slot follows, what comes after the
 :data:`BREAK` it makes is the measurements behind that finding, which a page listing many

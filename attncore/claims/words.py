@@ -134,7 +134,7 @@ def interval(values: Sequence[float] | pd.Series, *, share: bool = True) -> str:
     >>> interval([1200.0, 1500.0, 1350.0], share=False), interval([0.5])
     ('1350 [977, 1723]', '50.0% (one seed)')
     >>> interval([1.0, 1.0, 1.0])
-    '100.0% (every seed alike)'
+    '100.0% (seeds alike)'
 
     """
     mean, half = mean_and_half_width(values)

@@ -6,6 +6,6 @@ numbers, tables, intervals and paired differences, and decides nothing; the rule
 templates say them. :mod:`attncore.evidence.statistics` holds the tests every rule shares.
 """
 
-ALIKE = "every seed alike"
+ALIKE = "seeds alike"
 """What stands for an interval over seeds that would print as one value: the seeds agree to
 the digits shown, which a zero width would misread as certainty."""

@@ -136,7 +136,7 @@ def accuracy_text(row: pd.Series) -> str:
     >>> accuracy_text(pd.Series({"accuracy": 0.5, "low": math.nan, "high": math.nan, "seeds": 1}))
     '0.500 (one seed, no interval)'
     >>> accuracy_text(pd.Series({"accuracy": 1.0, "low": 1.0, "high": 1.0, "seeds": 5}))
-    '1.000 (every seed alike)'
+    '1.000 (seeds alike)'
     """
     if math.isnan(row["low"]) or math.isnan(row["high"]):
         return f"{row['accuracy']:.3f} ({_NO_INTERVAL})"

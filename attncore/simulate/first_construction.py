@@ -27,10 +27,13 @@ import pandas as pd
 from attncore.checks import ParameterError, positive_int
 from attncore.random import stream
 
-__all__ = ["WIDTH", "closed_form", "cross_entropy_table", "first_logits"]
+__all__ = ["TORCH_EPS", "WIDTH", "closed_form", "cross_entropy_table", "first_logits"]
 
 WIDTH = 5
 """The entries of every position: ``w``, ``[i = 1]``, ``c``, ``o+``, ``o-``."""
+
+TORCH_EPS = 1e-5
+"""PyTorch's default ``eps`` of ``nn.LayerNorm``, which the trained models of the book use."""
 
 _STRINGS = 16
 """Random strings scored per length (half of them start with 1); every string of a length
@@ -100,7 +103,7 @@ def cross_entropy_table(
 ) -> pd.DataFrame:
     """The cross-entropy (bits per string) of the constructed network on random strings of
     each length, at each output scale, without layer normalization and with it (``eps``).
-    Columns ``length, scale, layer_norm, cross_entropy, accuracy``.
+    Columns ``length, scale, layer_norm, eps, cross_entropy, accuracy``.
 
     >>> table = cross_entropy_table([10, 1000], [1.0, 30.0], eps=0.0)
     >>> bool(table.query("layer_norm and scale == 30").cross_entropy.max() < 1e-15)
@@ -120,7 +123,7 @@ def cross_entropy_table(
             for scale in scales:
                 z = first_logits(bits, float(scale), layer_norm=layer_norm, eps=eps)
                 rows.append({
-                    "length": n, "scale": float(scale), "layer_norm": layer_norm,
+                    "length": n, "scale": float(scale), "layer_norm": layer_norm, "eps": eps,
                     "cross_entropy": _bits_of_cross_entropy(z, bits[:, 0]),
                     "accuracy": float(np.mean((z > 0) == (bits[:, 0] == 1))),
                 })  # fmt: skip

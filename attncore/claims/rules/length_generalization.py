@@ -337,6 +337,7 @@ def layer_norm_cross_entropy(
         "longest": int(table["length"].max()), "scale_max": float(top["scale"]),
         "worst": float(top["worst"]), "worst_length": int(top["worst_length"]),
         "plain": float(plain_top["worst"]), "plain_length": int(plain_top["worst_length"]),
+        "plain_accuracy": float(table.loc[~table["layer_norm"], "accuracy"].min()),
     }  # fmt: skip
     if top["worst"] >= close_to_zero:
         return Finding(claim, Verdict.FAILS, values=values)

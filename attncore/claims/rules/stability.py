@@ -115,7 +115,12 @@ def lower_sensitivity(
         {"width": int(w), "sweep": SWEEPS.get(s, s), "difference": m, "se": e}
         for (s, w), m, e in zip(places, mean, se, strict=True)
     ]
-    values = {"method": LABELS.get(method, method), "widths": items, "above": int(above.sum())}
+    # the place nearest to the other side: the least clear below, the clearest above
+    t = [m / e if e > 0 else math.copysign(math.inf, m) for m, e in zip(mean, se, strict=True)]
+    values = {
+        "method": LABELS.get(method, method), "places": len(places), "above": int(above.sum()),
+        "low": min(mean), "high": max(mean), "closest": [items[t.index(max(t))]],
+    }  # fmt: skip
     return Finding(claim, verdict, values=values)
 
 
