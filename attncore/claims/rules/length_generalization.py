@@ -330,7 +330,6 @@ def layer_norm_cross_entropy(
     claim = "chiang-layer-norm-cross-entropy"
     worst = evidence.worst_over_lengths(table)
     normed, plain = worst[worst["layer_norm"]], worst[~worst["layer_norm"]]
-    below = normed[normed["worst"] < close_to_zero]
     top, plain_top = normed.iloc[-1], plain.iloc[-1]
     values = {
         "eps": eps, "target": close_to_zero, "shortest": int(table["length"].min()),
@@ -341,6 +340,6 @@ def layer_norm_cross_entropy(
     }  # fmt: skip
     if top["worst"] >= close_to_zero:
         return Finding(claim, Verdict.FAILS, values=values)
-    values["scale"] = float(below["scale"].iloc[0])
+    values["scale"] = float(normed.loc[normed["worst"] < close_to_zero, "scale"].iloc[0])
     branch = "without-too" if plain_top["worst"] < close_to_zero else "holds"
     return Finding(claim, Verdict.HOLDS, values=values, branch=branch)
