@@ -10,6 +10,7 @@ from drivers import Branches, C, Drivers, F, H, U
 from attncore.checks import ParameterError
 from attncore.claims import Finding, Verdict
 from attncore.claims.rules import bernhard_figures as rules
+from attncore.evidence import bernhard_figures as evidence
 from attncore.evidence.bernhard_figures import estimate
 
 N_KEYS, KS_CRIT = 32, 0.086
@@ -286,6 +287,50 @@ def test_other_components_do_not_hold_when_key_one_differs_in_law():
 def test_other_components_not_testable_without_two_draws_and_keys(kwargs):
     finding = rules.assess_other_components_similar(components(**kwargs), ks_critical=0.09).finding
     assert finding.verdict is Verdict.UNTESTABLE
+
+
+def law_table(p_two_sided: float, n_seeds: int = 8) -> pd.DataFrame:
+    """Two keys of one panel whose means differ, over the draws, by a paired difference whose
+    two-sided t test has p value ``p_two_sided``; their sd and skewness agree exactly."""
+    from scipy import stats
+
+    wobble = np.array([1.0, -1.0] * (n_seeds // 2))  # sample sd of the differences: ~1
+    se = wobble.std(ddof=1) / np.sqrt(n_seeds)
+    shift = stats.t.isf(p_two_sided / 2, n_seeds - 1) * se
+    return pd.DataFrame(
+        {"seed": s, "panel": "1b", "key": key, "key_length": 4.0 + key,
+         "mean": (shift + wobble[s]) if key == 1 else 0.0, "sd": 0.1, "skewness": 0.0,
+         "ks_to_first": 0.0}
+        for s in range(n_seeds)
+        for key in (1, 2)
+    )  # fmt: skip
+
+
+def test_other_components_correct_their_tests_together_by_holm():
+    """A difference clear alone at LAW_LEVEL (1 %) but not after Holm over the panel's three
+    statistics does not break the law; one clear after the correction does."""
+    alone = rules.assess_other_components_similar(law_table(0.005), ks_critical=0.09)
+    assert alone.finding.verdict is Verdict.HOLDS
+    corrected = rules.assess_other_components_similar(law_table(0.002), ks_critical=0.09)
+    assert corrected.finding.verdict is Verdict.FAILS
+    assert corrected.conclusion.values["broken"] == [{"panel": "1b", "statistic": "mean"}]
+
+
+def test_the_signs_of_vanishing_gradients_are_corrected_by_holm_not_bonferroni():
+    """Two-sided p of 0.04 and 0.001: Holm at 5 % finds both (0.001 <= 0.025, then 0.04 <=
+    0.05), where Bonferroni's 2.5 % would have missed the first."""
+    from scipy import stats
+
+    draws, se = 1000, 0.1
+    means = pd.Series(
+        {"a": stats.t.isf(0.02, draws - 1) * se, "b": -stats.t.isf(0.0005, draws - 1) * se}
+    )
+    sides = evidence.clear_sides(means, pd.Series({"a": se, "b": se}), draws, 0.05)
+    assert sides == {"a": "above", "b": "below"}
+    assert evidence.clear_sides(means, pd.Series({"a": se, "b": se}), draws, 0.01) == {
+        "a": None,
+        "b": "below",
+    }
 
 
 def test_other_components_on_simulated_draws():

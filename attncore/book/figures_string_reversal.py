@@ -23,12 +23,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 from pandas.api.types import is_numeric_dtype
-from scipy import stats
 
 from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
 from attncore.claims.thresholds import thresholds_of
 from attncore.claims.words import interval, steps_text
+from attncore.evidence.statistics import t_quantile
 from attncore.evidence.training import INTERVAL, mean_and_half_width
 
 LEARNED = thresholds_of("training").LEARNED
@@ -586,7 +586,7 @@ def seeds_sentence(n_seeds: int) -> str:
             "Each method has one training seed per setup: no number below has a spread, and "
             "'every seed' means that one run."
         )
-    half = float(stats.t.ppf(0.5 + INTERVAL / 2, n_seeds - 1)) / math.sqrt(n_seeds)
+    half = float(t_quantile(INTERVAL, n_seeds - 1)) / math.sqrt(n_seeds)
     return (
         f"Each method has {n_seeds} training seeds per setup: the 95 % Student t intervals "
         f"below reach ±{half:.2g} standard deviations of the seeds around their mean, and the "

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import finite_array
-from attncore.evidence.statistics import clear, single
+from attncore.evidence.statistics import holm, one_sided_p, single, two_sided
 
 __all__ = [
     "COMPONENT_STATISTICS",
@@ -268,20 +268,19 @@ def clear_sides(
     means: pd.Series, ses: pd.Series, draws: int, level: float
 ) -> dict[str, str | None]:
     """On which side of 0 each mean difference of :func:`sign_differences` clearly lies: a
-    one-sided t test at ``level`` on each side (``above``, ``below``, or None).
+    two-sided t test of each, corrected together by Holm at ``level``; the side of the mean
+    where its test rejects (``above``, ``below``), None elsewhere.
 
-    >>> clear_sides(pd.Series({"a": 0.5, "b": 0.0}), pd.Series({"a": 0.1, "b": 0.1}), 10, 0.025)
+    >>> clear_sides(pd.Series({"a": 0.5, "b": 0.0}), pd.Series({"a": 0.1, "b": 0.1}), 10, 0.05)
     {'a': 'above', 'b': None}
     """
-    found = {}
-    for m in means.index:
-        sides = [
-            s
-            for s in ("above", "below")
-            if clear(means[[m]], ses[[m]].to_numpy(), draws, s, level).iloc[0]
-        ]
-        found[m] = sides[0] if sides else None
-    return found
+    above = one_sided_p(means, ses.to_numpy(), draws, "above")
+    below = one_sided_p(means, ses.to_numpy(), draws, "below")
+    rejected = holm(two_sided(above, below), level)
+    return {
+        m: ("above" if above[i] < below[i] else "below") if rejected[i] else None
+        for i, m in enumerate(means.index)
+    }
 
 
 def differing_share(ks_distances: Sequence[float], ks_critical: float) -> float:
@@ -310,14 +309,15 @@ class PanelComponents:
     share: Estimate
     correlation: float
 
-    def beyond(self, z: float) -> list[dict[str, Any]]:
-        """A record (``panel``, ``statistic``, ``mean``, ``se``) of each difference whose mean
-        lies more than ``z`` standard errors from 0."""
-        return [
-            {"panel": self.panel, "statistic": s, "mean": e.mean, "se": e.se}
-            for s, e in self.differences.items()
-            if abs(e.mean) > z * e.se
-        ]
+    def tests(self) -> list[dict[str, Any]]:
+        """A record (``panel``, ``statistic``, ``mean``, ``se``, ``p``) of each difference,
+        ``p`` the two-sided t test's over the draws that the difference is 0."""
+        found = []
+        for s, e in self.differences.items():
+            sides = (one_sided_p([e.mean], [e.se], e.n, side)[0] for side in ("above", "below"))
+            p = float(two_sided(*sides))
+            found.append({"panel": self.panel, "statistic": s, "mean": e.mean, "se": e.se, "p": p})
+        return found
 
     def record(self) -> dict[str, Any]:
         """The panel's share (percent, with its standard error) and correlation."""

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from scipy.interpolate import PchipInterpolator
 
 from attncore.checks import ParameterError, positive_real
+from attncore.evidence.statistics import t_quantile
 
 __all__ = [
     "LEVEL",
@@ -132,7 +132,7 @@ def summary(
     grouped = values.groupby(list(keys))[column]
     found = pd.DataFrame({"mean": grouped.mean(), "sd": grouped.std(), "draws": grouped.count()})
     df = np.where(found["draws"] >= 2, found["draws"] - 1, np.nan)
-    quantile = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df)
+    quantile = t_quantile(confidence, df, comparisons)
     found["half"] = quantile * found["sd"] / np.sqrt(found["draws"])
     return found.drop(columns="sd")
 
@@ -245,10 +245,10 @@ def difference(
 
     def error(rows: pd.DataFrame) -> pd.Series:  # back from half-width to standard error
         draws = np.maximum(rows["draws"] - 1, 1)
-        return rows["half"] / stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), draws)
+        return rows["half"] / t_quantile(confidence, draws, comparisons)
 
     draws = np.minimum(last["draws"], first["draws"])
-    quantile = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), np.maximum(draws - 1, 1))
+    quantile = t_quantile(confidence, np.maximum(draws - 1, 1), comparisons)
     return pd.DataFrame(
         {
             "difference": last["mean"] - first["mean"],

@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from attncore.evidence import ALIKE
-from attncore.evidence.statistics import binomial_interval
+from attncore.evidence.statistics import binomial_interval, normal_quantile, t_quantile
 
 __all__ = [
     "LEVEL",
@@ -56,7 +55,7 @@ def interval(values: np.ndarray, comparisons: int, confidence: float) -> tuple[f
     """Mean and half-width of the simultaneous t interval of ``values`` (NaN below two)."""
     if len(values) < 2:
         return float(np.mean(values)), math.nan
-    quantile = stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), len(values) - 1)
+    quantile = t_quantile(confidence, len(values) - 1, comparisons)
     return float(np.mean(values)), float(quantile * np.std(values, ddof=1) / math.sqrt(len(values)))
 
 
@@ -299,7 +298,7 @@ def replication_differences(
         rows.append({
             "train_length": int(train_length), "method": method, "ours": float(ours.mean()),
             "theirs": float(theirs.mean()), "difference": float(ours.mean() - theirs.mean()),
-            "half": float(stats.t.ppf(0.5 + confidence / 2, df) * math.sqrt(a + b)),
+            "half": float(t_quantile(confidence, df) * math.sqrt(a + b)),
         })  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -314,7 +313,7 @@ def binomial_variance(accuracies: np.ndarray, strings: int, confidence: float = 
     """
     right = round(float(np.sum(accuracies)) * strings)
     low, high = binomial_interval(right, strings * len(accuracies), confidence)
-    return float(((high - low) / (2 * stats.norm.ppf(0.5 + confidence / 2))) ** 2)
+    return float(((high - low) / (2 * normal_quantile(confidence))) ** 2)
 
 
 def worst_over_lengths(table: pd.DataFrame) -> pd.DataFrame:

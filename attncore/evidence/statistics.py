@@ -1,18 +1,23 @@
-"""When a difference counts as clear: one-sided t tests over draws, corrected for the number
-of comparisons a verdict counts.
+"""The book's statistics policy, in one place: when a difference counts as clear, how many
+comparisons a verdict is corrected for, and the intervals beside its numbers.
 
-A verdict that counts wins over many configurations (1/k_total below 1/√d in 41 of 59, say)
-makes one comparison per configuration; at a fixed 2 standard errors each, a few of them
-would be "clear" by chance alone. Here each comparison is a one-sided Student t test of the
-mean paired difference over ``draws`` independent draws (``draws - 1`` degrees of freedom),
-and the comparisons of one count are corrected together by Holm's step-down method, so that
-the chance of counting even one false win in the whole count is at most
-:data:`FAMILY_LEVEL`. With few draws the test is weak and counts little: a rule reads "not
-clearly" as "undecided", never as "the opposite".
-
-A single difference (a few values along one curve, or across d) is clear where the same
-t test finds it at the level that ``z`` standard errors give a normal statistic
-(:func:`single`): about ``z`` standard errors with many draws, far more with few.
+- **The unit.** Each rule names its experimental unit (a draw of the simulation, a training
+  seed, a (method, rate) cell of a sweep); a comparison is a Student t test of the mean paired
+  difference over ``draws`` independent units (``draws - 1`` degrees of freedom). With few
+  units the test is weak: a rule reads "not clearly" as "undecided", never as "the opposite".
+- **One correction, Holm's.** A verdict that can be won by *any one* of several comparisons
+  (a count of wins, a refutation on some cell) corrects them together by Holm's step-down
+  method (:func:`holm`, :func:`clear`), so that the chance of even one false "clear" in the
+  family is at most :data:`FAMILY_LEVEL`. A verdict that needs *every* comparison to pass
+  (intersection-union) is not corrected: each must pass on its own.
+- **Single differences.** One difference (a few values along one curve) is clear where the t
+  test finds it at the level that ``z`` standard errors give a normal statistic
+  (:func:`single`): about ``z`` standard errors with many draws, far more with few.
+- **Intervals.** A mean over units gets a Student t interval (:func:`t_quantile`); where a
+  verdict reads several intervals at once by where they lie (within a band, beyond a value),
+  they are simultaneous over those comparisons, Bonferroni's intervals being the interval form
+  of the family-wise guarantee (Holm's method has none). A count of successes gets Wilson's
+  binomial interval (:func:`binomial_interval`), never a zero-width one.
 
 >>> p = one_sided_p([-0.30, -0.01, 0.2], [0.02, 0.02, 0.02], draws=10, side="below")
 >>> [round(float(x), 3) for x in p]
@@ -46,8 +51,11 @@ __all__ = [
     "holm",
     "level",
     "margin",
+    "normal_quantile",
     "one_sided_p",
     "single",
+    "t_quantile",
+    "two_sided",
 ]
 
 FAMILY_LEVEL = 0.05
@@ -83,6 +91,16 @@ def one_sided_p(diff: Values, se: Values, draws: Values | int, side: str) -> np.
     exact = s == 0
     p = np.where(exact, np.where(sign * d > 0, 0.0, 1.0), p)
     return np.where(np.isnan(s) | (n < 2) | np.isnan(d), 1.0, p)
+
+
+def two_sided(above: Values | float, below: Values | float) -> np.ndarray:
+    """The two-sided p value of a t test from its two one-sided ones (:func:`one_sided_p`):
+    twice the smaller, at most 1.
+
+    >>> two_sided([0.01, 0.6], [0.99, 0.4]).tolist()
+    [0.02, 0.8]
+    """
+    return np.minimum(1.0, 2 * np.minimum(np.asarray(above, float), np.asarray(below, float)))
 
 
 def holm(p_values: Values, level: float = FAMILY_LEVEL) -> np.ndarray:
@@ -173,6 +191,26 @@ def margin(draws: int, z: float = 2.0) -> float:
     if draws < 2:
         return math.inf
     return float(stats.t.ppf(stats.norm.cdf(z), draws - 1))
+
+
+def t_quantile(confidence: float, df: Values | float, comparisons: int = 1) -> np.ndarray:
+    """The Student t quantile of a two-sided interval at ``confidence`` with ``df`` degrees of
+    freedom, simultaneous over ``comparisons`` intervals (Bonferroni): the half-width of an
+    interval of a mean is this times its standard error.
+
+    >>> round(float(t_quantile(0.95, 4)), 3), round(float(t_quantile(0.95, 4, comparisons=3)), 3)
+    (2.776, 3.961)
+    """
+    return stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df)
+
+
+def normal_quantile(confidence: float) -> float:
+    """The normal quantile of a two-sided interval at ``confidence`` (1.96 at 95 %).
+
+    >>> round(normal_quantile(0.95), 2)
+    1.96
+    """
+    return float(stats.norm.ppf(1 - (1 - confidence) / 2))
 
 
 def binomial_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+
+from attncore.evidence.statistics import t_quantile
 
 __all__ = [
     "GAP_OUTCOMES",
@@ -68,7 +69,7 @@ def mean_and_half_width(values: Sequence[float] | pd.Series) -> tuple[float, flo
     mean = float(x.mean())
     if x.size < 2:
         return mean, math.nan
-    t = float(stats.t.ppf(0.5 + INTERVAL / 2, x.size - 1))
+    t = float(t_quantile(INTERVAL, x.size - 1))
     return mean, t * float(x.std(ddof=1)) / math.sqrt(x.size)
 
 

@@ -19,7 +19,8 @@ results: the length chapter compares its own runs with them.
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats
+
+from attncore.evidence.statistics import binomial_interval, t_quantile
 
 __all__ = [
     "REPLICATION",
@@ -68,7 +69,7 @@ def replication_summary(level: float = 0.95) -> pd.DataFrame:
     rows = []
     for (attention, train_length), correct in _CORRECT.items():
         solved = sum(c == STRINGS_PER_TEST for c in correct)
-        low, high = stats.binomtest(solved, len(correct)).proportion_ci(level, method="wilson")
+        low, high = binomial_interval(solved, len(correct), level)
         rows.append({
             "attention": attention, "train_length": train_length, "runs": len(correct),
             "accuracy": sum(correct) / (STRINGS_PER_TEST * len(correct)),
@@ -135,9 +136,8 @@ def replication_at_100_epochs(level: float = 0.95) -> pd.DataFrame:
     rows = []
     for (attention, train_length), (correct, losses) in _AT_100_EPOCHS.items():
         accuracy = pd.Series(correct, dtype=float) / STRINGS_PER_TEST
-        half = stats.t.ppf(0.5 + level / 2, len(accuracy) - 1) * accuracy.sem()
-        pooled = stats.binomtest(sum(correct), STRINGS_PER_TEST * len(correct))
-        low, high = pooled.proportion_ci(level, method="wilson")
+        half = t_quantile(level, len(accuracy) - 1) * accuracy.sem()
+        low, high = binomial_interval(sum(correct), STRINGS_PER_TEST * len(correct), level)
         rows.append({
             "attention": attention, "train_length": train_length, "runs": len(accuracy),
             "accuracy": accuracy.mean(),

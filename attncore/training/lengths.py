@@ -46,6 +46,7 @@ from scipy import stats
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
+from attncore.evidence.statistics import t_quantile
 from attncore.rescalings import get_rescaling
 from attncore.training.data import IGNORE
 from attncore.training.engine import Engine, Layout, ScalingForm, ensemble_forward
@@ -459,7 +460,5 @@ def seed_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
     mean = float(values.mean())
     if len(values) < 2:
         return mean, mean, mean
-    half = (
-        stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / math.sqrt(len(values))
-    )
+    half = t_quantile(level, len(values) - 1) * values.std(ddof=1) / math.sqrt(len(values))
     return mean, mean - float(half), mean + float(half)

@@ -11,14 +11,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from attncore.checks import ParameterError
 from attncore.claims.catalogue import Verdict
 from attncore.claims.finding import Finding, Reading
 from attncore.claims.thresholds import decided_by, thresholds_of
 from attncore.evidence import bernhard_figures as evidence
-from attncore.evidence.statistics import clear
+from attncore.evidence.statistics import clear, holm
 
 limits = thresholds_of("bernhard_figures")
 
@@ -221,7 +220,7 @@ def fig1_vanishing_inference(
     costs: pd.DataFrame, *, d: int, level: float = limits.FAMILY_LEVEL
 ) -> Finding:
     """``bernhard-fig1-vanishing-inference``: each sign's paired difference by a one-sided t
-    test, Bonferroni over the two. Holds if both show; a caveat if one (``shown``,
+    test, the two corrected together by Holm. Holds if both show; a caveat if one (``shown``,
     ``missing``); fails if neither and one is clearly opposite.
 
     >>> fig1_vanishing_inference(evidence.example_costs(), d=16).verdict.value
@@ -236,7 +235,7 @@ def fig1_vanishing_inference(
         )
     means, ses, measured = evidence.sign_differences(wide)
     values: dict[str, Any] = {"d": d, "draws": draws, **measured}
-    sides = evidence.clear_sides(means, ses, draws, level / 2)
+    sides = evidence.clear_sides(means, ses, draws, level)
     shown = [word for m, (side, word) in _SIGNS.items() if sides[m] == side]
     missing = [
         f"{word}-{'unclear' if sides[m] is None else 'opposite'}"
@@ -323,8 +322,9 @@ def samples_differ(ks_distances: Sequence[float], ks_critical: float) -> Reading
 @decided_by(limits.LAW_LEVEL, limits.NOMINAL_LEVEL, limits.Z)
 def assess_other_components_similar(components: pd.DataFrame, ks_critical: float) -> Assessment:
     """``bernhard-other-components-similar``: fails where key 1 differs in law (``broken``:
-    beyond a Student t band at ``LAW_LEVEL``, Bonferroni over panels and statistics); a
-    caveat where a panel's share beyond ``ks_critical`` is clearly above ``NOMINAL_LEVEL``.
+    a two-sided t test of each panel's and statistic's paired difference over the draws,
+    corrected together by Holm at ``LAW_LEVEL``); a caveat where a panel's share beyond
+    ``ks_critical`` is clearly above ``NOMINAL_LEVEL``.
 
     >>> assess_other_components_similar(evidence.example_components(), 0.09).finding.verdict.value
     'holds'
@@ -335,13 +335,15 @@ def assess_other_components_similar(components: pd.DataFrame, ks_critical: float
     values: dict[str, Any] = {"draws": draws, "keys": keys}
     if draws < 2 or keys < 2:
         return _assessed(Finding(claim, Verdict.UNTESTABLE, values=values), "draws", "keys")
-    level = (
-        limits.LAW_LEVEL / 2 / (components["panel"].nunique() * len(evidence.COMPONENT_STATISTICS))
-    )
-    z_law = float(stats.t.ppf(1 - level, df=draws - 1))  # t: the errors come from few draws
     panels = evidence.component_panels(components, ks_critical)
     values["panels"] = [p.record() for p in panels]
-    broken = [record for p in panels for record in p.beyond(z_law)]
+    tests = [record for p in panels for record in p.tests()]
+    rejected = holm([t["p"] for t in tests], limits.LAW_LEVEL)
+    broken = [
+        {k: t[k] for k in ("panel", "statistic", "mean", "se")}
+        for t, r in zip(tests, rejected, strict=True)
+        if r
+    ]
     if broken:
         finding = Finding(claim, Verdict.FAILS, values={**values, "broken": broken})
         named = [{"panel": b["panel"], "statistic": b["statistic"]} for b in broken]
