@@ -34,7 +34,7 @@ link to, and links to the section that holds its evidence.
 >>> tally(rows)["holds"], tally(rows, kind="substantive finding")["holds"]
 (1, 0)
 >>> summary(rows)[:66]
-'Of 1 claims, 1 has a computed verdict and 0 are pending; 0 are fra'
+'Of 1 claims, 1 has a computed verdict and 0 are pending. Of the 0 '
 """
 
 from __future__ import annotations
@@ -150,6 +150,33 @@ PLURAL = {
     Kind.QUOTATION: "quotation checks",
 }
 """Each kind of claim, as the words of a group of them."""
+
+
+_APART = {
+    "fragile": "a threshold inside its band would change the verdict",
+    "closed": "their rules cannot return the opposite verdict; dotted in the figure",
+}
+"""Why the fragile and the closed verdicts are counted apart from the decided ones."""
+
+
+def _apart(counts: dict[str, int], why: str) -> str:
+    """``(why: 1 holds, 2 do not hold)``: the verdicts a group of rows has, or ``(why)``."""
+    found = [
+        f"{n} {_SINGULAR[v] if n == 1 else words}"
+        for v, words in _COUNTED.items()
+        if (n := counts[v])
+    ]
+    return f"({why}: {', '.join(found)})" if found else f"({why})"
+
+
+_SINGULAR = {
+    Verdict.HOLDS.value: "holds",
+    Verdict.CAVEAT.value: "holds with a caveat",
+    Verdict.FAILS.value: "does not hold",
+    Verdict.UNTESTABLE.value: "is not testable here",
+    PENDING: "is pending",
+}
+"""Each verdict as the words of a count of one claim that has it."""
 
 
 def fragile_count(rows: Sequence[dict[str, Any]]) -> int:
@@ -428,16 +455,25 @@ def fragile_list(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> str:
-    """The ledger's count: the verdicts on the substantive findings first, then how many
-    claims are textbook identities or quotation checks, how many verdicts are fragile and
-    how many stale."""
+    """The ledger's count: the verdicts on the substantive findings that their evidence
+    decides, then the fragile and the closed ones counted apart, then how many claims are
+    textbook identities or quotation checks, and how many verdicts are stale.
+
+    >>> rows = [{"claim": "vaswani-variance", "kind": "textbook identity", "verdict": "holds",
+    ...          "fragile": [], "stale": False},
+    ...         {"claim": "chuang-perfect-accuracy", "kind": "substantive finding",
+    ...          "verdict": "holds", "fragile": [], "stale": False}]
+    >>> text = summary(rows)
+    >>> text[text.index("0 are decided"):text.index(" (")]
+    '0 are decided by their evidence'
+    >>> text[text.index("1 is closed"):text.index("; besides")]
+    '1 is closed (their rules cannot return the opposite verdict; dotted in the figure: 1 holds)'
+    """
     counts = tally(rows)
-    decided, fragile = len(rows) - counts[PENDING], fragile_count(rows)
+    decided = len(rows) - counts[PENDING]
     text = (
         f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
-        f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending; "
-        f"{fragile} {'is' if fragile == 1 else 'are'} fragile (a threshold inside "
-        "its band would change the verdict)."
+        f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending."
     )
     if decided == 0:
         return text + (
@@ -445,20 +481,34 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
             "(`attncore run <chapter>`, all into the same folder, `runs` by default), "
             "then this page."
         )
-    findings = tally(rows, Kind.FINDING.value)
-    closed = sum(tally(rows, Kind.FINDING.value, "closed").values())
+    finding = Kind.FINDING.value
+    by = {how: tally(rows, finding, how) for how in STANDINGS}
+    firm = sum(by["decided"].values())
     text += (
-        f" Of the {sum(findings.values())} substantive findings, "
-        + ", ".join(f"{findings[v]} {words}" for v, words in _COUNTED.items())
-        + f"; {closed} of them are closed: their rules cannot return the opposite verdict "
-        "(dotted in the figure); besides them, "
+        f" Of the {sum(tally(rows, finding).values())} substantive findings, {firm} "
+        f"{'is' if firm == 1 else 'are'} decided by their evidence ("
+        + ", ".join(
+            f"{by['decided'][v]} {words}"
+            for v, words in _COUNTED.items()
+            if v != PENDING or by["decided"][v]
+        )
+        + "); counted apart, "
         + " and ".join(
-            f"{sum(tally(rows, k.value).values())} are {PLURAL[k]}"
+            f"{n} {'is' if n == 1 else 'are'} {how} {_apart(by[how], why)}"
+            for how, why in _APART.items()
+            for n in [sum(by[how].values())]
+        )
+        + "; besides them, the ledger holds "
+        + " and ".join(
+            f"{sum(tally(rows, k.value).values())} {PLURAL[k]}"
             for k in Kind
             if k is not Kind.FINDING
         )
         + ", counted apart."
     )
+    others = fragile_count(rows) - sum(by["fragile"].values())
+    if others:
+        text += f" Of those, {others} {'is' if others == 1 else 'are'} fragile."
     stale = sum(bool(row["stale"]) for row in rows)
     if stale:
         return text + f" {stale} verdicts come from a run of older code and are marked stale."
