@@ -374,7 +374,8 @@ def summary_tables(
             "Token accuracy on the validation strings (acc.: mean over seeds, with its interval; "
             "worst: the worst seed) and on the test strings after each budget (in steps), the "
             f"step at which the validation accuracy first reached {target} (median over the seeds "
-            "that did, and how many did), and the exact match on the validation strings at the end",
+            "that did, and how many did, with the 95 % Wilson interval of that share), and the "
+            "exact match on the validation strings at the end",
             accuracy_names,
             percent,
         ),

@@ -13,6 +13,8 @@ spec                   value                            says
 ``number``             a whole number                   ``three``, ``15,000``
 ``count:seed``         a whole number                   ``five seeds``, ``one seed``
 ``share:seed``         a pair ``(k, n)``                ``three of the five seeds``
+``binomial:seed``      a pair ``(k, n)`` of random      ``all five seeds (95 % Wilson
+                       units that succeeded             interval: 57 to 100 %)``
 ``range[:spec]``       a pair ``(low, high)``           ``0.2 to 0.5`` (each ``plain``
                                                         or in ``spec``), one if equal
 ``pm[:digits]``        a pair ``(mean, se)``            ``0.42 ± 0.03`` (``digits``
@@ -59,7 +61,7 @@ from typing import Any
 from attncore.claims.catalogue import CLAIMS
 from attncore.claims.claim import ANY, Verdict
 from attncore.claims.finding import Finding, Reading
-from attncore.claims.words import count, listing, number, plain, share
+from attncore.claims.words import binomial_share, count, listing, number, plain, share
 from attncore.evidence import ALIKE
 
 __all__ = [
@@ -111,6 +113,9 @@ class _Filters(string.Formatter):
         if name == "share":
             k, n = value
             return share(int(k), int(n), rest)
+        if name == "binomial":
+            k, n = value
+            return binomial_share(int(k), int(n), rest)
         if name == "range":
             low, high = (format(v, rest) if rest else plain(float(v)) for v in value)
             return low if low == high else f"{low} to {high}"

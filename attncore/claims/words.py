@@ -12,6 +12,8 @@ Tables keep digits; the rules' sentences use these.
 ['none of the five seeds', 'three of the five seeds', 'all five seeds']
 >>> share(1, 1, "search"), share(0, 1, "search"), share(3, 7, "family")
 ('the one search', 'no search', 'three of the seven families')
+>>> binomial_share(5, 5, "seed")
+'all five seeds (95 % Wilson interval: 57 to 100 %)'
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from collections.abc import Sequence
 import pandas as pd
 
 from attncore.evidence import ALIKE
+from attncore.evidence.statistics import binomial_interval
 from attncore.evidence.training import mean_and_half_width
 
 __all__ = [
+    "binomial_share",
     "count",
     "interval",
     "listing",
@@ -111,6 +115,13 @@ def share(k: int, n: int, noun: str) -> str:
         return f"all {count(n, noun)}"
     head = "none" if k == 0 else number(k)
     return f"{head} of the {count(n, noun)}"
+
+
+def binomial_share(k: int, n: int, noun: str) -> str:
+    """:func:`share` of random units (seeds, runs, searches) that succeeded, with the 95 %
+    Wilson interval of the share of successes they estimate: a count is not a certainty."""
+    low, high = binomial_interval(k, n)
+    return f"{share(k, n, noun)} (95 % Wilson interval: {100 * low:.0f} to {100 * high:.0f} %)"
 
 
 def percentage(x: float) -> str:

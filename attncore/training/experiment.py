@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import ParameterError, positive_int
+from attncore.evidence.statistics import binomial_interval
 from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig
@@ -121,10 +122,10 @@ def curves_frame(results: Sequence[TrainResult]) -> pd.DataFrame:
 def summary_frame(results: Sequence[TrainResult], budgets: Sequence[int]) -> pd.DataFrame:
     """One row per method (in order of first appearance): mean validation token accuracy
     at each budget (in steps), its minimum over seeds, steps to the target (median over
-    the seeds that reached it, and how many did), final exact match, logit spread and
-    mirrored weight at initialization and at the end, mean query length and learned scale
-    (beta or gain, if any) at the end, test accuracy at the budgets where it was measured,
-    and seconds per run."""
+    the seeds that reached it, and how many did, with the 95 % Wilson interval of that
+    share), final exact match, logit spread and mirrored weight at initialization and at
+    the end, mean query length and learned scale (beta or gain, if any) at the end, test
+    accuracy at the budgets where it was measured, and seconds per run."""
     budgets = [positive_int("budget", b) for b in budgets]
     rows = []
     for method in dict.fromkeys(r.method for r in results):
@@ -141,7 +142,10 @@ def summary_frame(results: Sequence[TrainResult], budgets: Sequence[int]) -> pd.
             row[f"worst seed at {budget} steps"] = float(np.min(accs))
         reached = [r.steps_to_target for r in runs if r.steps_to_target is not None]
         row["steps to target (median)"] = float(np.median(reached)) if reached else np.nan
-        row["seeds reaching target"] = f"{len(reached)}/{len(runs)}"
+        low, high = binomial_interval(len(reached), len(runs))
+        row["seeds reaching target"] = (
+            f"{len(reached)}/{len(runs)} ({100 * low:.0f}–{100 * high:.0f} %)"
+        )
         row["exact match at end"] = float(np.mean([r.exact_match for r in runs]))
         row["logit spread at init"] = float(np.mean([r.spreads[0] for r in runs]))
         row["logit spread at end"] = float(np.mean([r.spreads[-1] for r in runs]))
