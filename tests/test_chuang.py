@@ -12,6 +12,7 @@ from attncore.sources.chuang import (
     CalibrationProblem,
     chuang_beta_search,
     chuang_grid_search,
+    halving_search,
     noisy_search_errors,
 )
 
@@ -37,6 +38,34 @@ def test_the_rounds_find_what_the_golden_section_finds_within_the_tolerance(best
     golden = chuang_beta_search(objective, tolerance=tolerance)
     assert abs(math.log10(rounds.beta / best)) <= tolerance
     assert abs(math.log10(rounds.beta / golden.beta)) <= 2 * tolerance
+
+
+@pytest.mark.parametrize("best", [0.003, 0.2, 1.0, 5.0, 70.0])
+def test_halving_finds_the_grid_point_nearest_the_maximum_where_short_budgets_rank_alike(best):
+    """An objective whose ranking does not change with the budget (its scale does): successive
+    halving keeps the best, so it ends within half a grid step of the maximum."""
+    result, _ = halving_search(
+        lambda betas, steps: [-steps * abs(math.log10(b / best)) for b in betas],
+        budget=100, max_exponent=3, tolerance=0.1,
+    )  # fmt: skip
+    assert abs(math.log10(result.beta / best)) <= 0.05 + 1e-9
+
+
+def test_halving_doubles_the_budget_as_it_halves_the_candidates():
+    asked = []
+
+    def objective(betas, steps):
+        asked.append((len(betas), steps))
+        return [-((math.log10(b) - 0.7) ** 2) for b in betas]
+
+    result, budgets = halving_search(objective, budget=400, max_exponent=2, tolerance=0.25)
+    assert asked == [(17, 25), (9, 50), (5, 100), (3, 200), (2, 400)]
+    assert sum(budgets) == sum(n * s for n, s in asked) and len(budgets) == result.evaluations
+    assert result.scan_evaluations == 17 and result.beta == pytest.approx(10**0.75)
+    flat, _ = halving_search(lambda betas, steps: [1.0] * len(betas), budget=8, tolerance=0.5)
+    assert flat.beta == 1.0  # a plateau: the beta nearest 1, as the decade scan's order has it
+    with pytest.raises(ParameterError, match="objective must return one value per beta"):
+        halving_search(lambda betas, steps: [0.0], budget=8)
 
 
 def test_rounds_scan_the_decades_at_once_then_narrow_around_the_best():

@@ -237,6 +237,22 @@ def test_the_search_in_rounds_against_the_golden_section_on_the_same_seed(tiny_d
     assert all(r is not None for r in rounds.runs) and rounds.evaluations == len(rounds.runs)
 
 
+def test_the_halving_search_against_the_rounds_on_the_same_seed(tiny_data):
+    """Successive halving trains every beta of the grid for a fraction of the budget and only
+    the last two for all of it: it costs fewer training steps than the rounds, counts exactly
+    the steps its runs trained, and ends within the tolerance of the rounds' beta or on a
+    beta that scores at least as well at the full budget."""
+    config = spec("sqrt_d", 0).config
+    options = {"steps": 40, "batch_size": 16, "lr": 1e-2, "tolerance": 0.25, "max_exponent": 2}
+    rounds = search_beta(config, tiny_data, strategy="rounds", **options)
+    halving = search_beta(config, tiny_data, strategy="halving", **options)
+    assert halving.training_steps == sum(r.steps for r in halving.runs if r is not None)
+    assert halving.training_steps < rounds.training_steps
+    apart = abs(math.log10(halving.beta / rounds.beta))
+    assert apart <= options["tolerance"] or halving.result.value >= rounds.result.value
+    assert halving.runs[-1].steps == options["steps"]
+
+
 def test_a_diverging_run_gives_none_or_raises(tiny_data):
     """beta = 1e300 is infinite in float32: the logits and the loss are not finite."""
     diverging, fine = (

@@ -28,6 +28,12 @@ objective with one maximum both searches land within the tolerance of it
 (``tests/test_chuang.py``); on a plateau or a noisy objective they can stop at different
 points of equal value.
 
+:func:`halving_search` spends the budget where it matters (successive halving, Jamieson &
+Talwalkar 2016; Li et al. 2018): every beta of a grid of spacing ``tolerance`` decades is
+tried with a small fraction of the budget, the better half with twice as much, and so on,
+the full budget only for the last two. It needs an objective that takes a budget, and it finds
+the grid's best only where short budgets rank the betas as the full one does.
+
 To see whether the search finds the best beta, the book adds a problem whose best beta is
 known (:class:`CalibrationProblem`: labels drawn from ``softmax(beta* z)``, objective the
 mean log-likelihood) and a noisy version of it, where every evaluation sees a fresh
@@ -57,6 +63,7 @@ __all__ = [
     "CalibrationProblem",
     "chuang_beta_search",
     "chuang_grid_search",
+    "halving_search",
     "noisy_search_errors",
 ]
 
@@ -194,6 +201,60 @@ def chuang_grid_search(
         evaluate([best + step for step in steps])
     index = _first_best(history)
     return BetaSearchResult(history[index][0], history[index][1], tuple(history), scan)
+
+
+def halving_search(
+    objective: Callable[[Sequence[float], int], Sequence[float]],
+    *,
+    budget: int,
+    max_exponent: int = 3,
+    tolerance: float = 0.1,
+    keep: int = 2,
+) -> tuple[BetaSearchResult, tuple[int, ...]]:
+    """Maximize ``objective(betas, steps)`` (one value per beta after ``steps`` of training,
+    say) over a grid in ``log10 beta`` from ``-max_exponent`` to ``max_exponent`` of spacing at
+    most ``tolerance`` (the integers on it) by successive halving: the whole grid at the
+    smallest budget, then the better half (rounded up) at twice it, until at most ``keep``
+    remain, which get ``budget``. Ties go to the beta nearer 1 (the decade scan's order).
+    Returns the result (every evaluation in order; ``scan_evaluations`` the first rung's) and
+    the budget of each evaluation.
+
+    >>> result, budgets = halving_search(
+    ...     lambda betas, steps: [-(math.log10(b) - math.log10(5.0)) ** 2 for b in betas],
+    ...     budget=64, max_exponent=3, tolerance=0.1)
+    >>> round(result.beta, 2), result.scan_evaluations, result.evaluations, sum(budgets)
+    (5.01, 61, 122, 758)
+    """
+    budget = positive_int("budget", budget)
+    max_exponent = positive_int("max_exponent", max_exponent, minimum=1)
+    tolerance = positive_real("tolerance", tolerance)
+    keep = positive_int("keep", keep)
+    per_decade = math.ceil(1 / tolerance - 1e-9)
+    alive = [
+        k / per_decade for k in range(-max_exponent * per_decade, max_exponent * per_decade + 1)
+    ]
+    sizes = [len(alive)]
+    while sizes[-1] > keep:
+        sizes.append(math.ceil(sizes[-1] / 2))
+    history: list[tuple[float, float]] = []
+    budgets: list[int] = []
+    for rung, size in enumerate(sizes):
+        alive = alive[:size]
+        steps = max(1, budget >> (len(sizes) - 1 - rung))
+        values = list(objective([10.0**c for c in alive], steps))
+        if len(values) != len(alive):
+            raise ParameterError(
+                f"objective must return one value per beta ({len(alive)}), got {len(values)}"
+            )
+        scored = [finite_real("objective(beta)", v) for v in values]
+        history += [(10.0**c, v) for c, v in zip(alive, scored, strict=True)]
+        budgets += [steps] * len(alive)
+        ranked = sorted(
+            zip(alive, scored, strict=True), key=lambda cv: (-cv[1], abs(cv[0]), -cv[0])
+        )
+        alive = [c for c, _ in ranked]
+    best, value = 10.0 ** alive[0], ranked[0][1]
+    return BetaSearchResult(best, value, tuple(history), sizes[0]), tuple(budgets)
 
 
 def _first_best(history: Sequence[tuple[float, float]]) -> int:

@@ -5,7 +5,7 @@ Chuang (chuang2023scaling, section 2) proposes to try ``beta in {10^N, 10^-N}`` 
 he reports that on string reversal the search ends at a constant beta of about 5 (section
 3). :func:`search_beta` runs it with the objective "validation token accuracy after ``steps``
 training steps with the constant ``beta``", each evaluation a fresh model from the same seed,
-so the search is repeatable and its cost is ``evaluations x steps`` training steps, reported
+so the search is repeatable and its cost is the training steps of all its runs, reported
 with the seconds its runs took to train. Two readings of the narrowing, by ``strategy``:
 
 - ``"rounds"`` (the default), :func:`attncore.sources.chuang.chuang_grid_search`: the decade
@@ -13,7 +13,13 @@ with the seconds its runs took to train. Two readings of the narrowing, by ``str
   candidates trained together as one ensemble (padded to the scan's ``2 N + 1`` models, so that
   every round has one shape and a compiled step is compiled once);
 - ``"golden"``, :func:`attncore.sources.chuang.chuang_beta_search`: the decade scan trained
-  together, then a golden-section bisection in ``log10 beta``, one lone run per evaluation.
+  together, then a golden-section bisection in ``log10 beta``, one lone run per evaluation;
+- ``"halving"``, :func:`attncore.sources.chuang.halving_search`: every beta of a grid of
+  spacing ``tolerance`` trained for a fraction of ``steps``, the better half for twice as long,
+  and so on, ``steps`` only for the last two; each rung's runs are trained in groups of the
+  rounds' width, so a compiled step is compiled once for every strategy. On the training
+  chapter's setups short runs do not rank the betas as full ones do, and it ends on worse betas
+  than the rounds (``benchmarks/search_strategies.py``).
 
 Both return a beta within ``tolerance`` decades of the best of an objective with one maximum.
 On a plateau (several beta that score alike, as short runs often do) they can stop at
@@ -41,7 +47,12 @@ from typing import Any
 
 from attncore.checks import ParameterError, positive_int
 from attncore.simulate.tasks import run_tasks
-from attncore.sources.chuang import BetaSearchResult, chuang_beta_search, chuang_grid_search
+from attncore.sources.chuang import (
+    BetaSearchResult,
+    chuang_beta_search,
+    chuang_grid_search,
+    halving_search,
+)
 from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs, training_scheduler
 from attncore.training.model import ModelConfig
@@ -49,7 +60,7 @@ from attncore.training.train import TrainResult, resolve_device
 
 __all__ = ["STRATEGIES", "BetaSearchRun", "search_beta", "search_betas"]
 
-STRATEGIES = ("rounds", "golden")
+STRATEGIES = ("rounds", "golden", "halving")
 """How :func:`search_beta` narrows the range after the decade scan."""
 
 
@@ -60,6 +71,9 @@ class BetaSearchRun:
     result: BetaSearchResult
     runs: tuple[TrainResult | None, ...]
     steps_per_run: int
+    budgets: tuple[int, ...] = ()
+    """The training steps of each evaluation, in order, where they differ (successive
+    halving); empty where every evaluation trains ``steps_per_run``."""
 
     @property
     def beta(self) -> float:
@@ -74,7 +88,7 @@ class BetaSearchRun:
     @property
     def training_steps(self) -> int:
         """Training steps spent by the whole search."""
-        return self.evaluations * self.steps_per_run
+        return sum(self.budgets) if self.budgets else self.evaluations * self.steps_per_run
 
     @property
     def seconds(self) -> float:
@@ -123,25 +137,42 @@ def search_beta(
     if strategy not in STRATEGIES:
         raise ParameterError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     max_exponent = positive_int(
-        "max_exponent", max_exponent, minimum=1 if strategy == "rounds" else 0
+        "max_exponent", max_exponent, minimum=0 if strategy == "golden" else 1
     )
     runs: list[TrainResult | None] = []
     options = {"threads": threads, "device": device, "cache": cache, "diverged": "none"}
     options |= {"scheduler": scheduler, "engine": engine, "compile_cache": compile_cache}
     fields = {k: tuple(v) if k in ("eval_at", "test_at") else v for k, v in train_options.items()}
 
-    def spec(beta: float) -> RunSpec:
+    def spec(beta: float, budget: int = steps) -> RunSpec:
         trial = replace(config, scaling="constant", beta=beta)
-        return RunSpec(trial, seed=seed, steps=steps, eval_every=steps, **fields)
+        return RunSpec(trial, seed=seed, steps=budget, eval_every=budget, **fields)
 
     def score(run: TrainResult | None) -> float:
         runs.append(run)
         return 0.0 if run is None else run.token_accuracy
 
+    width = 2 * max_exponent + 1  # the decade scan's candidates: one compiled shape
+    if strategy == "halving":
+
+        def objective_at(betas: Sequence[float], budget: int) -> list[float]:
+            groups = [betas[i : i + width] for i in range(0, len(betas), width)]
+            trained = [
+                run
+                for group in groups
+                for run in train_runs(
+                    [spec(b, budget) for b in group], data, pad_to=width, **options
+                )
+            ]
+            return [score(run) for run in trained]
+
+        result, budgets = halving_search(
+            objective_at, budget=steps, max_exponent=max_exponent, tolerance=tolerance
+        )
+        return BetaSearchRun(result, tuple(runs), steps, budgets)
     if strategy == "rounds":
 
         def objective_of_many(betas: Sequence[float]) -> list[float]:
-            width = 2 * max_exponent + 1
             trained = train_runs([spec(b) for b in betas], data, pad_to=width, **options)
             return [score(run) for run in trained]
 
