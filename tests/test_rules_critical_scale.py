@@ -172,6 +172,15 @@ def test_uniform_as_n_grows_reaches_each_verdict(fixed, verdict):
     assert finding.verdict is verdict, finding.values
 
 
+def test_a_clear_but_small_drift_with_n_is_no_collapse():
+    """Changes clear over the draws but within what counts as no change (0.05) do not show
+    attention collapsing toward uniformity."""
+    drift = rules.uniform_as_n_grows(
+        synthetic(fixed=lambda n, rho: (0.5 + 0.002 * math.log(n), 0.5 - 0.002 * math.log(n)))
+    )
+    assert drift.verdict is Verdict.FAILS, drift.values
+
+
 def test_uniform_as_n_grows_needs_two_n():
     table = synthetic(ns=(512,), fixed=flat_ratio)
     one = rules.uniform_as_n_grows(table)

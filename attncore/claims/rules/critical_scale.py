@@ -160,8 +160,9 @@ def uniform_as_n_grows(
     confidence: float = limits.CONFIDENCE,
 ) -> Finding:
     """``chen-uniform-as-n-grows`` at the fixed logit scale ``scale``: from the smallest ``n`` to
-    the largest, the entropy rises clearly and the angle ratio falls clearly (at every ``rho``
-    holds, at some a caveat); fails where both change clearly less than ``steady``."""
+    the largest, the entropy rises and the angle ratio falls, each by more than ``steady`` (its
+    whole interval beyond what counts as no change; at every ``rho`` holds, at some a caveat);
+    fails where both change clearly less than ``steady``."""
     claim = "chen-uniform-as-n-grows"
     rows = table[table["scale"] == scale]
     label = get_rescaling(scale).label
@@ -173,8 +174,8 @@ def uniform_as_n_grows(
         return Finding(claim, Verdict.UNTESTABLE, values={"scale": label}, branch="one-draw")
     rises = evidence.change_with_n(rows, "entropy", confidence)
     falls = evidence.change_with_n(rows, "angle_ratio", confidence)
-    uniform = rises["difference"] - rises["half"] > 0
-    cluster = falls["difference"] + falls["half"] < 0
+    uniform = rises["difference"] - rises["half"] > steady  # a collapse, not a drift
+    cluster = falls["difference"] + falls["half"] < -steady
     against = (rises["difference"] + rises["half"] < steady) & (
         falls["difference"] - falls["half"] > -steady
     )
