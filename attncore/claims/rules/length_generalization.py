@@ -146,7 +146,8 @@ def k_total_long(
 ) -> Finding:
     """``bernhard-k-total-long-strings`` at the longest length, from whether 1/k_total is
     solved, clearly unsolved, clearly below 1/√d (paired ``gap``) and clearly above or at most
-    :data:`CHANCE`; the branch says which."""
+    :data:`CHANCE`; the branch says which. The sentence raises a possibility, so 1/k_total
+    failing (branches ``fails`` and ``chance``) leaves it open: not testable here."""
     claim, methods = "bernhard-k-total-long-strings", ("sqrt_d", "k_total")
     why = _untestable(claim, table, train_length, methods, solved, confidence)
     if why:
@@ -160,8 +161,8 @@ def k_total_long(
     values |= evidence.change_values(gap, half, "gap")
     if k_total["low"] >= solved:
         verdict, branch = (Verdict.CAVEAT, "below") if below else (Verdict.HOLDS, "holds")
-    elif below or k_total["high"] <= CHANCE:
-        verdict, branch = Verdict.FAILS, "fails" if below else "chance"
+    elif below or k_total["high"] <= CHANCE:  # one rescaling: the possibility stays open
+        verdict, branch = Verdict.UNTESTABLE, "fails" if below else "chance"
     elif k_total["high"] < solved and k_total["low"] > CHANCE:
         verdict, branch = Verdict.CAVEAT, "caveat"
     else:
