@@ -154,7 +154,10 @@ PLURAL = {
 
 _APART = {
     "fragile": "a threshold inside its band would change the verdict",
-    "closed": "their rules cannot return the opposite verdict; dotted in the figure",
+    "closed": (
+        "their rules could not have returned 'does not hold' for a verdict that holds, or the "
+        "reverse; dotted in the figure"
+    ),
 }
 """Why the fragile and the closed verdicts are counted apart from the decided ones."""
 
@@ -376,7 +379,7 @@ def ledger_tables(rows: Sequence[dict[str, Any]], order: str = "catalogue") -> s
                     "",
                     f"    **{ledger_number(row['claim'])}**",
                     f"  - {chip(row['verdict'])}",
-                    *(["", "    *fragile*"] if row["fragile"] else []),
+                    *(["", f"    *{how}*"] if (how := standing(row)) != "decided" else []),
                     *(["", f"    {stale_note(row['run'])}"] if row["stale"] else []),
                     f"  - {_found(row, seen['measured'])}",
                     "",
@@ -464,10 +467,10 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     ...         {"claim": "chuang-perfect-accuracy", "kind": "substantive finding",
     ...          "verdict": "holds", "fragile": [], "stale": False}]
     >>> text = summary(rows)
-    >>> text[text.index("0 are decided"):text.index(" (")]
-    '0 are decided by their evidence'
-    >>> text[text.index("1 is closed"):text.index("; besides")]
-    '1 is closed (their rules cannot return the opposite verdict; dotted in the figure: 1 holds)'
+    >>> text[text.index("0 are neither"):text.index(" (0 hold")]
+    '0 are neither fragile nor closed'
+    >>> text[text.index("1 is closed"):text.index(". Besides")]  # doctest: +ELLIPSIS
+    "1 is closed (their rules could not have returned 'does not hold' ...: 1 holds)"
     """
     counts = tally(rows)
     decided = len(rows) - counts[PENDING]
@@ -485,20 +488,21 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     by = {how: tally(rows, finding, how) for how in STANDINGS}
     firm = sum(by["decided"].values())
     text += (
-        f" Of the {sum(tally(rows, finding).values())} substantive findings, {firm} "
-        f"{'is' if firm == 1 else 'are'} decided by their evidence ("
+        f" Of the {sum(tally(rows, finding).values())} substantive findings (the figure's "
+        f"legend counts all {len(rows)} claims), {firm} {'is' if firm == 1 else 'are'} neither "
+        "fragile nor closed ("
         + ", ".join(
             f"{by['decided'][v]} {words}"
             for v, words in _COUNTED.items()
             if v != PENDING or by["decided"][v]
         )
-        + "); counted apart, "
+        + "); the others are marked in their rows: "
         + " and ".join(
             f"{n} {'is' if n == 1 else 'are'} {how} {_apart(by[how], why)}"
             for how, why in _APART.items()
             for n in [sum(by[how].values())]
         )
-        + "; besides them, the ledger holds "
+        + ". Besides the findings, the ledger holds "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} {PLURAL[k]}"
             for k in Kind
