@@ -27,6 +27,7 @@ CORE = {
     "fingerprint",
     "scratch",
     "untrusted",
+    "intervals",
 }
 MODELS = {"simulate", "sources", "symbolic", "training"}
 ALLOWED = {

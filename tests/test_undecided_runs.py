@@ -57,7 +57,7 @@ def test_k_total_whose_interval_reaches_across_chance_is_not_a_failure() -> None
     )
     assert found.verdict is U and found.branch == "guessing", found.values
     at_chance = lengths.k_total_long(lt.frame({"sqrt_d": lt.MID, "k_total": [0.5] * 3}), 10)
-    assert at_chance.verdict is Verdict.FAILS, at_chance.values
+    assert at_chance.verdict is U, at_chance.values  # a possibility one rescaling leaves open
 
 
 def test_ssmax_whose_focus_the_seeds_cannot_place_is_not_a_failure() -> None:

@@ -28,8 +28,8 @@ from attncore.book.plotting import CONTRAST, method_style
 from attncore.book.tables import percent
 from attncore.claims.thresholds import thresholds_of
 from attncore.claims.words import interval, steps_text
-from attncore.evidence.statistics import t_quantile
 from attncore.evidence.training import INTERVAL, mean_and_half_width
+from attncore.intervals import t_quantile
 
 LEARNED = thresholds_of("training").LEARNED
 

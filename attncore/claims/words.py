@@ -24,8 +24,8 @@ from collections.abc import Sequence
 import pandas as pd
 
 from attncore.evidence import ALIKE
-from attncore.evidence.statistics import binomial_interval
 from attncore.evidence.training import mean_and_half_width
+from attncore.intervals import binomial_interval
 
 __all__ = [
     "binomial_share",

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.interpolate import PchipInterpolator
 
 from attncore.checks import ParameterError, positive_real
-from attncore.evidence.statistics import t_quantile
+from attncore.intervals import t_quantile
 
 __all__ = [
     "LEVEL",

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
-from attncore.evidence.statistics import binomial_interval
+from attncore.intervals import binomial_interval
 
 __all__ = [
     "Fit",

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.evidence import ALIKE
-from attncore.evidence.statistics import binomial_interval, normal_quantile, t_quantile
+from attncore.intervals import binomial_interval, normal_quantile, t_quantile
 
 __all__ = [
     "LEVEL",

@@ -13,11 +13,12 @@ comparisons a verdict is corrected for, and the intervals beside its numbers.
 - **Single differences.** One difference (a few values along one curve) is clear where the t
   test finds it at the level that ``z`` standard errors give a normal statistic
   (:func:`single`): about ``z`` standard errors with many draws, far more with few.
-- **Intervals.** A mean over units gets a Student t interval (:func:`t_quantile`); where a
-  verdict reads several intervals at once by where they lie (within a band, beyond a value),
-  they are simultaneous over those comparisons, Bonferroni's intervals being the interval form
-  of the family-wise guarantee (Holm's method has none). A count of successes gets Wilson's
-  binomial interval (:func:`binomial_interval`), never a zero-width one.
+- **Intervals** (:mod:`attncore.intervals`, which the simulations and the training code use
+  too). A mean over units gets a Student t interval (``t_quantile``); where a verdict reads
+  several intervals at once by where they lie (within a band, beyond a value), they are
+  simultaneous over those comparisons, Bonferroni's intervals being the interval form of the
+  family-wise guarantee (Holm's method has none). A count of successes gets Wilson's binomial
+  interval (``binomial_interval``), never a zero-width one.
 
 >>> p = one_sided_p([-0.30, -0.01, 0.2], [0.02, 0.02, 0.02], draws=10, side="below")
 >>> [round(float(x), 3) for x in p]
@@ -44,17 +45,14 @@ from attncore.checks import ParameterError
 __all__ = [
     "FAMILY_LEVEL",
     "MIN_DRAWS",
-    "binomial_interval",
     "clear",
     "clear_side",
     "exceeds_p",
     "holm",
     "level",
     "margin",
-    "normal_quantile",
     "one_sided_p",
     "single",
-    "t_quantile",
     "two_sided",
 ]
 
@@ -191,34 +189,3 @@ def margin(draws: int, z: float = 2.0) -> float:
     if draws < 2:
         return math.inf
     return float(stats.t.ppf(stats.norm.cdf(z), draws - 1))
-
-
-def t_quantile(confidence: float, df: Values | float, comparisons: int = 1) -> np.ndarray:
-    """The Student t quantile of a two-sided interval at ``confidence`` with ``df`` degrees of
-    freedom, simultaneous over ``comparisons`` intervals (Bonferroni): the half-width of an
-    interval of a mean is this times its standard error.
-
-    >>> round(float(t_quantile(0.95, 4)), 3), round(float(t_quantile(0.95, 4, comparisons=3)), 3)
-    (2.776, 3.961)
-    """
-    return stats.t.ppf(1 - (1 - confidence) / (2 * comparisons), df)
-
-
-def normal_quantile(confidence: float) -> float:
-    """The normal quantile of a two-sided interval at ``confidence`` (1.96 at 95 %).
-
-    >>> round(normal_quantile(0.95), 2)
-    1.96
-    """
-    return float(stats.norm.ppf(1 - (1 - confidence) / 2))
-
-
-def binomial_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Wilson's interval at ``level`` for the share of successes behind a count, the interval
-    every count of successes over seeds, runs or searches gets (5 of 5 is not certainty).
-
-    >>> [round(x, 2) for x in binomial_interval(5, 5)]
-    [0.57, 1.0]
-    """
-    found = stats.binomtest(int(successes), int(trials)).proportion_ci(level, method="wilson")
-    return float(found.low), float(found.high)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from attncore.evidence.statistics import t_quantile
+from attncore.intervals import t_quantile
 
 __all__ = [
     "GAP_OUTCOMES",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from attncore.evidence.statistics import binomial_interval, t_quantile
+from attncore.intervals import binomial_interval, t_quantile
 
 __all__ = [
     "REPLICATION",

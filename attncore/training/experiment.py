@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import ParameterError, positive_int
-from attncore.evidence.statistics import binomial_interval
+from attncore.intervals import binomial_interval
 from attncore.training.data import SequenceData
 from attncore.training.ensemble import RunSpec, train_runs
 from attncore.training.model import ModelConfig

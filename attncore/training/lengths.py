@@ -46,7 +46,7 @@ from scipy import stats
 from torch.nn import functional as F
 
 from attncore.checks import ParameterError, positive_int, positive_real
-from attncore.evidence.statistics import t_quantile
+from attncore.intervals import t_quantile
 from attncore.rescalings import get_rescaling
 from attncore.training.data import IGNORE
 from attncore.training.engine import Engine, Layout, ScalingForm, ensemble_forward
