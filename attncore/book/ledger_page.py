@@ -153,11 +153,8 @@ PLURAL = {
 
 
 _APART = {
-    "fragile": "a threshold inside its band would change the verdict",
-    "closed": (
-        "their rules could not have returned 'does not hold' for a verdict that holds, or the "
-        "reverse; dotted in the figure"
-    ),
+    "fragile": "a threshold inside its band would flip them",
+    "closed": "their rule could not have gone the other way",
 }
 """Why the fragile and the closed verdicts are counted apart from the decided ones."""
 
@@ -467,10 +464,11 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     ...         {"claim": "chuang-perfect-accuracy", "kind": "substantive finding",
     ...          "verdict": "holds", "fragile": [], "stale": False}]
     >>> text = summary(rows)
-    >>> text[text.index("0 are neither"):text.index(" (0 hold")]
+    >>> text[text.index("0 are neither"):text.index(": 0 hold")]
     '0 are neither fragile nor closed'
-    >>> text[text.index("1 is closed"):text.index(". Besides")]  # doctest: +ELLIPSIS
-    "1 is closed (their rules could not have returned 'does not hold' ...: 1 holds)"
+    >>> text[text.index("1 closed"):text.index(". The ledger")]
+    '1 closed (their rule could not have gone the other way: 1 holds)'
+
     """
     counts = tally(rows)
     decided = len(rows) - counts[PENDING]
@@ -488,27 +486,24 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     by = {how: tally(rows, finding, how) for how in STANDINGS}
     firm = sum(by["decided"].values())
     text += (
-        f" Of the {sum(tally(rows, finding).values())} substantive findings (the figure's "
-        f"legend counts all {len(rows)} claims), {firm} {'is' if firm == 1 else 'are'} neither "
-        "fragile nor closed ("
+        f" Of the {sum(tally(rows, finding).values())} substantive findings, {firm} "
+        f"{'is' if firm == 1 else 'are'} neither fragile nor closed: "
         + ", ".join(
             f"{by['decided'][v]} {words}"
             for v, words in _COUNTED.items()
             if v != PENDING or by["decided"][v]
         )
-        + "); the others are marked in their rows: "
+        + ". Counted apart and marked in their rows: "
         + " and ".join(
-            f"{n} {'is' if n == 1 else 'are'} {how} {_apart(by[how], why)}"
-            for how, why in _APART.items()
-            for n in [sum(by[how].values())]
+            f"{sum(by[how].values())} {how} {_apart(by[how], why)}" for how, why in _APART.items()
         )
-        + ". Besides the findings, the ledger holds "
+        + ". The ledger also holds "
         + " and ".join(
             f"{sum(tally(rows, k.value).values())} {PLURAL[k]}"
             for k in Kind
             if k is not Kind.FINDING
         )
-        + ", counted apart."
+        + f"; the figure's legend counts all {len(rows)} claims."
     )
     others = fragile_count(rows) - sum(by["fragile"].values())
     if others:

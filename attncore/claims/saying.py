@@ -13,8 +13,8 @@ spec                   value                            says
 ``number``             a whole number                   ``three``, ``15,000``
 ``count:seed``         a whole number                   ``five seeds``, ``one seed``
 ``share:seed``         a pair ``(k, n)``                ``three of the five seeds``
-``binomial:seed``      a pair ``(k, n)`` of random      ``all five seeds (95 % Wilson
-                       units that succeeded             interval: 57 to 100 %)``
+``binomial:seed``      a pair ``(k, n)`` of random      ``all five seeds (95 % Wilson:
+                       units that succeeded             57–100 %)``
 ``range[:spec]``       a pair ``(low, high)``           ``0.2 to 0.5`` (each ``plain``
                                                         or in ``spec``), one if equal
 ``pm[:digits]``        a pair ``(mean, se)``            ``0.42 ± 0.03`` (``digits``

@@ -13,7 +13,7 @@ Tables keep digits; the rules' sentences use these.
 >>> share(1, 1, "search"), share(0, 1, "search"), share(3, 7, "family")
 ('the one search', 'no search', 'three of the seven families')
 >>> binomial_share(5, 5, "seed")
-'all five seeds (95 % Wilson interval: 57 to 100 %)'
+'all five seeds (95 % Wilson: 57–100 %)'
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def binomial_share(k: int, n: int, noun: str) -> str:
     """:func:`share` of random units (seeds, runs, searches) that succeeded, with the 95 %
     Wilson interval of the share of successes they estimate: a count is not a certainty."""
     low, high = binomial_interval(k, n)
-    return f"{share(k, n, noun)} (95 % Wilson interval: {100 * low:.0f} to {100 * high:.0f} %)"
+    return f"{share(k, n, noun)} (95 % Wilson: {100 * low:.0f}–{100 * high:.0f} %)"
 
 
 def percentage(x: float) -> str:

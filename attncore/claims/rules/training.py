@@ -728,12 +728,16 @@ def chuang_sigma_w_moving_factors(
     x_moved = [s for s, ok in status.items() if not ok["fixed"]]
     missed = [s for s, ok in status.items() if not ok["tracks"]]
     others = [s for s in status if s not in main]
+
+    def where(found: list[str]) -> list[str]:  # "every setup" rather than each name again
+        return ["every setup"] if len(found) == len(status) > 1 else _names(found)
+
     values = {
         "setups": records,
-        "main": _names(main),
+        "main": where(main),
         "alone": [{"others": _names(others)}] if others and main else [],
-        "moved": [{"where": _names(x_moved)}] if x_moved else [],
-        "missed": [{"where": _names(missed)}] if missed else [],
+        "moved": [{"where": where(x_moved)}] if x_moved else [],
+        "missed": [{"where": where(missed)}] if missed else [],
     }
     return Finding(claim, verdict, values=values)
 
