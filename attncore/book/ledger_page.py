@@ -33,8 +33,8 @@ link to, and links to the section that holds its evidence.
 ...
 >>> tally(rows)["holds"], tally(rows, kind="substantive finding")["holds"]
 (1, 0)
->>> summary(rows)[:66]
-'Of 1 claims, 1 has a computed verdict and 0 are pending. Of the 0 '
+>>> summary(rows)[:50]
+'All 1 claims have a computed verdict. Of the 0 sub'
 """
 
 from __future__ import annotations
@@ -473,7 +473,9 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     counts = tally(rows)
     decided = len(rows) - counts[PENDING]
     text = (
-        f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
+        f"All {len(rows)} claims have a computed verdict."
+        if counts[PENDING] == 0
+        else f"Of {len(rows)} claims, {decided} {'has' if decided == 1 else 'have'} a computed "
         f"verdict and {counts[PENDING]} {'is' if counts[PENDING] == 1 else 'are'} pending."
     )
     if decided == 0:
