@@ -114,10 +114,14 @@ def _displayed(nb: nbformat.NotebookNode) -> list[str]:
     ]
 
 
-def fixed_text(nb: nbformat.NotebookNode, other: nbformat.NotebookNode) -> list[str]:
+def fixed_text(
+    nb: nbformat.NotebookNode, other: nbformat.NotebookNode, measured: Iterable[str] = ()
+) -> list[str]:
     """The pieces of ``nb``'s page that read the same after ``other``'s run: the hand-written
     prose between glue roles (the Markdown cells, the *Reproduce* section's help texts), the
-    glued values and the displayed Markdown that came out identical in both runs.
+    glued values and the displayed Markdown that came out identical in both runs. Glued
+    values named in ``measured`` (a run's own time, say) are left out: they match only by
+    chance, never because the page kept the other run's words.
 
     >>> def page(value):
     ...     md = nbformat.v4.new_markdown_cell("Ran {glue:text}`n`, as written.")
@@ -137,7 +141,8 @@ def fixed_text(nb: nbformat.NotebookNode, other: nbformat.NotebookNode) -> list[
             pieces += _HELP.findall(cell.source)  # the command and values are the run's
         elif cell.cell_type == "markdown":
             pieces += [piece for piece in _ROLE.split(cell.source)[::2] if piece.strip()]
-    pieces += [v for k, v in values.items() if before.get(k) == v]
+    kept = set(measured)
+    pieces += [v for k, v in values.items() if before.get(k) == v and k not in kept]
     shown_before = set(_displayed(other))
     pieces += [text for text in _displayed(nb) if text in shown_before]
     return pieces
