@@ -70,8 +70,9 @@ def test_a_count_gets_a_binomial_interval_never_a_point():
 
 def test_two_sided_p_matches_scipy():
     diff, se, draws = 0.3, 0.12, 9
-    above = statistics.one_sided_p([diff], [se], draws, "above")
-    below = statistics.one_sided_p([diff], [se], draws, "below")
-    assert statistics.two_sided(above, below)[0] == pytest.approx(
+    assert statistics.two_sided_p([diff], [se], draws)[0] == pytest.approx(
+        2 * stats.t.sf(diff / se, draws - 1), rel=1e-12
+    )
+    assert statistics.two_sided_p([-diff], [se], draws)[0] == pytest.approx(
         2 * stats.t.sf(diff / se, draws - 1), rel=1e-12
     )

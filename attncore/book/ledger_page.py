@@ -159,16 +159,6 @@ _APART = {
 """Why the fragile and the closed verdicts are counted apart from the decided ones."""
 
 
-def _apart(counts: dict[str, int], why: str) -> str:
-    """``(why: 1 holds, 2 do not hold)``: the verdicts a group of rows has, or ``(why)``."""
-    found = [
-        f"{n} {_SINGULAR[v] if n == 1 else words}"
-        for v, words in _COUNTED.items()
-        if (n := counts[v])
-    ]
-    return f"({why}: {', '.join(found)})" if found else f"({why})"
-
-
 _SINGULAR = {
     Verdict.HOLDS.value: "holds",
     Verdict.CAVEAT.value: "holds with a caveat",
@@ -177,6 +167,16 @@ _SINGULAR = {
     PENDING: "is pending",
 }
 """Each verdict as the words of a count of one claim that has it."""
+
+
+def _apart(counts: dict[str, int], why: str) -> str:
+    """``(why: 1 holds, 2 do not hold)``: the verdicts a group of rows has, or ``(why)``."""
+    found = [
+        f"{n} {_SINGULAR[v] if n == 1 else words}"
+        for v, words in _COUNTED.items()
+        if (n := counts[v])
+    ]
+    return f"({why}: {', '.join(found)})" if found else f"({why})"
 
 
 def fragile_count(rows: Sequence[dict[str, Any]]) -> int:

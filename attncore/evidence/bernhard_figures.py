@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from attncore.checks import finite_array
-from attncore.evidence.statistics import holm, one_sided_p, single, two_sided
+from attncore.evidence.statistics import holm, single, two_sided_p
 
 __all__ = [
     "COMPONENT_STATISTICS",
@@ -274,12 +274,10 @@ def clear_sides(
     >>> clear_sides(pd.Series({"a": 0.5, "b": 0.0}), pd.Series({"a": 0.1, "b": 0.1}), 10, 0.05)
     {'a': 'above', 'b': None}
     """
-    above = one_sided_p(means, ses.to_numpy(), draws, "above")
-    below = one_sided_p(means, ses.to_numpy(), draws, "below")
-    rejected = holm(two_sided(above, below), level)
+    rejected = holm(two_sided_p(means, ses.to_numpy(), draws), level)
     return {
-        m: ("above" if above[i] < below[i] else "below") if rejected[i] else None
-        for i, m in enumerate(means.index)
+        m: ("above" if means[m] > 0 else "below") if r else None
+        for m, r in zip(means.index, rejected, strict=True)
     }
 
 
@@ -312,12 +310,11 @@ class PanelComponents:
     def tests(self) -> list[dict[str, Any]]:
         """A record (``panel``, ``statistic``, ``mean``, ``se``, ``p``) of each difference,
         ``p`` the two-sided t test's over the draws that the difference is 0."""
-        found = []
-        for s, e in self.differences.items():
-            sides = (one_sided_p([e.mean], [e.se], e.n, side)[0] for side in ("above", "below"))
-            p = float(two_sided(*sides))
-            found.append({"panel": self.panel, "statistic": s, "mean": e.mean, "se": e.se, "p": p})
-        return found
+        return [
+            {"panel": self.panel, "statistic": s, "mean": e.mean, "se": e.se}
+            | {"p": float(two_sided_p([e.mean], [e.se], e.n)[0])}
+            for s, e in self.differences.items()
+        ]
 
     def record(self) -> dict[str, Any]:
         """The panel's share (percent, with its standard error) and correlation."""

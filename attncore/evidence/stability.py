@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from attncore.evidence.statistics import holm, one_sided_p
+from attncore.evidence.statistics import holm, two_sided_p
 
 __all__ = [
     "above_best",
@@ -245,8 +245,7 @@ def _groups(sensitivity: pd.Series, order: list[str]) -> list[list[str]]:
         return [list(order)]
     tests = [paired(sensitivity.loc[a], sensitivity.loc[b]) for a, b in pairs]
     mean, se, n = (np.array(column, dtype=float) for column in zip(*tests, strict=True))
-    two_sided = 2 * np.minimum(one_sided_p(mean, se, n, "below"), one_sided_p(mean, se, n, "above"))
-    told = holm(np.minimum(two_sided, 1.0))
+    told = holm(two_sided_p(mean, se, n))
     below = {pair for pair, m, t in zip(pairs, mean, told, strict=True) if t and m < 0}
     groups = [[order[0]]]
     for k in range(1, len(order)):

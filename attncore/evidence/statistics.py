@@ -53,7 +53,7 @@ __all__ = [
     "margin",
     "one_sided_p",
     "single",
-    "two_sided",
+    "two_sided_p",
 ]
 
 FAMILY_LEVEL = 0.05
@@ -91,14 +91,15 @@ def one_sided_p(diff: Values, se: Values, draws: Values | int, side: str) -> np.
     return np.where(np.isnan(s) | (n < 2) | np.isnan(d), 1.0, p)
 
 
-def two_sided(above: Values | float, below: Values | float) -> np.ndarray:
-    """The two-sided p value of a t test from its two one-sided ones (:func:`one_sided_p`):
-    twice the smaller, at most 1.
+def two_sided_p(diff: Values, se: Values, draws: Values | int) -> np.ndarray:
+    """Two-sided p-values of mean differences ``diff`` (standard errors ``se`` over ``draws``
+    draws): twice the smaller of :func:`one_sided_p`'s two sides, at most 1.
 
-    >>> two_sided([0.01, 0.6], [0.99, 0.4]).tolist()
-    [0.02, 0.8]
+    >>> two_sided_p([0.5, 0.0], [0.1, 0.1], 10).round(4).tolist()
+    [0.0007, 1.0]
     """
-    return np.minimum(1.0, 2 * np.minimum(np.asarray(above, float), np.asarray(below, float)))
+    below, above = (one_sided_p(diff, se, draws, side) for side in ("below", "above"))
+    return np.minimum(1.0, 2 * np.minimum(below, above))
 
 
 def holm(p_values: Values, level: float = FAMILY_LEVEL) -> np.ndarray:
