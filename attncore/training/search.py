@@ -17,9 +17,9 @@ with the seconds its runs took to train. Two readings of the narrowing, by ``str
 - ``"halving"``, :func:`attncore.sources.chuang.halving_search`: every beta of a grid of
   spacing ``tolerance`` trained for a fraction of ``steps``, the better half for twice as long,
   and so on, ``steps`` only for the last two; each rung's runs are trained in groups of the
-  rounds' width, so a compiled step is compiled once for every strategy. On the training
-  chapter's setups short runs do not rank the betas as full ones do, and it ends on worse betas
-  than the rounds (``benchmarks/search_strategies.py``).
+  rounds' width, so a compiled step is compiled once for every strategy. It finds the grid's
+  best only where short runs rank the betas as full ones do; ``benchmarks/search_strategies.py``
+  compares it with the rounds on the training chapter's setups.
 
 Both return a beta within ``tolerance`` decades of the best of an objective with one maximum.
 On a plateau (several beta that score alike, as short runs often do) they can stop at
